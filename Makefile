@@ -1,0 +1,44 @@
+# transit-gym: every target creates .venv and installs what it needs on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+TORCH_PIN := torch==2.13.0
+STAMP_BASE := $(VENV)/.stamp-base
+STAMP_ALL := $(VENV)/.stamp-all
+JOBS ?= 2
+
+.PHONY: demo test bench lint train balance clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+# core + dev tools (demo, lint)
+$(STAMP_BASE): pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[dev]"
+	touch $@
+
+# everything: torch pinned first (the CPU build), then training and Ray extras
+$(STAMP_ALL): pyproject.toml | $(PY)
+	$(PIP) install --quiet "$(TORCH_PIN)"
+	$(PIP) install --quiet -e ".[dev,train,dist,render]"
+	touch $@ $(STAMP_BASE)
+
+demo: $(STAMP_BASE)
+	$(PY) -m training.demo
+
+test: $(STAMP_ALL)
+	$(PY) -m pytest -n $(JOBS) --dist loadgroup
+
+bench: $(STAMP_ALL)
+	$(PY) -m benchmarks.throughput
+
+lint: $(STAMP_BASE)
+	$(PY) -m ruff check .
+
+train: $(STAMP_ALL)
+	$(PY) -m training.train --game loose_caboose --players 2 --steps 200000
+
+clean:
+	rm -rf $(VENV) .numba_cache .pytest_cache .ruff_cache .hypothesis

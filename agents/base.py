@@ -1,0 +1,68 @@
+"""The agent interface and the agents every game shares."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
+
+
+class Agent(ABC):
+    """Chooses an action from what its seat sees: the observation and the legal mask."""
+
+    name = "agent"
+
+    @abstractmethod
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action (``action_mask[action] == 1``)."""
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
+        """Start a new game; agents with a random stream reseed it."""
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal actions from its own seeded stream."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomAgent.act: the mask has no legal action")
+        return int(legal[self._rng.integers(legal.size)])
+
+
+class JitPolicyAgent(Agent):
+    """A built-in agent whose policy is a jitted kernel ``policy(code, p, obs, mask, words)``.
+
+    The same kernel plays inside jitted games (``envs.core.rollout.play_games``), so an
+    agent behaves identically in the AEC env, in tournaments and in balance sweeps.
+    """
+
+    def __init__(self, game: Game, policy, code: int, name: str, seed: int | None = None):
+        self.game = game
+        self.policy = policy
+        self.code = code
+        self.name = name
+        self._words = np.zeros(RNG_WORDS, dtype=np.int64)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._words[:] = seeded_words(fresh_seed() if seed is None else seed, 0x5EED)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        obs = np.ascontiguousarray(observation, dtype=np.float32)
+        mask = np.ascontiguousarray(action_mask, dtype=np.int8)
+        if not mask.any():
+            raise ValueError(f"{self.name}.act: the mask has no legal action")
+        return int(self.policy(self.code, self.game.params, obs, mask, self._words))

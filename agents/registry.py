@@ -1,0 +1,33 @@
+"""Built-in agents by name, for every game that has a policy kernel."""
+
+from __future__ import annotations
+
+import importlib
+
+from agents.base import Agent, JitPolicyAgent, RandomAgent
+from envs.core.errors import ConfigError
+from envs.core.game import Game
+from envs.core.rollout import AGENT_CODES
+
+POLICY_MODULES = {
+    "loose_caboose": "agents.loose_caboose",
+    "automobiles": "agents.automobiles",
+    "automobile": "agents.automobile",
+    "planes": "agents.planes",
+}
+
+
+def policy_kernel(game_name: str):
+    """The jitted ``policy(code, p, obs, mask, words)`` kernel of a game."""
+    if game_name not in POLICY_MODULES:
+        raise ConfigError(f"no built-in agents for game {game_name!r}")
+    return importlib.import_module(POLICY_MODULES[game_name]).policy
+
+
+def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
+    """``"random"`` or ``"rule_based"`` agent for ``game``."""
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind not in AGENT_CODES:
+        raise ConfigError(f"unknown agent {kind!r}; built-in agents: {sorted(AGENT_CODES)}")
+    return JitPolicyAgent(game, policy_kernel(game.name), AGENT_CODES[kind], kind, seed)

@@ -1,0 +1,291 @@
+"""The PettingZoo AEC environment shared by every game.
+
+The env holds no game logic: it keeps a :class:`~envs.core.game.State`, asks the
+game's kernels for the mask and the next player, and keeps PettingZoo's
+bookkeeping dictionaries. One fused numba call per step applies the action and
+refreshes the mask and the player to move into preallocated buffers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
+
+from envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from envs.core.fused import fused_kernels
+from envs.core.game import Game, State
+from envs.core.rng import fresh_seed, split_seed
+
+
+class TransitAECEnv(AECEnv):
+    """AEC env over a :class:`Game`; subclasses set ``game_class`` and ``metadata``."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "transit_game",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    game_class: ClassVar[type[Game]]
+
+    def __init__(self, num_players: int | None = None, render_mode: str | None = None,
+                 **options: Any):
+        super().__init__()
+        if num_players is None:
+            num_players = self.game_class.min_players
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                f"got {render_mode!r}"
+            )
+        self.game: Game = self.game_class(num_players=num_players, **options)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._step_fused = fused_kernels(self.game.kernels).step
+        obs_low, obs_high = getattr(self.game, "obs_bounds", (0.0, np.inf))
+        self._obs_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    low=obs_low, high=obs_high, shape=(self.game.obs_size,), dtype=np.float32
+                ),
+                "action_mask": gymnasium.spaces.Box(
+                    low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8
+                ),
+            }
+        )
+        self._act_space = gymnasium.spaces.Discrete(self.game.num_actions)
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+        self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._no_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._rewards_buf = np.zeros(self.game.num_players, dtype=np.float32)
+        self._seed: int | None = None
+        self._episode = 0
+        self._player = -1
+        self._window = None
+        self.game_state: State | None = None  # live; copy() it to keep a snapshot
+
+    # ----- spaces ----------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self._act_space
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. ``seed`` fixes every chance event; unseeded resets continue
+        the stream of the last seed (fresh entropy if none was ever given)."""
+        if seed is not None:
+            split_seed(seed)
+            self._seed = int(seed)
+            self._episode = 0
+        else:
+            if self._seed is None:
+                self._seed = fresh_seed()
+            self._episode += 1
+        self.game_state = self.game.new_state(self._seed, stream=self._episode)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
+        self._player = self.game.current_player(self.game_state)
+        self.agent_selection = self.possible_agents[self._player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        obs = np.zeros(self.game.obs_size, dtype=np.float32)
+        self.game.kernels.observe(self.game_state.data, self.game.params, seat, obs)
+        mask = self._mask.copy() if seat == self._player else self._no_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The legal-action mask of ``agent`` (the agent to move by default)."""
+        agent = self.agent_selection if agent is None else agent
+        return self._mask.copy() if self._seat[agent] == self._player else self._no_mask.copy()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(
+                    f"{agent} is done; step(None) is the only legal call, got {action!r}"
+                )
+            self._was_dead_step(action)
+            return
+        mask = self._mask
+        if not (
+            (type(action) is int or isinstance(action, np.integer))
+            and 0 <= action < mask.shape[0]
+            and mask[action]
+        ):
+            self._raise_illegal(action)
+        self._cumulative_rewards[agent] = 0.0
+        player = self._step_fused(self.game_state.data, self.game.params, int(action), mask)
+        self._player = player
+        if player >= 0:
+            self.agent_selection = self.possible_agents[player]
+            return
+        self._finish()
+
+    def _raise_illegal(self, action: Any) -> None:
+        legal = [int(a) for a in np.flatnonzero(self._mask)]
+        describe = lambda a: self.game.describe_action(self.game_state, a)  # noqa: E731
+        raise IllegalActionError(
+            f"{self.agent_selection}: " + illegal_action_message(action, legal, describe)
+        )
+
+    def _finish(self) -> None:
+        state = self.game_state
+        self.game.kernels.rewards(state.data, self.game.params, self._rewards_buf)
+        final = self.game.final_info(state)
+        for i, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(self._rewards_buf[i])
+            self.terminations[agent] = True
+            self.infos[agent] = final[i]
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[0]
+
+    # ----- state access ------------------------------------------------------------------------
+    def state(self) -> np.ndarray:
+        """The full state vector (for centralised critics; includes hidden information)."""
+        return self.game_state.data.astype(np.float32)
+
+    def set_state(self, state: State) -> None:
+        """Continue from ``state`` (a copy is taken); the game options must match."""
+        if state.game != self.game:
+            raise ConfigError(f"state is for {state.game!r}, this env plays {self.game!r}")
+        self.game_state = state.copy()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
+        self._player = self.game.current_player(self.game_state)
+        if self._player < 0:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self._player]
+
+    # ----- rendering -----------------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
+            return None
+        if self.render_mode == "ansi":
+            return self.game.render_text(self.game_state)
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.game_state)
+        self._render_human()
+        return None
+
+    def _render_human(self) -> None:
+        has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        if not has_display:
+            sys.stdout.write(self.game.render_text(self.game_state) + "\n")
+            return
+        import pygame
+
+        picture = self.game.render_rgb(self.game_state)
+        if self._window is None:
+            pygame.init()
+            self._window = pygame.display.set_mode((picture.shape[1], picture.shape[0]))
+            pygame.display.set_caption(self.metadata["name"])
+        surface = pygame.surfarray.make_surface(picture.swapaxes(0, 1))
+        self._window.blit(surface, (0, 0))
+        pygame.event.pump()
+        pygame.display.flip()
+
+    def close(self) -> None:
+        if self._window is not None:
+            import pygame
+
+            pygame.display.quit()
+            self._window = None
+
+    # ----- copying ---------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        data = self.__dict__.copy()
+        data["_window"] = None
+        data.pop("_step_fused", None)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._step_fused = fused_kernels(self.game.kernels).step
+
+
+class FastOrderEnforcingWrapper(OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper with direct paths for the hot calls.
+
+    ``last()`` and ``step()`` keep the wrapper's checks (reset first, no stepping after
+    the end) but call the wrapped env directly instead of through ``__getattr__``.
+    Out-of-bounds actions are rejected by the env itself with a ``ValueError``
+    naming the legal actions, which is why no ``AssertOutOfBoundsWrapper`` is stacked.
+    """
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _FastIterable(self, max_iter)
+
+
+class _FastIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _FastIterator:
+        return _FastIterator(self.env, self.max_iter)
+
+
+class _FastIterator(AECOrderEnforcingIterator):
+    """``agent_iter`` reading the wrapped env directly (same checks as PettingZoo's)."""
+
+    def __init__(self, env: FastOrderEnforcingWrapper, max_iter: int):
+        super().__init__(env, max_iter)
+        self._raw = env.env
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
+
+
+def make_env_fn(raw_env_class: type[TransitAECEnv]):
+    """Build the module-level ``env()`` constructor of a version module."""
+
+    def env(**kwargs: Any) -> FastOrderEnforcingWrapper:
+        return FastOrderEnforcingWrapper(raw_env_class(**kwargs))
+
+    env.__doc__ = f"The wrapped {raw_env_class.metadata['name']} AEC environment."
+    return env

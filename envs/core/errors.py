@@ -1,0 +1,34 @@
+"""Error types. All are ``ValueError`` subclasses, so callers may catch either."""
+
+from __future__ import annotations
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range or not legal in the current decision."""
+
+
+class ConfigError(ValueError):
+    """A bad constructor option (player count, rule option, card set...)."""
+
+
+class DataFileError(ValueError):
+    """A data file (track, deck, card table) that is missing, malformed or inconsistent."""
+
+
+class StateDictError(ValueError):
+    """A state dictionary that cannot be restored (wrong game, fields or values)."""
+
+
+def illegal_action_message(action: object, legal: list[int], describe=None) -> str:
+    """Message naming the bad action and the legal ones (with names when given)."""
+    if describe is not None and len(legal) <= 40:
+        shown = ", ".join(f"{a} ({describe(a)})" for a in legal)
+    else:
+        shown = ", ".join(str(a) for a in legal[:60]) + (" ..." if len(legal) > 60 else "")
+    return f"illegal action {action!r}; legal actions now: [{shown}]"
+
+
+def require(condition: bool, message: str, error: type[ValueError] = ConfigError) -> None:
+    """Raise ``error(message)`` unless ``condition`` holds."""
+    if not condition:
+        raise error(message)

@@ -1,0 +1,289 @@
+"""The game/state split shared by every environment (after OpenSpiel).
+
+A :class:`Game` is a configured ruleset: player count, options, data tables
+packed into an ``int64`` parameter vector, and the game's jitted kernels. A
+:class:`State` is one position: a flat ``int64`` vector (random generator
+included) plus a reference to its game. All rules run in the kernels, which
+every game provides with the same signatures (see :class:`Kernels`), so the AEC
+env, the batch API and the rollouts are written once in ``envs.core``.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.errors import (
+    ConfigError,
+    IllegalActionError,
+    StateDictError,
+    illegal_action_message,
+)
+from envs.core.layout import Layout
+from envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
+
+STATE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The jitted functions a game provides; ``s`` is the state vector, ``p`` the params.
+
+    - ``init(s, p)``: set up a new game; ``s[0:4]`` already holds the seeded generator.
+    - ``legal_mask(s, p, mask)``: write the int8 mask of the pending decision.
+    - ``apply(s, p, action)``: play a legal action (no checking) and resolve chance.
+    - ``current_player(s, p) -> int``: the seat that decides next, -1 when the game is over.
+    - ``rewards(s, p, out)``: terminal rewards per seat (float32).
+    - ``observe(s, p, seat, out)``: the float32 observation of one seat.
+    """
+
+    init: Callable
+    legal_mask: Callable
+    apply: Callable
+    current_player: Callable
+    rewards: Callable
+    observe: Callable
+
+
+class Game(ABC):
+    """A configured game. Subclasses set the class attributes and ``_build``."""
+
+    name: ClassVar[str] = ""
+    layout: ClassVar[Layout]
+    kernels: ClassVar[Kernels]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    num_players: int
+    num_actions: int
+    obs_size: int
+    params: np.ndarray
+
+    def __init__(self, num_players: int = 2, **options: Any):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise ConfigError(f"num_players must be an integer, got {num_players!r}")
+        if not self.min_players <= int(num_players) <= self.max_players:
+            raise ConfigError(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, "
+                f"got num_players={num_players}"
+            )
+        self.num_players = int(num_players)
+        self._options = dict(options)
+        self._build(**options)
+        self.params = np.ascontiguousarray(self.params, dtype=np.int64)
+
+    # ----- to be provided by each game -----------------------------------------------------
+    @abstractmethod
+    def _build(self, **options: Any) -> None:
+        """Validate options; set ``num_actions``, ``obs_size`` and ``params``."""
+
+    def describe_action(self, state: State, action: int) -> str:
+        """The action in words, for the current decision of ``state``."""
+        return f"action {action}"
+
+    def render_text(self, state: State) -> str:
+        """The table as text (the ``ansi`` render)."""
+        return repr(state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        """A picture of the table, ``(H, W, 3) uint8``."""
+        return np.zeros((64, 64, 3), dtype=np.uint8)
+
+    def final_info(self, state: State) -> list[dict[str, Any]]:
+        """Per-seat scores, ranks and statistics for ``infos`` at the end."""
+        return [{} for _ in range(self.num_players)]
+
+    def check_invariants(self, state: State) -> None:
+        """Raise ``AssertionError`` naming the broken invariant (conservation, bounds)."""
+
+    def obs_layout(self) -> Layout:
+        """Named slices of the observation vector."""
+        return Layout([("observation", self.obs_size)])
+
+    # ----- identity --------------------------------------------------------------------------
+    @property
+    def options(self) -> dict[str, Any]:
+        """The constructor options (JSON-safe), enough to rebuild this game."""
+        return {"num_players": self.num_players, **self._options}
+
+    def __reduce__(self):
+        return (_rebuild_game, (type(self), self.options))
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, json.dumps(self.options, sort_keys=True, default=str)))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
+
+    # ----- rules -----------------------------------------------------------------------------
+    def new_state(self, seed: int | None = None, stream: int = 0) -> State:
+        """A new game, every chance event fixed by ``seed`` and ``stream`` (fresh entropy
+        when ``seed`` is None)."""
+        data = np.zeros(self.layout.size, dtype=np.int64)
+        data[:RNG_WORDS] = seeded_words(fresh_seed() if seed is None else seed, stream)
+        self.kernels.init(data, self.params)
+        return State(self, data)
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """The int8 mask of the pending decision (all zero when the game is over)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        self.kernels.legal_mask(state.data, self.params, mask)
+        return mask
+
+    def legal_actions(self, state: State) -> list[int]:
+        """Legal actions of the pending decision, ascending."""
+        return [int(a) for a in np.flatnonzero(self.legal_mask(state))]
+
+    def current_player(self, state: State) -> int:
+        """Seat deciding now, or -1 when the game is over."""
+        return int(self.kernels.current_player(state.data, self.params))
+
+    def is_over(self, state: State) -> bool:
+        return self.current_player(state) < 0
+
+    def check_action(self, state: State, action: Any, mask: np.ndarray | None = None) -> int:
+        """Return ``action`` as an int, or raise ``IllegalActionError`` naming the legal ones."""
+        if mask is None:
+            mask = self.legal_mask(state)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+                action = int(action)
+            else:
+                legal = [int(a) for a in np.flatnonzero(mask)]
+                raise IllegalActionError(
+                    illegal_action_message(action, legal, lambda a: self.describe_action(state, a))
+                )
+        action = int(action)
+        if not (0 <= action < self.num_actions) or mask[action] == 0:
+            legal = [int(a) for a in np.flatnonzero(mask)]
+            if not legal:
+                raise IllegalActionError(f"illegal action {action!r}: the game is over")
+            raise IllegalActionError(
+                illegal_action_message(action, legal, lambda a: self.describe_action(state, a))
+            )
+        return action
+
+    def apply(self, state: State, action: int) -> None:
+        """Play ``action`` in place after checking it is legal."""
+        action = self.check_action(state, action)
+        self.kernels.apply(state.data, self.params, action)
+
+    def rewards(self, state: State) -> np.ndarray:
+        """Terminal rewards per seat (zeros while the game runs)."""
+        out = np.zeros(self.num_players, dtype=np.float32)
+        if self.is_over(state):
+            self.kernels.rewards(state.data, self.params, out)
+        return out
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        """The observation vector of ``seat``: only what that seat may see."""
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be in 0..{self.num_players - 1}, got {seat}")
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        self.kernels.observe(state.data, self.params, seat, out)
+        return out
+
+    # ----- state dictionaries ----------------------------------------------------------------
+    def state_from_dict(self, payload: dict[str, Any]) -> State:
+        """Rebuild a state of this game from ``State.to_dict()`` output."""
+        if not isinstance(payload, dict):
+            raise StateDictError(f"state dict must be a dict, got {type(payload).__name__}")
+        if payload.get("game") != self.name:
+            raise StateDictError(f"state dict is for game {payload.get('game')!r}, not {self.name!r}")
+        if payload.get("format") != STATE_FORMAT:
+            raise StateDictError(f"unsupported state format {payload.get('format')!r}")
+        fields = payload.get("fields")
+        if not isinstance(fields, dict):
+            raise StateDictError("state dict has no 'fields' table")
+        expected = self.layout.names()
+        missing = [n for n in expected if n not in fields]
+        extra = [n for n in fields if n not in self.layout.fields]
+        if missing or extra:
+            raise StateDictError(f"state fields differ: missing {missing}, unexpected {extra}")
+        data = np.zeros(self.layout.size, dtype=np.int64)
+        for name in expected:
+            values = fields[name]
+            size = self.layout.length(name)
+            if not isinstance(values, list) or len(values) != size:
+                raise StateDictError(f"state field {name!r} must be a list of {size} integers")
+            if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+                raise StateDictError(f"state field {name!r} must hold integers only")
+            data[self.layout.slice(name)] = values
+        state = State(self, data)
+        try:
+            self.check_invariants(state)
+        except AssertionError as exc:
+            raise StateDictError(f"state dict is inconsistent: {exc}") from exc
+        return state
+
+
+def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
+    return cls(**options)
+
+
+class State:
+    """One position of a game: a flat int64 vector with named fields, RNG included."""
+
+    __slots__ = ("game", "data")
+
+    def __init__(self, game: Game, data: np.ndarray):
+        self.game = game
+        self.data = data
+
+    def copy(self) -> State:
+        """An independent copy (the future, chance included, is the same)."""
+        return State(self.game, self.data.copy())
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """A writable view of field ``name``."""
+        return self.data[self.game.layout.slice(name)]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and self.game == other.game
+            and np.array_equal(self.data, other.data)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.data.tobytes()))
+
+    def __reduce__(self):
+        return (State, (self.game, self.data.copy()))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict: game name, options and every field as a list of ints."""
+        return {
+            "game": self.game.name,
+            "format": STATE_FORMAT,
+            "options": self.game.options,
+            "fields": {n: [int(v) for v in self.data[s]] for n, s in self.game.layout.fields.items()},
+        }
+
+    @staticmethod
+    def from_dict(payload: dict[str, Any]) -> State:
+        """Rebuild a state (and its game) from ``to_dict()`` output; validates everything."""
+        from envs.registry import game_class
+
+        if not isinstance(payload, dict) or "game" not in payload:
+            raise StateDictError("state dict must be a dict with a 'game' entry")
+        options = payload.get("options")
+        if not isinstance(options, dict):
+            raise StateDictError("state dict has no 'options' table")
+        try:
+            game = game_class(payload["game"])(**options)
+        except ConfigError as exc:
+            raise StateDictError(f"state dict options are invalid: {exc}") from exc
+        return game.state_from_dict(payload)
+
+    def __repr__(self) -> str:
+        return f"State({self.game.name}, player={self.game.current_player(self)})"

@@ -1,0 +1,45 @@
+"""Named slices over flat vectors: the state vector and the observation vector."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class Layout:
+    """An ordered list of named fields, each a run of ``size`` slots in a flat vector."""
+
+    def __init__(self, fields: Iterable[tuple[str, int]]):
+        self.fields: dict[str, slice] = {}
+        offset = 0
+        for name, size in fields:
+            if name in self.fields:
+                raise ValueError(f"duplicate field {name!r} in layout")
+            if size < 0:
+                raise ValueError(f"field {name!r} has negative size {size}")
+            self.fields[name] = slice(offset, offset + size)
+            offset += size
+        self.size = offset
+
+    def offset(self, name: str) -> int:
+        """First slot of field ``name``."""
+        return self.fields[name].start
+
+    def slice(self, name: str) -> slice:
+        """The slice covering field ``name``."""
+        return self.fields[name]
+
+    def length(self, name: str) -> int:
+        """Number of slots of field ``name``."""
+        s = self.fields[name]
+        return s.stop - s.start
+
+    def names(self) -> list[str]:
+        """Field names in order."""
+        return list(self.fields)
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """``(name, start, stop)`` rows, for documentation tables."""
+        return [(n, s.start, s.stop) for n, s in self.fields.items()]
+
+    def __len__(self) -> int:
+        return self.size

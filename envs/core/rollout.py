@@ -1,0 +1,62 @@
+"""Whole games inside numba: random rollouts (the engine's speed ceiling) and games
+between built-in agents (for tournaments and balance sweeps)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.core.errors import ConfigError
+from envs.core.fused import fused_kernels, fused_play_games, split64
+from envs.core.game import Game, State
+from envs.core.rng import split_seed
+
+#: codes of the built-in agents understood by every game's ``policy`` kernel
+AGENT_CODES = {"random": 0, "rule_based": 1}
+
+
+def random_rollouts(game: Game, n_games: int, seed: int = 0, first_game: int = 0) -> int:
+    """Play ``n_games`` uniformly random games; return the number of decisions made."""
+    split_seed(seed)
+    lo, hi = split64(seed)
+    fused = fused_kernels(game.kernels)
+    return int(fused.random_rollouts(game.params, lo, hi, first_game, n_games,
+                                     game.layout.size, game.num_actions))
+
+
+@dataclass
+class GameResults:
+    """Outcome of jitted games: rewards per seat, decisions, and every final state."""
+
+    rewards: np.ndarray        # (n, P) float32
+    decisions: np.ndarray      # (n,) int64
+    final_states: np.ndarray   # (n, state_size) int64
+
+    def state(self, game: Game, i: int) -> State:
+        return State(game, self.final_states[i].copy())
+
+
+def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 0,
+               first_game: int = 0) -> GameResults:
+    """Play games between built-in agents inside numba (``agents[seat]`` by name).
+
+    ``policy`` is the game's jitted agent kernel (see ``agents.<game>``).
+    Game ``first_game + i`` is fixed by ``seed`` and its index alone, so any split of a
+    sweep over processes or machines gives the same games.
+    """
+    loop = fused_play_games(game.kernels, policy)
+    if len(agents) != game.num_players:
+        raise ConfigError(f"need one agent per seat ({game.num_players}), got {agents}")
+    unknown = [a for a in agents if a not in AGENT_CODES]
+    if unknown:
+        raise ConfigError(f"unknown built-in agents {unknown}; known: {sorted(AGENT_CODES)}")
+    split_seed(seed)
+    lo, hi = split64(seed)
+    codes = np.array([AGENT_CODES[a] for a in agents], dtype=np.int64)
+    rewards = np.zeros((n_games, game.num_players), dtype=np.float32)
+    decisions = np.zeros(n_games, dtype=np.int64)
+    finals = np.zeros((n_games, game.layout.size), dtype=np.int64)
+    loop(game.params, lo, hi, first_game, n_games, codes, game.layout.size,
+                     game.num_actions, game.obs_size, rewards, decisions, finals)
+    return GameResults(rewards, decisions, finals)

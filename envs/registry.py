@@ -1,0 +1,48 @@
+"""Names of the games and where their classes live (imported lazily)."""
+
+from __future__ import annotations
+
+import importlib
+
+from envs.core.errors import ConfigError
+
+GAMES: dict[str, str] = {
+    "loose_caboose": "envs.loose_caboose.rules:LooseCabooseGame",
+    "automobiles": "envs.automobiles.rules:AutomobilesGame",
+    "automobile": "envs.automobile.rules:AutomobileGame",
+    "planes": "envs.planes.rules:PlanesGame",
+}
+
+ENVS: dict[str, str] = {
+    "loose_caboose": "envs.loose_caboose_v0",
+    "automobiles": "envs.automobiles_v0",
+    "automobile": "envs.automobile_v0",
+    "planes": "envs.planes_v0",
+}
+
+
+def game_class(name: str):
+    """The ``Game`` subclass registered under ``name``."""
+    if name not in GAMES:
+        raise ConfigError(f"unknown game {name!r}; known games: {sorted(GAMES)}")
+    module, cls = GAMES[name].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def env_module(name: str):
+    """The version module (``envs.<name>_v0``) of game ``name``."""
+    if name not in ENVS:
+        raise ConfigError(f"unknown game {name!r}; known games: {sorted(ENVS)}")
+    return importlib.import_module(ENVS[name])
+
+
+def available_games() -> list[str]:
+    """Games whose package is present in this installation."""
+    found = []
+    for name, target in GAMES.items():
+        try:
+            importlib.import_module(target.split(":")[0])
+        except ModuleNotFoundError:
+            continue
+        found.append(name)
+    return found
