@@ -102,6 +102,7 @@ class TransitAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._mask[:] = 0
         self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
         self._player = self.game.current_player(self.game_state)
         self.agent_selection = self.possible_agents[self._player]
@@ -176,6 +177,7 @@ class TransitAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._mask[:] = 0
         self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
         self._player = self.game.current_player(self.game_state)
         if self._player < 0:

@@ -10,6 +10,7 @@ env, the batch API and the rollouts are written once in ``envs.core``.
 
 from __future__ import annotations
 
+import inspect
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -73,6 +74,12 @@ class Game(ABC):
                 f"got num_players={num_players}"
             )
         self.num_players = int(num_players)
+        accepted = inspect.signature(self._build).parameters
+        unknown = sorted(set(options) - set(accepted))
+        if unknown:
+            raise ConfigError(
+                f"unknown option(s) {unknown} for {self.name}; options: {sorted(accepted)}"
+            )
         self._options = dict(options)
         self._build(**options)
         self.params = np.ascontiguousarray(self.params, dtype=np.int64)
