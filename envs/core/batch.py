@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.draw import uniform_legal_rows
 from envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
 from envs.core.fused import fused_kernels, split64
 from envs.core.game import Game, State
@@ -76,10 +77,17 @@ class BatchEnv:
         return State(self.game, self.states[slot].copy())
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """Uniformly random legal actions for every slot (a convenience for tests)."""
+        """Uniformly random legal actions for every slot, from a numpy generator."""
         noise = rng.random(self.masks.shape)
         noise[self.masks == 0] = -1.0
         return noise.argmax(axis=1)
+
+    def random_actions(self, words: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Uniformly random legal actions from our generator ``words`` (jitted, fast)."""
+        if out is None:
+            out = np.zeros(self.batch_size, dtype=np.int64)
+        uniform_legal_rows(words, self.masks, out)
+        return out
 
     def __repr__(self) -> str:
         return f"BatchEnv({self.game!r}, batch_size={self.batch_size})"

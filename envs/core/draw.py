@@ -65,3 +65,10 @@ def uniform_legal(words: np.ndarray, mask: np.ndarray) -> int:
                 return i
             k -= 1
     return -1
+
+
+@nb.njit(cache=True)
+def uniform_legal_rows(words: np.ndarray, masks: np.ndarray, out: np.ndarray) -> None:
+    """``out[b]`` = a uniformly random legal action of ``masks[b]`` for every row."""
+    for b in range(masks.shape[0]):
+        out[b] = uniform_legal(words, masks[b])

@@ -155,6 +155,8 @@ def _build_play_games(kernels, policy):
                    obs_size, out_rewards, out_decisions, final_states):
         """Play games with built-in agents (``codes[seat]``); record rewards and end states.
 
+        Returns -1, or the index of the game in which an agent chose an illegal action.
+
         Game ``g`` uses stream ``g`` for chance and an independent stream for the agents,
         so results depend only on the seed and the game index.
         """
@@ -177,13 +179,18 @@ def _build_play_games(kernels, policy):
                 legal_mask(s, p, mask)
                 obs[:] = 0.0
                 observe(s, p, player, obs)
-                apply(s, p, policy(codes[player], p, obs, mask, words))
+                action = policy(codes[player], p, obs, mask, words)
+                if action < 0 or action >= n_actions or mask[action] == 0:
+                    out_decisions[i] = decisions
+                    final_states[i, :] = s
+                    return i
+                apply(s, p, action)
                 decisions += 1
             rewards(s, p, reward)
             out_rewards[i, :] = reward
             out_decisions[i] = decisions
             final_states[i, :] = s
-        return 0
+        return -1
 
     return play_games
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.core.errors import ConfigError
+from envs.core.errors import ConfigError, IllegalActionError
 from envs.core.fused import fused_kernels, fused_play_games, split64
 from envs.core.game import Game, State
 from envs.core.rng import split_seed
@@ -57,6 +57,14 @@ def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 
     rewards = np.zeros((n_games, game.num_players), dtype=np.float32)
     decisions = np.zeros(n_games, dtype=np.int64)
     finals = np.zeros((n_games, game.layout.size), dtype=np.int64)
-    loop(game.params, lo, hi, first_game, n_games, codes, game.layout.size,
-                     game.num_actions, game.obs_size, rewards, decisions, finals)
+    bad = loop(game.params, lo, hi, first_game, n_games, codes, game.layout.size,
+               game.num_actions, game.obs_size, rewards, decisions, finals)
+    if bad >= 0:
+        state = State(game, finals[bad].copy())
+        seat = game.current_player(state)
+        raise IllegalActionError(
+            f"built-in agent {agents[seat]!r} (seat {seat}) chose an illegal action in game "
+            f"{first_game + bad} after {decisions[bad]} decisions; legal: "
+            f"{game.legal_actions(state)}"
+        )
     return GameResults(rewards, decisions, finals)

@@ -1,0 +1,48 @@
+"""MaskablePPO policies (sb3-contrib) behind the common ``Agent`` interface."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import Agent
+
+
+def frozen_copy(policy):
+    """An independent CPU copy of an SB3 policy (weights copied, not shared)."""
+    clone = type(policy)(**policy._get_constructor_parameters())
+    clone.load_state_dict(policy.state_dict())
+    clone.to("cpu")
+    clone.set_training_mode(False)
+    return clone
+
+
+class PolicyAgent(Agent):
+    """Acts with a MaskablePPO model: a saved ``.zip`` path or a live model (copied)."""
+
+    name = "ppo"
+
+    def __init__(self, model, deterministic: bool = True, name: str | None = None):
+        from sb3_contrib import MaskablePPO
+
+        if isinstance(model, (str, Path)):
+            path = Path(model)
+            if not path.exists() and not path.with_suffix(".zip").exists():
+                raise ValueError(f"no MaskablePPO checkpoint at {str(path)!r}")
+            model = MaskablePPO.load(str(path), device="cpu")
+            self.name = name or f"ppo:{path.stem}"
+        else:
+            self.name = name or "ppo"
+        self.policy = frozen_copy(model.policy)
+        self.deterministic = deterministic
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        mask = np.asarray(action_mask, dtype=bool)
+        if not mask.any():
+            raise ValueError(f"{self.name}.act: the mask has no legal action")
+        action, _ = self.policy.predict(
+            np.asarray(observation, dtype=np.float32), deterministic=self.deterministic,
+            action_masks=mask,
+        )
+        return int(action)

@@ -1,0 +1,130 @@
+"""A single-agent Gymnasium view of any transit-gym game, for MaskablePPO.
+
+The learner holds one seat; every other seat is played inside the env by agents
+(random, rule-based, or frozen snapshots of the learner drawn from a pool). A
+trajectory therefore contains only the learner's own decisions, with the reward
+of the game's end from its seat. (PettingZoo's SB3 tutorial instead interleaves
+both seats' turns into one trajectory, and its agent loses to random.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from agents.base import Agent
+from agents.registry import make_agent
+from envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from envs.core.game import Game, State
+from envs.core.rng import fresh_seed
+
+
+class OpponentPool:
+    """Agents the other seats are drawn from at every reset (grows with snapshots)."""
+
+    def __init__(self, agents: Sequence[Agent], max_size: int = 8):
+        if not agents:
+            raise ConfigError("the opponent pool needs at least one agent")
+        self.agents: list[Agent] = list(agents)
+        self.max_size = max_size
+        self._fixed = len(self.agents)
+
+    def add(self, agent: Agent) -> None:
+        """Add a snapshot; the oldest snapshot leaves once the pool is full."""
+        self.agents.append(agent)
+        if len(self.agents) > max(self.max_size, self._fixed + 1):
+            del self.agents[self._fixed]
+
+    def sample(self, rng: np.random.Generator) -> Agent:
+        return self.agents[int(rng.integers(len(self.agents)))]
+
+
+def build_pool(game: Game, kinds: Sequence[str], seed: int = 0) -> OpponentPool:
+    """Pool of built-in agents by name (``random``, ``rule_based``)."""
+    return OpponentPool([make_agent(kind, game, seed=seed + i) for i, kind in enumerate(kinds)])
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """The learner's seat of ``game``; other seats are played by agents from ``pool``."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: Game, pool: OpponentPool, learner_seat: int | str = "random",
+                 seed: int | None = None):
+        if learner_seat != "random" and not (
+            isinstance(learner_seat, int) and 0 <= learner_seat < game.num_players
+        ):
+            raise ConfigError(
+                f"learner_seat must be 'random' or 0..{game.num_players - 1}, got {learner_seat!r}"
+            )
+        self.game = game
+        self.pool = pool
+        self.learner_seat_option = learner_seat
+        self.observation_space = gymnasium.spaces.Box(
+            low=-np.inf, high=np.inf, shape=(game.obs_size,), dtype=np.float32
+        )
+        self.action_space = gymnasium.spaces.Discrete(game.num_actions)
+        self._base_seed = fresh_seed() if seed is None else seed
+        self._episode = 0
+        self._rng = np.random.default_rng(self._base_seed)
+        self.state: State | None = None
+        self.seat = 0
+        self._opponents: dict[int, Agent] = {}
+        self._mask = np.zeros(game.num_actions, dtype=np.int8)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None:
+            self._base_seed = seed
+            self._episode = 0
+            self._rng = np.random.default_rng(seed)
+        self._episode += 1
+        self.state = self.game.new_state(self._base_seed, stream=self._episode)
+        if self.learner_seat_option == "random":
+            self.seat = int(self._rng.integers(self.game.num_players))
+        else:
+            self.seat = int(self.learner_seat_option)
+        self._opponents = {
+            s: self.pool.sample(self._rng) for s in range(self.game.num_players) if s != self.seat
+        }
+        self._play_opponents()
+        if self.game.is_over(self.state):  # the learner never got a turn: start again
+            return self.reset()
+        return self._observe(), {"seat": self.seat}
+
+    def _play_opponents(self) -> None:
+        game, state = self.game, self.state
+        while True:
+            player = game.current_player(state)
+            if player < 0 or player == self.seat:
+                break
+            mask = game.legal_mask(state)
+            action = self._opponents[player].act(game.observe(state, player), mask)
+            game.apply(state, action)
+
+    def _observe(self) -> np.ndarray:
+        self._mask = self.game.legal_mask(self.state)
+        return self.game.observe(self.state, self.seat)
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner (MaskablePPO reads this)."""
+        return self._mask.astype(bool)
+
+    def step(self, action: int):
+        action = int(action)
+        if not (0 <= action < self.game.num_actions) or not self._mask[action]:
+            legal = [int(a) for a in np.flatnonzero(self._mask)]
+            raise IllegalActionError(illegal_action_message(action, legal))
+        self.game.kernels.apply(self.state.data, self.game.params, action)
+        self._play_opponents()
+        if self.game.is_over(self.state):
+            reward = float(self.game.rewards(self.state)[self.seat])
+            info = {"seat": self.seat, "final": self.game.final_info(self.state)[self.seat]}
+            self._mask[:] = 0
+            return self.game.observe(self.state, self.seat), reward, True, False, info
+        return self._observe(), 0.0, False, False, {"seat": self.seat}
+
+    def render(self) -> str:
+        return self.game.render_text(self.state)
