@@ -51,7 +51,7 @@ def aec_steps_per_second(make_env: Callable[[], Any], seconds: float) -> float:
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 action = None
@@ -120,7 +120,7 @@ def measure_peers(seconds: float) -> dict[str, float]:
         peers["openspiel connect_four (python loop)"] = openspiel_steps_per_second(
             "connect_four", seconds)
     except ImportError:
-        pass
+        print("open_spiel is not installed: OpenSpiel is left out of the table")
     return peers
 
 

@@ -37,12 +37,18 @@ def env_module(name: str):
 
 
 def available_games() -> list[str]:
-    """Games whose package is present in this installation."""
+    """Games whose package and version module are present in this installation.
+
+    A game whose own modules are absent is skipped; any other import error is raised.
+    """
     found = []
     for name, target in GAMES.items():
         try:
             importlib.import_module(target.split(":")[0])
-        except ModuleNotFoundError:
-            continue
+            importlib.import_module(ENVS[name])
+        except ModuleNotFoundError as exc:
+            if exc.name and (exc.name.startswith(f"envs.{name}") or exc.name == ENVS[name]):
+                continue
+            raise
         found.append(name)
     return found

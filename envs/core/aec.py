@@ -83,7 +83,7 @@ class TransitAECEnv(AECEnv):
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
         return self._act_space
 
-    # ----- lifecycle ---------------------------------------------------------------------------
+    # ----- lifecycle ---
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` fixes every chance event; unseeded resets continue
         the stream of the last seed (fresh entropy if none was ever given)."""
@@ -161,7 +161,7 @@ class TransitAECEnv(AECEnv):
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[0]
 
-    # ----- state access ------------------------------------------------------------------------
+    # ----- state access ---
     def state(self) -> np.ndarray:
         """The full state vector (for centralised critics; includes hidden information)."""
         return self.game_state.data.astype(np.float32)
@@ -185,7 +185,7 @@ class TransitAECEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self._player]
 
-    # ----- rendering -----------------------------------------------------------------------------
+    # ----- rendering ---
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
@@ -221,7 +221,7 @@ class TransitAECEnv(AECEnv):
             pygame.display.quit()
             self._window = None
 
-    # ----- copying ---------------------------------------------------------------------------------
+    # ----- copying ---
     def __getstate__(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data["_window"] = None

@@ -81,7 +81,8 @@ class Entry:
     def subs(self, key: str) -> list[Entry]:
         """The array of tables ``key``."""
         items = self.get(key, list)
-        return [Entry(self.source, f"{self.where}.{key}[{i}]", item) for i, item in enumerate(items)]
+        return [Entry(self.source, f"{self.where}.{key}[{i}]", item)
+                for i, item in enumerate(items)]
 
     def unknown_keys(self, allowed: set[str]) -> None:
         """Fail on keys outside ``allowed`` (typos in user files)."""

@@ -105,7 +105,7 @@ class Game(ABC):
         """Per-seat scores, ranks and statistics for ``infos`` at the end."""
         return [{} for _ in range(self.num_players)]
 
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: State) -> None:  # noqa: B027 - optional hook
         """Raise ``AssertionError`` naming the broken invariant (conservation, bounds)."""
 
     def obs_layout(self) -> Layout:
@@ -205,7 +205,9 @@ class Game(ABC):
         if not isinstance(payload, dict):
             raise StateDictError(f"state dict must be a dict, got {type(payload).__name__}")
         if payload.get("game") != self.name:
-            raise StateDictError(f"state dict is for game {payload.get('game')!r}, not {self.name!r}")
+            raise StateDictError(
+                f"state dict is for game {payload.get('game')!r}, not {self.name!r}"
+            )
         if payload.get("format") != STATE_FORMAT:
             raise StateDictError(f"unsupported state format {payload.get('format')!r}")
         fields = payload.get("fields")
@@ -273,7 +275,9 @@ class State:
             "game": self.game.name,
             "format": STATE_FORMAT,
             "options": self.game.options,
-            "fields": {n: [int(v) for v in self.data[s]] for n, s in self.game.layout.fields.items()},
+            "fields": {
+                n: [int(v) for v in self.data[s]] for n, s in self.game.layout.fields.items()
+            },
         }
 
     @staticmethod

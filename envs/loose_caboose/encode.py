@@ -12,48 +12,47 @@ import numba as nb
 import numpy as np
 
 from envs.core.layout import Layout
-from envs.loose_caboose.data import MAX_CARDS, MAX_VALUE
+from envs.loose_caboose.data import MAX_VALUE
 from envs.loose_caboose.kernels import (
     A_PASS,
     A_PLAY,
     A_ROLL,
     NUM_ACTIONS,
     decode_play,
-    pile_points,
     placement_ok,
 )
 from envs.loose_caboose.state import (
-    BANK,
-    BANK_LEN,
     CABOOSE,
     CURRENT,
     DECK_LEN,
-    DISCARD,
-    DISCARD_LEN,
     END_TRIGGERED,
-    HAND,
-    HAND_FINAL,
-    HAND_FINAL_LEN,
-    HAND_LEN,
+    LOC,
     MAX_PLAYERS,
     P_BROKEN,
-    P_FACES,
+    P_FACE_SUM,
     P_GEOMETRY,
     P_NUM_CARDS,
     P_NUM_FACES,
     P_NUM_PLAYERS,
     P_SHAPES,
+    P_VALUE_TOTALS,
     P_VALUES,
-    PENALTY,
-    PENALTY_LEN,
     PHASE,
     PHASE_CHOOSE,
     PHASE_CONTINUE,
+    PHASE_OVER,
+    PILE_TOP,
     RAIL,
     RAIL_HI,
     RAIL_LO,
     TURN_CARDS,
     TURN_VALUE,
+    Z_BANK,
+    Z_DISCARD,
+    Z_HAND,
+    Z_HAND_FINAL,
+    Z_PILE,
+    Z_RAIL,
 )
 
 BACK_WINDOW = 8      # values of the next penalty cards at the back of the railway
@@ -102,90 +101,90 @@ B_PILE_POINTS, B_BANKED, B_POINTS = 9, 10, 11
 
 
 @nb.njit(cache=True)
-def _count_values(s, p, base, n, seen):
-    for i in range(n):
-        seen[p[P_VALUES + s[base + i]] - 1] += 1
-
-
-@nb.njit(cache=True)
 def observe(s, p, seat, out):
     """Fill ``out`` with the observation of ``seat`` (layout ``OBS``)."""
     n_players = p[P_NUM_PLAYERS]
     phase = s[PHASE]
-    deciding = s[CURRENT] == seat
-    if deciding and phase == PHASE_CHOOSE:
+    current = s[CURRENT]
+    if current == seat and phase == PHASE_CHOOSE:
         out[O_DECISION] = 1.0
-    elif deciding and phase == PHASE_CONTINUE:
+    elif current == seat and phase == PHASE_CONTINUE:
         out[O_DECISION + 1] = 1.0
     else:
         out[O_DECISION + 2] = 1.0
+    # one pass over the cards: what this seat sees, by place
     seen = np.zeros(MAX_VALUE, dtype=np.int64)
-    hand = HAND + seat * MAX_CARDS
-    for i in range(s[HAND_LEN + seat]):
-        card = s[hand + i]
+    hand_size = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    pile_size = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    pile_points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    banked = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    own_hand = Z_HAND + seat
+    for card in range(p[P_NUM_CARDS]):
+        where = s[LOC + card]
         value = p[P_VALUES + card]
-        kind = ((value - 1) * 2 + p[P_BROKEN + card]) * 2 + p[P_SHAPES + card]
-        out[O_HAND + kind] += 1.0
-        seen[value - 1] += 1
+        if where == own_hand:
+            kind = ((value - 1) * 2 + p[P_BROKEN + card]) * 2 + p[P_SHAPES + card]
+            out[O_HAND + kind] += 1.0
+            hand_size[seat] += 1
+            seen[value - 1] += 1
+        elif Z_HAND <= where < Z_HAND + MAX_PLAYERS:
+            hand_size[where - Z_HAND] += 1
+        elif where == Z_RAIL:
+            seen[value - 1] += 1
+        elif where == Z_DISCARD:
+            out[O_DISCARD + value - 1] += 1.0
+            seen[value - 1] += 1
+        elif Z_PILE <= where < Z_PILE + MAX_PLAYERS:
+            other = where - Z_PILE
+            pile_size[other] += 1
+            pile_points[other] += value
+            points[other] += value
+            seen[value - 1] += 1
+        elif Z_BANK <= where < Z_BANK + MAX_PLAYERS:
+            banked[where - Z_BANK] += 1
+            points[where - Z_BANK] += value
+            seen[value - 1] += 1
+        elif Z_HAND_FINAL <= where < Z_HAND_FINAL + MAX_PLAYERS:
+            points[where - Z_HAND_FINAL] += value
+            seen[value - 1] += 1
     out[O_TURN_VALUE + s[TURN_VALUE]] = 1.0
     out[O_TURN_CARDS] = s[TURN_CARDS]
     for k in range(n_players):
         other = (seat + k) % n_players
         block = O_PLAYERS + k * PLAYER_BLOCK
         out[block + B_PRESENT] = 1.0
-        out[block + B_TO_MOVE] = 1.0 if (other == s[CURRENT] and phase != 2) else 0.0
-        out[block + B_HAND_SIZE] = s[HAND_LEN + other]
-        n_pile = s[PENALTY_LEN + other]
-        out[block + B_PILE_SIZE] = n_pile
-        top_value = 0
-        if n_pile > 0:
-            top_value = p[P_VALUES + s[PENALTY + other * MAX_CARDS + n_pile - 1]]
-        out[block + B_TOP + top_value] = 1.0
-        pile = 0
-        for i in range(n_pile):
-            pile += p[P_VALUES + s[PENALTY + other * MAX_CARDS + i]]
-        out[block + B_PILE_POINTS] = pile / 10.0
-        out[block + B_BANKED] = s[BANK_LEN + other]
-        out[block + B_POINTS] = pile_points(s, p, other) / 10.0
-        _count_values(s, p, PENALTY + other * MAX_CARDS, n_pile, seen)
-        _count_values(s, p, BANK + other * MAX_CARDS, s[BANK_LEN + other], seen)
-        _count_values(s, p, HAND_FINAL + other * MAX_CARDS, s[HAND_FINAL_LEN + other], seen)
+        if other == current and phase != PHASE_OVER:
+            out[block + B_TO_MOVE] = 1.0
+        out[block + B_HAND_SIZE] = hand_size[other]
+        out[block + B_PILE_SIZE] = pile_size[other]
+        top = s[PILE_TOP + other]
+        out[block + B_TOP + (p[P_VALUES + top] if top >= 0 else 0)] = 1.0
+        out[block + B_PILE_POINTS] = pile_points[other] / 10.0
+        out[block + B_BANKED] = banked[other]
+        out[block + B_POINTS] = points[other] / 10.0
     lo = s[RAIL_LO]
     hi = s[RAIL_HI]
     caboose = s[CABOOSE]
     out[O_RAILWAY] = hi - lo
     out[O_RAILWAY + 1] = hi - 1 - caboose
     out[O_RAILWAY + 2] = caboose - lo
-    _count_values(s, p, RAIL + lo, hi - lo, seen)
-    for k in range(BACK_WINDOW):
-        if lo + k < caboose:
-            out[O_BACK + k] = p[P_VALUES + s[RAIL + lo + k]] / 4.0
-    for k in range(AHEAD_WINDOW):
-        i = caboose + 1 + k
-        if i < hi:
-            out[O_BROKEN_AHEAD + k] = p[P_BROKEN + s[RAIL + i]]
+    for k in range(min(BACK_WINDOW, caboose - lo)):
+        out[O_BACK + k] = p[P_VALUES + s[RAIL + lo + k]] / 4.0
+    for k in range(min(AHEAD_WINDOW, hi - 1 - caboose)):
+        out[O_BROKEN_AHEAD + k] = p[P_BROKEN + s[RAIL + caboose + 1 + k]]
     if p[P_GEOMETRY] != 0:
         out[O_GEOMETRY] = 1.0
         for t in range(3):
-            out[O_PLACEMENTS + t] = 1.0 if placement_ok(s, t) else 0.0
+            if placement_ok(s, t):
+                out[O_PLACEMENTS + t] = 1.0
     else:
         out[O_PLACEMENTS] = 1.0
     out[O_DRAW] = s[DECK_LEN]
-    discard = np.zeros(MAX_VALUE, dtype=np.int64)
-    _count_values(s, p, DISCARD, s[DISCARD_LEN], discard)
-    for v in range(MAX_VALUE):
-        out[O_DISCARD + v] = discard[v]
-        seen[v] += discard[v]
     out[O_END] = s[END_TRIGGERED]
-    total = np.zeros(MAX_VALUE, dtype=np.int64)
-    for card in range(p[P_NUM_CARDS]):
-        total[p[P_VALUES + card] - 1] += 1
     for v in range(MAX_VALUE):
-        out[O_UNSEEN + v] = total[v] - seen[v]
-    wheels = 0
-    for f in range(p[P_NUM_FACES]):
-        wheels += p[P_FACES + f]
-    out[O_MEAN_WHEELS] = wheels / p[P_NUM_FACES]
+        out[O_UNSEEN + v] = p[P_VALUE_TOTALS + v] - seen[v]
+    out[O_MEAN_WHEELS] = p[P_FACE_SUM] / p[P_NUM_FACES]
 
 
 def layout() -> Layout:

@@ -14,21 +14,16 @@ from envs.core.draw import shuffle_prefix
 from envs.core.rng import below
 from envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE, STRAIGHT
 from envs.loose_caboose.state import (
-    BANK,
-    BANK_LEN,
     CABOOSE,
+    CELL_BIAS,
     CURRENT,
     DECK,
     DECK_LEN,
-    DISCARD,
-    DISCARD_LEN,
     END_TRIGGERED,
     FIRST_PLAYER,
-    HAND,
-    HAND_FINAL,
-    HAND_FINAL_LEN,
-    HAND_LEN,
     LAST_WHEELS,
+    LOC,
+    MAX_PLAYERS,
     P_BANK_FIRST,
     P_BROKEN,
     P_FACES,
@@ -44,21 +39,15 @@ from envs.loose_caboose.state import (
     P_REWARD,
     P_SHAPES,
     P_VALUES,
-    PENALTY,
-    PENALTY_LEN,
     PHASE,
     PHASE_CHOOSE,
     PHASE_CONTINUE,
     PHASE_OVER,
+    PILE_TOP,
     RAIL,
+    RAIL_CELL,
     RAIL_HI,
-    RAIL_IN,
     RAIL_LO,
-    RAIL_OUT,
-    RAIL_X,
-    RAIL_Y,
-    REMOVED,
-    REMOVED_LEN,
     STAT_BANKED,
     STAT_CANCELS,
     STAT_DERAILS,
@@ -68,6 +57,16 @@ from envs.loose_caboose.state import (
     TURN_CARDS,
     TURN_VALUE,
     TURNS,
+    UNDER,
+    Z_BANK,
+    Z_DECK,
+    Z_DISCARD,
+    Z_HAND,
+    Z_HAND_FINAL,
+    Z_PILE,
+    Z_RAIL,
+    Z_REMOVED,
+    Z_UNUSED,
 )
 
 # ----- actions -----------------------------------------------------------------------------
@@ -109,12 +108,6 @@ def turned(direction: int, turn: int) -> int:
 
 # ----- piles ------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _push_discard(s, card):
-    s[DISCARD + s[DISCARD_LEN]] = card
-    s[DISCARD_LEN] += 1
-
-
-@nb.njit(cache=True)
 def _draw_top(s):
     """Top card of the draw pile (-1 if empty); an emptied pile triggers the end."""
     n = s[DECK_LEN]
@@ -128,53 +121,59 @@ def _draw_top(s):
 
 
 @nb.njit(cache=True)
-def _penalty_source(s):
+def _reshuffle_discards(s, p):
+    """Ending the Game: the discard pile, shuffled, becomes the new draw pile."""
+    n = 0
+    for card in range(p[P_NUM_CARDS]):
+        if s[LOC + card] == Z_DISCARD:
+            s[DECK + n] = card
+            s[LOC + card] = Z_DECK
+            n += 1
+    s[DECK_LEN] = n
+    shuffle_prefix(s[0:4], s[DECK:DECK + MAX_CARDS], n)
+
+
+@nb.njit(cache=True)
+def _penalty_source(s, p):
     """Next penalty card: the back of the railway, else the draw pile (Taking Penalty
     Cards, note), else the reshuffled discards (Ending the Game). -1 if none exists."""
     lo = s[RAIL_LO]
     if lo < s[CABOOSE]:
         s[RAIL_LO] = lo + 1
         return s[RAIL + lo]
-    if s[DECK_LEN] == 0 and s[DISCARD_LEN] > 0:
-        n = s[DISCARD_LEN]
-        for i in range(n):
-            s[DECK + i] = s[DISCARD + i]
-        s[DECK_LEN] = n
-        s[DISCARD_LEN] = 0
-        shuffle_prefix(s[0:4], s[DECK:DECK + MAX_CARDS], n)
+    if s[DECK_LEN] == 0:
+        _reshuffle_discards(s, p)
     return _draw_top(s)
 
 
 @nb.njit(cache=True)
 def _take_penalty(s, p, seat):
     """One penalty card onto the face-up pile, cancelling with an equal top card."""
-    card = _penalty_source(s)
+    card = _penalty_source(s, p)
     if card < 0:
         s[STAT_UNPAID + seat] += 1
         return
-    base = PENALTY + seat * MAX_CARDS
-    n = s[PENALTY_LEN + seat]
-    if n > 0:
-        top = s[base + n - 1]
-        if p[P_VALUES + top] == p[P_VALUES + card]:
-            s[PENALTY_LEN + seat] = n - 1
-            _push_discard(s, top)
-            _push_discard(s, card)
-            s[STAT_CANCELS + seat] += 1
-            return
-    s[base + n] = card
-    s[PENALTY_LEN + seat] = n + 1
+    top = s[PILE_TOP + seat]
+    if top >= 0 and p[P_VALUES + top] == p[P_VALUES + card]:
+        s[PILE_TOP + seat] = s[UNDER + top]
+        s[UNDER + top] = -1
+        s[LOC + top] = Z_DISCARD
+        s[LOC + card] = Z_DISCARD
+        s[STAT_CANCELS + seat] += 1
+        return
+    s[UNDER + card] = top
+    s[PILE_TOP + seat] = card
+    s[LOC + card] = Z_PILE + seat
 
 
 @nb.njit(cache=True)
-def _bank_penalty(s, seat):
+def _bank_penalty(s, p, seat):
     """One penalty card banked face down under the pile (Broken Tracks); never cancels."""
-    card = _penalty_source(s)
+    card = _penalty_source(s, p)
     if card < 0:
         s[STAT_UNPAID + seat] += 1
         return
-    s[BANK + seat * MAX_CARDS + s[BANK_LEN + seat]] = card
-    s[BANK_LEN + seat] += 1
+    s[LOC + card] = Z_BANK + seat
     s[STAT_BANKED + seat] += 1
 
 
@@ -183,17 +182,44 @@ def _penalties(s, p, seat, banked, taken):
     """Bank ``banked`` cards and take ``taken`` penalty cards, in the configured order."""
     if p[P_BANK_FIRST] != 0:
         for _ in range(banked):
-            _bank_penalty(s, seat)
+            _bank_penalty(s, p, seat)
         for _ in range(taken):
             _take_penalty(s, p, seat)
     else:
         for _ in range(taken):
             _take_penalty(s, p, seat)
         for _ in range(banked):
-            _bank_penalty(s, seat)
+            _bank_penalty(s, p, seat)
 
 
 # ----- railway geometry -------------------------------------------------------------------
+@nb.njit(cache=True)
+def pack_cell(x, y, heading_in, heading_out):
+    """One int for a railway card's grid cell and its headings in and out."""
+    return ((x + CELL_BIAS) | ((y + CELL_BIAS) << 8) | (heading_in << 16)
+            | (heading_out << 18))
+
+
+@nb.njit(cache=True)
+def cell_x(cell):
+    return (cell & 0xFF) - CELL_BIAS
+
+
+@nb.njit(cache=True)
+def cell_y(cell):
+    return ((cell >> 8) & 0xFF) - CELL_BIAS
+
+
+@nb.njit(cache=True)
+def cell_in(cell):
+    return (cell >> 16) & 3
+
+
+@nb.njit(cache=True)
+def cell_out(cell):
+    return (cell >> 18) & 3
+
+
 @nb.njit(cache=True)
 def _lay(s, card, turn):
     """Put ``card`` at the front of the railway, turning by ``turn`` on the grid."""
@@ -201,15 +227,13 @@ def _lay(s, card, turn):
     if hi == s[RAIL_LO]:
         x, y, direction = 0, 0, 0
     else:
-        front = hi - 1
-        direction = s[RAIL_OUT + front]
-        x = s[RAIL_X + front] + DX[direction]
-        y = s[RAIL_Y + front] + DY[direction]
+        front = s[RAIL_CELL + hi - 1]
+        direction = cell_out(front)
+        x = cell_x(front) + DX[direction]
+        y = cell_y(front) + DY[direction]
     s[RAIL + hi] = card
-    s[RAIL_X + hi] = x
-    s[RAIL_Y + hi] = y
-    s[RAIL_IN + hi] = direction
-    s[RAIL_OUT + hi] = turned(direction, turn)
+    s[RAIL_CELL + hi] = pack_cell(x, y, direction, turned(direction, turn))
+    s[LOC + card] = Z_RAIL
     s[RAIL_HI] = hi + 1
 
 
@@ -218,48 +242,43 @@ def placement_ok(s, turn):
     """Adding Tracks: the next cell is free (no overlap) and the new card does not close
     the railway into a loop (its exit would lead into the back card's open end)."""
     lo = s[RAIL_LO]
-    front = s[RAIL_HI] - 1
-    direction = s[RAIL_OUT + front]
-    x = s[RAIL_X + front] + DX[direction]
-    y = s[RAIL_Y + front] + DY[direction]
-    for i in range(lo, front + 1):
-        if s[RAIL_X + i] == x and s[RAIL_Y + i] == y:
+    hi = s[RAIL_HI]
+    front = s[RAIL_CELL + hi - 1]
+    direction = cell_out(front)
+    x = cell_x(front) + DX[direction]
+    y = cell_y(front) + DY[direction]
+    target = (x + CELL_BIAS) | ((y + CELL_BIAS) << 8)
+    for i in range(lo, hi):
+        if (s[RAIL_CELL + i] & 0xFFFF) == target:
             return False
     out = turned(direction, turn)
-    if (out == s[RAIL_IN + lo] and x + DX[out] == s[RAIL_X + lo]
-            and y + DY[out] == s[RAIL_Y + lo]):
-        return False
-    return True
+    back = s[RAIL_CELL + lo]
+    joins_back = (out == cell_in(back) and x + DX[out] == cell_x(back)
+                  and y + DY[out] == cell_y(back))
+    return not joins_back
 
 
 # ----- hands ------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _find_in_hand(s, p, seat, value, broken, shape):
-    """Index in the hand of a card with ``value``/``broken`` and ``shape`` (-1 any shape)."""
-    base = HAND + seat * MAX_CARDS
-    for i in range(s[HAND_LEN + seat]):
-        card = s[base + i]
-        if p[P_VALUES + card] == value and p[P_BROKEN + card] == broken:
-            if shape < 0 or p[P_SHAPES + card] == shape:
-                return i
+    """Lowest card id in the hand with ``value``/``broken`` and ``shape`` (-1 any shape)."""
+    where = Z_HAND + seat
+    for card in range(p[P_NUM_CARDS]):
+        if (s[LOC + card] == where and p[P_VALUES + card] == value
+                and p[P_BROKEN + card] == broken
+                and (shape < 0 or p[P_SHAPES + card] == shape)):
+            return card
     return -1
 
 
 @nb.njit(cache=True)
-def _remove_from_hand(s, seat, index):
-    base = HAND + seat * MAX_CARDS
-    n = s[HAND_LEN + seat]
-    card = s[base + index]
-    for i in range(index, n - 1):
-        s[base + i] = s[base + i + 1]
-    s[HAND_LEN + seat] = n - 1
-    return card
-
-
-@nb.njit(cache=True)
-def _add_to_hand(s, seat, card):
-    s[HAND + seat * MAX_CARDS + s[HAND_LEN + seat]] = card
-    s[HAND_LEN + seat] += 1
+def hand_kinds(s, p, seat, out):
+    """Count the hand of ``seat`` by kind ``((value - 1) * 2 + broken) * 2 + shape``."""
+    where = Z_HAND + seat
+    for card in range(p[P_NUM_CARDS]):
+        if s[LOC + card] == where:
+            out[((p[P_VALUES + card] - 1) * 2 + p[P_BROKEN + card]) * 2
+                + p[P_SHAPES + card]] += 1
 
 
 # ----- turn structure ---------------------------------------------------------------------
@@ -268,7 +287,7 @@ def _start_turn(s):
     """How to Play: the player draws 1 card (no hand limit), then decides."""
     card = _draw_top(s)
     if card >= 0:
-        _add_to_hand(s, s[CURRENT], card)
+        s[LOC + card] = Z_HAND + s[CURRENT]
     s[PHASE] = PHASE_CHOOSE
     s[TURN_VALUE] = 0
     s[TURN_CARDS] = 0
@@ -283,12 +302,10 @@ def _end_turn(s, p):
     s[TURN_CARDS] = 0
     n_players = p[P_NUM_PLAYERS]
     if s[END_TRIGGERED] != 0:
-        for seat in range(n_players):
-            n = s[HAND_LEN + seat]
-            for i in range(n):
-                s[HAND_FINAL + seat * MAX_CARDS + i] = s[HAND + seat * MAX_CARDS + i]
-            s[HAND_FINAL_LEN + seat] = n
-            s[HAND_LEN + seat] = 0
+        for card in range(p[P_NUM_CARDS]):
+            where = s[LOC + card]
+            if Z_HAND <= where < Z_HAND + n_players:
+                s[LOC + card] = Z_HAND_FINAL + where - Z_HAND
         s[PHASE] = PHASE_OVER
         return
     s[CURRENT] = (s[CURRENT] + 1) % n_players
@@ -301,6 +318,11 @@ def init(s, p):
     cards unseen by player count, deal 2 each; the first player draws to start."""
     n_cards = p[P_NUM_CARDS]
     words = s[0:4]
+    for c in range(MAX_CARDS):
+        s[LOC + c] = Z_DECK if c < n_cards else Z_UNUSED
+        s[UNDER + c] = -1
+    for seat in range(MAX_PLAYERS):
+        s[PILE_TOP + seat] = -1
     for c in range(n_cards):
         s[DECK + c] = c
     s[DECK_LEN] = n_cards
@@ -314,13 +336,12 @@ def init(s, p):
             turn = TURN_LEFT + below(words, 2)
         _lay(s, card, turn)
     s[CABOOSE] = (s[RAIL_HI] - 1) // 2
-    for i in range(p[P_REMOVED]):
-        s[REMOVED + i] = _draw_top(s)
-    s[REMOVED_LEN] = p[P_REMOVED]
+    for _ in range(p[P_REMOVED]):
+        s[LOC + _draw_top(s)] = Z_REMOVED
     n_players = p[P_NUM_PLAYERS]
     for _ in range(p[P_HAND_SIZE]):
         for seat in range(n_players):
-            _add_to_hand(s, seat, _draw_top(s))
+            s[LOC + _draw_top(s)] = Z_HAND + seat
     s[END_TRIGGERED] = 0
     s[LAST_WHEELS] = -1
     first = p[P_FIRST]
@@ -344,33 +365,37 @@ def legal_mask(s, p, mask):
     phase = s[PHASE]
     if phase == PHASE_OVER:
         return
-    seat = s[CURRENT]
-    geometry = p[P_GEOMETRY] != 0
     if phase == PHASE_CHOOSE:
         mask[A_PASS] = 1
     else:
         mask[A_ROLL] = 1
-    turn_ok = np.ones(3, dtype=np.bool_)
+    kinds = np.zeros(MAX_VALUE * 4, dtype=np.int64)
+    hand_kinds(s, p, s[CURRENT], kinds)
+    geometry = p[P_GEOMETRY] != 0
+    straight_ok = left_ok = right_ok = True
     if geometry:
-        for t in range(3):
-            turn_ok[t] = placement_ok(s, t)
+        straight_ok = placement_ok(s, TURN_STRAIGHT)
+        left_ok = placement_ok(s, TURN_LEFT)
+        right_ok = placement_ok(s, TURN_RIGHT)
     value_lo, value_hi = 1, MAX_VALUE
     if phase == PHASE_CONTINUE:
         value_lo = s[TURN_VALUE]
         value_hi = value_lo
     for value in range(value_lo, value_hi + 1):
         for broken in range(2):
+            kind = ((value - 1) * 2 + broken) * 2
+            n_straight = kinds[kind + STRAIGHT]
+            n_curve = kinds[kind + CURVE]
             if not geometry:
-                if _find_in_hand(s, p, seat, value, broken, -1) >= 0:
+                if n_straight + n_curve > 0:
                     mask[play_action(value, broken, TURN_STRAIGHT)] = 1
                 continue
-            if turn_ok[0] and _find_in_hand(s, p, seat, value, broken, STRAIGHT) >= 0:
+            if straight_ok and n_straight > 0:
                 mask[play_action(value, broken, TURN_STRAIGHT)] = 1
-            if (turn_ok[1] or turn_ok[2]) and _find_in_hand(s, p, seat, value, broken,
-                                                           CURVE) >= 0:
-                if turn_ok[1]:
+            if n_curve > 0:
+                if left_ok:
                     mask[play_action(value, broken, TURN_LEFT)] = 1
-                if turn_ok[2]:
+                if right_ok:
                     mask[play_action(value, broken, TURN_RIGHT)] = 1
 
 
@@ -432,8 +457,7 @@ def apply(s, p, action):
     shape = -1
     if p[P_GEOMETRY] != 0:
         shape = STRAIGHT if turn == TURN_STRAIGHT else CURVE
-    card = _remove_from_hand(s, seat, _find_in_hand(s, p, seat, value, broken, shape))
-    _lay(s, card, turn)
+    _lay(s, _find_in_hand(s, p, seat, value, broken, shape), turn)
     s[TURN_VALUE] = value
     s[TURN_CARDS] += 1
     s[PHASE] = PHASE_CONTINUE
@@ -441,21 +465,29 @@ def apply(s, p, action):
 
 # ----- scoring ----------------------------------------------------------------------------
 @nb.njit(cache=True)
+def _counts_against(where, seat):
+    """Whether a card in place ``where`` counts against ``seat`` (pile, bank, final hand)."""
+    return where == Z_PILE + seat or where == Z_BANK + seat or where == Z_HAND_FINAL + seat
+
+
+@nb.njit(cache=True)
 def pile_points(s, p, seat):
     """Penalty points of ``seat``: face-up pile, banked cards and (at the end) hand."""
     total = 0
-    for i in range(s[PENALTY_LEN + seat]):
-        total += p[P_VALUES + s[PENALTY + seat * MAX_CARDS + i]]
-    for i in range(s[BANK_LEN + seat]):
-        total += p[P_VALUES + s[BANK + seat * MAX_CARDS + i]]
-    for i in range(s[HAND_FINAL_LEN + seat]):
-        total += p[P_VALUES + s[HAND_FINAL + seat * MAX_CARDS + i]]
+    for card in range(p[P_NUM_CARDS]):
+        if _counts_against(s[LOC + card], seat):
+            total += p[P_VALUES + card]
     return total
 
 
 @nb.njit(cache=True)
-def pile_cards(s, seat):
-    return s[PENALTY_LEN + seat] + s[BANK_LEN + seat] + s[HAND_FINAL_LEN + seat]
+def pile_cards(s, p, seat):
+    """Penalty cards of ``seat`` (pile, bank and final hand)."""
+    total = 0
+    for card in range(p[P_NUM_CARDS]):
+        if _counts_against(s[LOC + card], seat):
+            total += 1
+    return total
 
 
 @nb.njit(cache=True)
@@ -466,13 +498,13 @@ def winners(s, p, out):
     best_cards = 1 << 40
     for seat in range(n_players):
         pts = pile_points(s, p, seat)
-        cards = pile_cards(s, seat)
+        cards = pile_cards(s, p, seat)
         if pts < best_points or (pts == best_points and cards < best_cards):
             best_points = pts
             best_cards = cards
     count = 0
     for seat in range(n_players):
-        win = pile_points(s, p, seat) == best_points and pile_cards(s, seat) == best_cards
+        win = pile_points(s, p, seat) == best_points and pile_cards(s, p, seat) == best_cards
         out[seat] = win
         count += win
     return count

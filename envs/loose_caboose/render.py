@@ -7,7 +7,6 @@ import numpy as np
 from envs.core.game import Game, State
 from envs.core.render import BLACK, GREY, WHITE, Canvas
 from envs.loose_caboose import state as st
-from envs.loose_caboose.data import MAX_CARDS
 
 VALUE_COLORS = {1: (70, 130, 220), 2: (90, 190, 90), 3: (230, 180, 40), 4: (220, 70, 60)}
 CABOOSE_COLOR = (200, 30, 30)
@@ -21,9 +20,8 @@ def card_label(game: Game, card: int) -> str:
     return f"{p[st.P_VALUES + card]}{broken}{shape}"
 
 
-def _cards(game: Game, state: State, base: int, length: int) -> str:
-    s = state.data
-    return " ".join(card_label(game, int(c)) for c in s[base:base + length]) or "-"
+def _cards(game: Game, cards: list[int]) -> str:
+    return " ".join(card_label(game, c) for c in cards) or "-"
 
 
 def render_text(game: Game, state: State) -> str:
@@ -41,22 +39,22 @@ def render_text(game: Game, state: State) -> str:
         status = f"player_{s[st.CURRENT]} to {'choose' if phase == st.PHASE_CHOOSE else 'continue'}"
         if s[st.TURN_VALUE]:
             status += f" (laying {s[st.TURN_VALUE]}s, {s[st.TURN_CARDS]} laid)"
+    places = game.card_places(state)
     lines = [
         f"Loose Caboose! turn {s[st.TURNS] + 1}: {status}",
         f"railway (back -> front): {' '.join(rail)}",
-        f"draw pile {s[st.DECK_LEN]}, discard {s[st.DISCARD_LEN]}, removed {s[st.REMOVED_LEN]}"
+        f"draw pile {s[st.DECK_LEN]}, discard {len(places['discard'])}, "
+        f"removed {len(places['removed'])}"
         + (", last card drawn" if s[st.END_TRIGGERED] else "")
         + (f", last roll {s[st.LAST_WHEELS]} wheels" if s[st.LAST_WHEELS] >= 0 else ""),
     ]
     scores = game.scores(state)
     for seat in range(game.num_players):
-        off = seat * MAX_CARDS
-        hand = _cards(game, state, st.HAND + off, int(s[st.HAND_LEN + seat]))
-        pile = _cards(game, state, st.PENALTY + off, int(s[st.PENALTY_LEN + seat]))
-        line = (f"player_{seat}: hand {hand} | pile {pile} | banked {s[st.BANK_LEN + seat]}"
-                f" | {scores[seat][0]} points")
-        if s[st.HAND_FINAL_LEN + seat]:
-            line += f" (hand added: {_cards(game, state, st.HAND_FINAL + off, int(s[st.HAND_FINAL_LEN + seat]))})"
+        line = (f"player_{seat}: hand {_cards(game, places[f'hand_{seat}'])}"
+                f" | pile {_cards(game, places[f'penalty_{seat}'])}"
+                f" | banked {len(places[f'bank_{seat}'])} | {scores[seat][0]} points")
+        if places[f"hand_final_{seat}"]:
+            line += f" (hand added: {_cards(game, places[f'hand_final_{seat}'])})"
         lines.append(line)
     return "\n".join(lines)
 
@@ -67,8 +65,9 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
     lo, hi, caboose = int(s[st.RAIL_LO]), int(s[st.RAIL_HI]), int(s[st.CABOOSE])
     geometry = bool(game.params[st.P_GEOMETRY])
     if geometry:
-        xs = s[st.RAIL_X + lo:st.RAIL_X + hi]
-        ys = s[st.RAIL_Y + lo:st.RAIL_Y + hi]
+        cells = s[st.RAIL_CELL + lo:st.RAIL_CELL + hi]
+        xs = (cells & 0xFF) - st.CELL_BIAS
+        ys = ((cells >> 8) & 0xFF) - st.CELL_BIAS
     else:
         xs = np.arange(hi - lo)
         ys = np.zeros(hi - lo, dtype=np.int64)
@@ -89,9 +88,10 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
         if lo + i == caboose:
             canvas.disc(x + cell // 2 + 4, y + cell // 2 + 4, 6, CABOOSE_COLOR)
     top = rows * cell + 24
+    places = game.card_places(state)
     for seat, (points, cards) in enumerate(game.scores(state)):
         y = top + seat * 28
         marker = ">" if seat == s[st.CURRENT] and s[st.PHASE] != st.PHASE_OVER else " "
-        canvas.text(10, y, f"{marker}P{seat} HAND {s[st.HAND_LEN + seat]} PTS {points} "
+        canvas.text(10, y, f"{marker}P{seat} HAND {len(places[f'hand_{seat}'])} PTS {points} "
                            f"CARDS {cards}", WHITE)
     return canvas.image()

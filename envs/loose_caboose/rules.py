@@ -104,11 +104,14 @@ class LooseCabooseGame(Game):
         params[st.P_BROKEN:st.P_BROKEN + n] = data.broken
         params[st.P_SHAPES:st.P_SHAPES + n] = data.shapes
         params[st.P_FACES:st.P_FACES + len(faces)] = faces
+        params[st.P_FACE_SUM] = int(faces.sum())
+        for value in range(1, caboose_data.MAX_VALUE + 1):
+            params[st.P_VALUE_TOTALS + value - 1] = int((data.values == value).sum())
         self.params = params
         self.num_actions = k.NUM_ACTIONS
         self.obs_size = OBS.size
 
-    # ----- words and pictures ------------------------------------------------------------------
+    # ----- words and pictures ---
     def describe_action(self, state: State, action: int) -> str:
         return action_name(int(action))
 
@@ -125,11 +128,12 @@ class LooseCabooseGame(Game):
     def obs_layout(self):
         return OBS
 
-    # ----- results -------------------------------------------------------------------------------
+    # ----- results ---
     def scores(self, state: State) -> list[tuple[int, int]]:
         """``(penalty points, penalty cards)`` per seat (hands count once the game is over)."""
         return [
-            (int(k.pile_points(state.data, self.params, seat)), int(k.pile_cards(state.data, seat)))
+            (int(k.pile_points(state.data, self.params, seat)),
+             int(k.pile_cards(state.data, self.params, seat)))
             for seat in range(self.num_players)
         ]
 
@@ -156,50 +160,67 @@ class LooseCabooseGame(Game):
             })
         return info
 
-    # ----- invariants ------------------------------------------------------------------------------
+    # ----- invariants ---
     def card_places(self, state: State) -> dict[str, list[int]]:
-        """Every pile as a list of card ids (the railway back to front)."""
+        """Every place as a list of card ids: ordered piles in order (draw pile bottom to
+        top, railway back to front, penalty piles bottom to top), the others by id."""
         s = state.data
-        mc = caboose_data.MAX_CARDS
+        n = self.data.num_cards
+        loc = s[st.LOC:st.LOC + n]
+        by_id = lambda zone: [int(c) for c in np.flatnonzero(loc == zone)]  # noqa: E731
         places = {
-            "deck": list(s[st.DECK:st.DECK + s[st.DECK_LEN]]),
-            "railway": list(s[st.RAIL + s[st.RAIL_LO]:st.RAIL + s[st.RAIL_HI]]),
-            "discard": list(s[st.DISCARD:st.DISCARD + s[st.DISCARD_LEN]]),
-            "removed": list(s[st.REMOVED:st.REMOVED + s[st.REMOVED_LEN]]),
+            "deck": [int(c) for c in s[st.DECK:st.DECK + s[st.DECK_LEN]]],
+            "railway": [int(c) for c in s[st.RAIL + s[st.RAIL_LO]:st.RAIL + s[st.RAIL_HI]]],
+            "discard": by_id(st.Z_DISCARD),
+            "removed": by_id(st.Z_REMOVED),
         }
         for seat in range(self.num_players):
-            for name, base, length in (("hand", st.HAND, st.HAND_LEN),
-                                       ("penalty", st.PENALTY, st.PENALTY_LEN),
-                                       ("bank", st.BANK, st.BANK_LEN),
-                                       ("hand_final", st.HAND_FINAL, st.HAND_FINAL_LEN)):
-                start = base + seat * mc
-                places[f"{name}_{seat}"] = list(s[start:start + s[length + seat]])
-        return {name: [int(c) for c in cards] for name, cards in places.items()}
+            places[f"hand_{seat}"] = by_id(st.Z_HAND + seat)
+            places[f"penalty_{seat}"] = self.penalty_pile(state, seat)
+            places[f"bank_{seat}"] = by_id(st.Z_BANK + seat)
+            places[f"hand_final_{seat}"] = by_id(st.Z_HAND_FINAL + seat)
+        return places
+
+    def penalty_pile(self, state: State, seat: int) -> list[int]:
+        """The face-up penalty pile of ``seat``, bottom to top."""
+        s = state.data
+        pile, card = [], int(s[st.PILE_TOP + seat])
+        while card >= 0 and len(pile) <= caboose_data.MAX_CARDS:
+            pile.append(card)
+            card = int(s[st.UNDER + card])
+        return pile[::-1]
 
     def check_invariants(self, state: State) -> None:
         s = state.data
+        n = self.data.num_cards
         mc = caboose_data.MAX_CARDS
-        lengths = {
-            "deck_len": s[st.DECK_LEN], "discard_len": s[st.DISCARD_LEN],
-            "removed_len": s[st.REMOVED_LEN], "rail_lo": s[st.RAIL_LO], "rail_hi": s[st.RAIL_HI],
-        }
-        for name, value in lengths.items():
-            assert 0 <= value <= mc, f"{name}={value} outside 0..{mc}"
-        for name in ("hand_len", "penalty_len", "bank_len", "hand_final_len"):
-            values = state[name]
-            assert all(0 <= v <= mc for v in values), f"{name} has a length outside 0..{mc}"
-        assert s[st.RAIL_LO] <= s[st.CABOOSE] < s[st.RAIL_HI], "caboose is off the railway"
+        for name in ("deck_len", "rail_lo", "rail_hi"):
+            assert 0 <= state[name][0] <= mc, f"{name}={state[name][0]} outside 0..{mc}"
+        lo, hi, caboose = s[st.RAIL_LO], s[st.RAIL_HI], s[st.CABOOSE]
+        assert lo <= caboose < hi, "caboose is off the railway"
         assert s[st.PHASE] in (st.PHASE_CHOOSE, st.PHASE_CONTINUE, st.PHASE_OVER), "bad phase"
         assert 0 <= s[st.CURRENT] < self.num_players, "current seat out of range"
-        every = [c for cards in self.card_places(state).values() for c in cards]
-        n = self.data.num_cards
-        assert sorted(every) == list(range(n)), (
-            f"cards are not each in exactly one place: {len(every)} placed of {n}"
-        )
-        for seat in range(self.num_players, st.MAX_PLAYERS):
-            assert s[st.HAND_LEN + seat] == 0 and s[st.PENALTY_LEN + seat] == 0, (
-                f"seat {seat} holds cards in a {self.num_players}-player game"
+        loc = s[st.LOC:st.LOC + mc]
+        assert np.all(loc[n:] == st.Z_UNUSED), "card slots beyond the deck are in use"
+        seats = self.num_players
+        valid = {st.Z_DECK, st.Z_RAIL, st.Z_DISCARD, st.Z_REMOVED}
+        for base in (st.Z_HAND, st.Z_PILE, st.Z_BANK, st.Z_HAND_FINAL):
+            valid |= set(range(base, base + seats))
+        bad = sorted({int(z) for z in loc[:n]} - valid)
+        assert not bad, f"cards in places {bad} that do not exist with {seats} players"
+        for name, zone, cards in (("draw pile", st.Z_DECK, s[st.DECK:st.DECK + s[st.DECK_LEN]]),
+                                  ("railway", st.Z_RAIL, s[st.RAIL + lo:st.RAIL + hi])):
+            listed = sorted(int(c) for c in cards)
+            placed = [int(c) for c in np.flatnonzero(loc[:n] == zone)]
+            assert listed == placed, f"the {name} lists {listed} but cards {placed} are in it"
+        for seat in range(seats):
+            pile = self.penalty_pile(state, seat)
+            placed = [int(c) for c in np.flatnonzero(loc[:n] == st.Z_PILE + seat)]
+            assert sorted(pile) == placed, (
+                f"penalty pile {seat} links {pile} but cards {placed} are on it"
             )
+        for seat in range(seats, st.MAX_PLAYERS):
+            assert s[st.PILE_TOP + seat] == -1, f"seat {seat} has a pile in a {seats}p game"
 
 
 def _ranks(scores: list[tuple[int, int]]) -> list[int]:
@@ -207,7 +228,7 @@ def _ranks(scores: list[tuple[int, int]]) -> list[int]:
     return [1 + sum(1 for other in scores if other < mine) for mine in scores]
 
 
-# ----- DESIGN.md's functional rules API -----------------------------------------------------------
+# ----- DESIGN.md's functional rules API ---
 def new_game(config: dict[str, Any] | None = None, seed: int | None = None) -> State:
     """A new game from options ``config`` (``num_players`` and the options above)."""
     return LooseCabooseGame(**(config or {})).new_state(seed)

@@ -5,15 +5,19 @@ it is what the jitted kernels, the batch API (a 2-D array of states) and
 ``copy()`` need, and ``State.to_dict()`` still names every field. The module-level
 offsets below are compile-time constants inside the kernels.
 
-Cards are ids into the deck table of the game parameters. Every pile is an
-array of card ids plus a length; the railway is ``rail[rail_lo:rail_hi]``, back to
-front, and never wraps because a card is laid on the railway at most once.
+Cards are ids into the deck table of the game parameters. ``loc[card]`` names the
+one place each card is in (so no card can be in two places); only the piles whose
+order matters keep an order as well: the draw pile (``deck``, top last), the
+railway (``rail[rail_lo:rail_hi]``, back to front; it never wraps because a card is
+laid on the railway at most once) and each face-up penalty pile (a linked list from
+``pile_top[seat]`` down through ``under[card]``). The state is kept small (about
+3 KB) so that a batch of 1024 games stays in cache.
 """
 
 from __future__ import annotations
 
 from envs.core.layout import Layout
-from envs.loose_caboose.data import MAX_CARDS
+from envs.loose_caboose.data import MAX_CARDS, MAX_FACES, MAX_VALUE
 
 MAX_PLAYERS = 4
 
@@ -21,6 +25,17 @@ MAX_PLAYERS = 4
 PHASE_CHOOSE = 0      # first decision of a turn: pass, or lay a first card
 PHASE_CONTINUE = 1    # cards laid this turn: lay another of the same value, or roll
 PHASE_OVER = 2
+
+# places of a card (field ``loc``); per-seat places add the seat
+Z_DECK = 0
+Z_RAIL = 1
+Z_DISCARD = 2
+Z_REMOVED = 3
+Z_HAND = 4            # + seat: in a hand
+Z_PILE = 8            # + seat: face up on a penalty pile
+Z_BANK = 12           # + seat: banked face down under a penalty pile
+Z_HAND_FINAL = 16     # + seat: a hand added to the pile at the end
+Z_UNUSED = -1         # card slots beyond the deck size
 
 LAYOUT = Layout(
     [
@@ -33,28 +48,16 @@ LAYOUT = Layout(
         ("end_triggered", 1),    # the draw pile ran out: the game ends after this turn
         ("turns", 1),            # completed turns
         ("last_wheels", 1),      # wheels of the last roll (-1 before any)
+        ("loc", MAX_CARDS),      # place of every card (Z_*)
         ("deck", MAX_CARDS),     # draw pile, top = deck[deck_len - 1]
         ("deck_len", 1),
         ("rail", MAX_CARDS),     # railway, back = rail[rail_lo], front = rail[rail_hi - 1]
         ("rail_lo", 1),
         ("rail_hi", 1),
         ("caboose", 1),          # index into rail of the caboose's card
-        ("rail_x", MAX_CARDS),   # grid cell of each railway card
-        ("rail_y", MAX_CARDS),
-        ("rail_in", MAX_CARDS),  # direction of travel entering the card (0 E, 1 N, 2 W, 3 S)
-        ("rail_out", MAX_CARDS), # direction of travel leaving the card
-        ("hand", MAX_PLAYERS * MAX_CARDS),
-        ("hand_len", MAX_PLAYERS),
-        ("penalty", MAX_PLAYERS * MAX_CARDS),   # face-up penalty pile, top = last
-        ("penalty_len", MAX_PLAYERS),
-        ("bank", MAX_PLAYERS * MAX_CARDS),      # banked cards, face down under the pile
-        ("bank_len", MAX_PLAYERS),
-        ("hand_final", MAX_PLAYERS * MAX_CARDS),  # hands added to the pile at the end
-        ("hand_final_len", MAX_PLAYERS),
-        ("discard", MAX_CARDS),
-        ("discard_len", 1),
-        ("removed", MAX_CARDS),  # out of play unseen at setup
-        ("removed_len", 1),
+        ("rail_cell", MAX_CARDS),  # packed grid cell and headings of each railway card
+        ("under", MAX_CARDS),    # the card beneath, in a face-up penalty pile (-1: bottom)
+        ("pile_top", MAX_PLAYERS),
         ("stat_passes", MAX_PLAYERS),
         ("stat_plays", MAX_PLAYERS),
         ("stat_derails", MAX_PLAYERS),
@@ -73,28 +76,16 @@ TURN_CARDS = LAYOUT.offset("turn_cards")
 END_TRIGGERED = LAYOUT.offset("end_triggered")
 TURNS = LAYOUT.offset("turns")
 LAST_WHEELS = LAYOUT.offset("last_wheels")
+LOC = LAYOUT.offset("loc")
 DECK = LAYOUT.offset("deck")
 DECK_LEN = LAYOUT.offset("deck_len")
 RAIL = LAYOUT.offset("rail")
 RAIL_LO = LAYOUT.offset("rail_lo")
 RAIL_HI = LAYOUT.offset("rail_hi")
 CABOOSE = LAYOUT.offset("caboose")
-RAIL_X = LAYOUT.offset("rail_x")
-RAIL_Y = LAYOUT.offset("rail_y")
-RAIL_IN = LAYOUT.offset("rail_in")
-RAIL_OUT = LAYOUT.offset("rail_out")
-HAND = LAYOUT.offset("hand")
-HAND_LEN = LAYOUT.offset("hand_len")
-PENALTY = LAYOUT.offset("penalty")
-PENALTY_LEN = LAYOUT.offset("penalty_len")
-BANK = LAYOUT.offset("bank")
-BANK_LEN = LAYOUT.offset("bank_len")
-HAND_FINAL = LAYOUT.offset("hand_final")
-HAND_FINAL_LEN = LAYOUT.offset("hand_final_len")
-DISCARD = LAYOUT.offset("discard")
-DISCARD_LEN = LAYOUT.offset("discard_len")
-REMOVED = LAYOUT.offset("removed")
-REMOVED_LEN = LAYOUT.offset("removed_len")
+RAIL_CELL = LAYOUT.offset("rail_cell")
+UNDER = LAYOUT.offset("under")
+PILE_TOP = LAYOUT.offset("pile_top")
 STAT_PASSES = LAYOUT.offset("stat_passes")
 STAT_PLAYS = LAYOUT.offset("stat_plays")
 STAT_DERAILS = LAYOUT.offset("stat_derails")
@@ -102,9 +93,11 @@ STAT_CANCELS = LAYOUT.offset("stat_cancels")
 STAT_BANKED = LAYOUT.offset("stat_banked")
 STAT_UNPAID = LAYOUT.offset("stat_unpaid")
 
-# ----- the parameter vector: options and data tables, fixed for a configured game -----
-from envs.loose_caboose.data import MAX_FACES  # noqa: E402
+# packing of rail_cell: x and y offset by CELL_BIAS in 8 bits each, then two headings
+CELL_BIAS = 128
 
+
+# ----- the parameter vector: options and data tables, fixed for a configured game -----
 PARAMS = Layout(
     [
         ("num_players", 1),
@@ -122,6 +115,8 @@ PARAMS = Layout(
         ("broken", MAX_CARDS),
         ("shapes", MAX_CARDS),
         ("faces", MAX_FACES),
+        ("face_sum", 1),          # wheels over all faces (mean = face_sum / num_faces)
+        ("value_totals", MAX_VALUE),  # cards of each value in the deck
     ]
 )
 P_NUM_PLAYERS = PARAMS.offset("num_players")
@@ -139,3 +134,5 @@ P_VALUES = PARAMS.offset("values")
 P_BROKEN = PARAMS.offset("broken")
 P_SHAPES = PARAMS.offset("shapes")
 P_FACES = PARAMS.offset("faces")
+P_FACE_SUM = PARAMS.offset("face_sum")
+P_VALUE_TOTALS = PARAMS.offset("value_totals")

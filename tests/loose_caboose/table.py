@@ -5,55 +5,61 @@ from __future__ import annotations
 from envs.core.game import State
 from envs.loose_caboose import kernels as k
 from envs.loose_caboose import state as st
-from envs.loose_caboose.data import MAX_CARDS
 from envs.loose_caboose.rules import LooseCabooseGame
 
 
 class Table:
-    """A game whose piles are set by hand. Cards are named ``(value, broken, shape)``."""
+    """A game whose piles are set by hand. Cards are asked for by value, Broken Track and
+    shape; every card not placed stays out of play ('removed'), so the position is whole."""
 
     def __init__(self, num_players: int = 2, seed: int = 0, **options):
         self.game = LooseCabooseGame(num_players=num_players, **options)
         self.state: State = self.game.new_state(seed)
-        self._free: list[int] = []
-        self.clear()
-
-    # ----- card ids ----------------------------------------------------------------------------
-    def clear(self) -> None:
-        """Empty every pile; all cards become 'removed' until placed."""
         s = self.state.data
-        for name in ("deck_len", "rail_lo", "rail_hi", "caboose", "discard_len", "hand_len",
-                     "penalty_len", "bank_len", "hand_final_len", "turn_value", "turn_cards",
+        n = self.game.data.num_cards
+        s[st.LOC:st.LOC + n] = st.Z_REMOVED
+        s[st.UNDER:st.UNDER + n] = -1
+        self.state["pile_top"][:] = -1
+        for name in ("deck_len", "rail_lo", "rail_hi", "caboose", "turn_value", "turn_cards",
                      "end_triggered"):
             self.state[name][:] = 0
-        n = self.game.data.num_cards
-        self._free = list(range(n))
-        s[st.REMOVED:st.REMOVED + n] = self._free
-        s[st.REMOVED_LEN] = n
         s[st.PHASE] = st.PHASE_CHOOSE
         s[st.CURRENT] = 0
+        self._free = list(range(n))
 
+    # ----- cards -------------------------------------------------------------------------------
     def card(self, value: int, broken: bool = False, shape: int | None = None) -> int:
-        """Take a free card of that kind out of the 'removed' pile and return its id."""
+        """Take a card of that kind out of play and return its id."""
         p = self.game.params
         for c in self._free:
             if (p[st.P_VALUES + c] == value and p[st.P_BROKEN + c] == int(broken)
                     and (shape is None or p[st.P_SHAPES + c] == shape)):
                 self._free.remove(c)
-                self._sync_removed()
                 return c
         raise AssertionError(f"no free card {value}/{broken}/{shape}")
 
-    def _sync_removed(self) -> None:
-        s = self.state.data
-        s[st.REMOVED:st.REMOVED + MAX_CARDS] = 0
-        s[st.REMOVED:st.REMOVED + len(self._free)] = self._free
-        s[st.REMOVED_LEN] = len(self._free)
+    def filler(self, n: int) -> list[int]:
+        """``n`` spare ordinary cards (for draw piles that just need to exist)."""
+        cards = []
+        while len(cards) < n:
+            for value in (1, 2, 3, 4):
+                ids = [c for c in self._free if self.value(c) == value
+                       and not self.game.params[st.P_BROKEN + c]]
+                if ids:
+                    cards.append(self.card(value, False, None))
+                    break
+            else:
+                raise AssertionError("no spare cards left")
+        return cards
 
     def value(self, card: int) -> int:
         return int(self.game.params[st.P_VALUES + card])
 
-    # ----- piles -------------------------------------------------------------------------------
+    # ----- placing -----------------------------------------------------------------------------
+    def _put(self, cards: list[int], zone: int) -> None:
+        for c in cards:
+            self.state.data[st.LOC + c] = zone
+
     def railway(self, cards: list[int], caboose: int, turns: list[int] | None = None) -> None:
         """Lay ``cards`` back to front (with ``turns``), caboose on index ``caboose``."""
         s = self.state.data
@@ -68,70 +74,53 @@ class Table:
         s = self.state.data
         s[st.DECK:st.DECK + len(cards)] = cards
         s[st.DECK_LEN] = len(cards)
-
-    def _pile(self, base: int, length: int, seat: int, cards: list[int]) -> None:
-        s = self.state.data
-        start = base + seat * MAX_CARDS
-        s[start:start + len(cards)] = cards
-        s[length + seat] = len(cards)
+        self._put(cards, st.Z_DECK)
 
     def hand(self, seat: int, cards: list[int]) -> None:
-        self._pile(st.HAND, st.HAND_LEN, seat, cards)
+        self._put(cards, st.Z_HAND + seat)
 
     def penalty(self, seat: int, cards: list[int]) -> None:
-        self._pile(st.PENALTY, st.PENALTY_LEN, seat, cards)
+        """Face-up penalty pile, bottom to top."""
+        s = self.state.data
+        below = -1
+        for c in cards:
+            s[st.UNDER + c] = below
+            below = c
+        s[st.PILE_TOP + seat] = below
+        self._put(cards, st.Z_PILE + seat)
 
     def bank(self, seat: int, cards: list[int]) -> None:
-        self._pile(st.BANK, st.BANK_LEN, seat, cards)
+        self._put(cards, st.Z_BANK + seat)
 
     def discard(self, cards: list[int]) -> None:
-        s = self.state.data
-        s[st.DISCARD:st.DISCARD + len(cards)] = cards
-        s[st.DISCARD_LEN] = len(cards)
+        self._put(cards, st.Z_DISCARD)
 
     # ----- reading back ------------------------------------------------------------------------
-    def rail_cards(self) -> list[int]:
-        s = self.state.data
-        return [int(c) for c in s[st.RAIL + s[st.RAIL_LO]:st.RAIL + s[st.RAIL_HI]]]
+    def places(self) -> dict[str, list[int]]:
+        return self.game.card_places(self.state)
 
-    def pile_of(self, base: int, length: int, seat: int) -> list[int]:
-        s = self.state.data
-        start = base + seat * MAX_CARDS
-        return [int(c) for c in s[start:start + s[length + seat]]]
+    def rail_cards(self) -> list[int]:
+        return self.places()["railway"]
 
     def hand_of(self, seat: int) -> list[int]:
-        return self.pile_of(st.HAND, st.HAND_LEN, seat)
+        return self.places()[f"hand_{seat}"]
 
     def penalty_of(self, seat: int) -> list[int]:
-        return self.pile_of(st.PENALTY, st.PENALTY_LEN, seat)
+        return self.places()[f"penalty_{seat}"]
 
     def bank_of(self, seat: int) -> list[int]:
-        return self.pile_of(st.BANK, st.BANK_LEN, seat)
+        return self.places()[f"bank_{seat}"]
 
     def discard_pile(self) -> list[int]:
-        s = self.state.data
-        return [int(c) for c in s[st.DISCARD:st.DISCARD + s[st.DISCARD_LEN]]]
+        return self.places()["discard"]
 
     def deck_cards(self) -> list[int]:
-        s = self.state.data
-        return [int(c) for c in s[st.DECK:st.DECK + s[st.DECK_LEN]]]
+        return self.places()["deck"]
 
     def caboose(self) -> int:
         """Index of the caboose's card counted from the back of the railway."""
         s = self.state.data
         return int(s[st.CABOOSE] - s[st.RAIL_LO])
-
-    def filler(self, n: int) -> list[int]:
-        """``n`` spare ordinary cards (for draw piles that just need to exist)."""
-        cards = []
-        for _ in range(n):
-            for value in (1, 2, 3, 4):
-                try:
-                    cards.append(self.card(value, False, None))
-                    break
-                except AssertionError:
-                    continue
-        return cards
 
     def check(self) -> None:
         self.game.check_invariants(self.state)

@@ -18,7 +18,7 @@ def lay(value, broken=False, turn=k.TURN_STRAIGHT):
     return k.play_action(value, int(broken), turn)
 
 
-# ----- Setup ----------------------------------------------------------------------------------
+# ----- Setup ---
 @pytest.mark.parametrize(("players", "removed"), [(2, 13), (3, 11), (4, 7)])
 def test_setup_railway_caboose_removed_cards_and_hands(players, removed):
     """Setup 2-5: railway of 3 cards, caboose on the middle card, 13/11/7 cards removed
@@ -26,10 +26,11 @@ def test_setup_railway_caboose_removed_cards_and_hands(players, removed):
     game = LooseCabooseGame(num_players=players)
     state = game.new_state(4)
     s = state.data
+    places = game.card_places(state)
     assert s[st.RAIL_HI] - s[st.RAIL_LO] == 3
     assert s[st.CABOOSE] - s[st.RAIL_LO] == 1
-    assert s[st.REMOVED_LEN] == removed
-    hands = [int(s[st.HAND_LEN + i]) for i in range(players)]
+    assert len(places["removed"]) == removed
+    hands = [len(places[f"hand_{i}"]) for i in range(players)]
     assert hands == [3] + [2] * (players - 1)
     assert s[st.DECK_LEN] == 50 - 3 - removed - 2 * players - 1
     game.check_invariants(state)
@@ -40,11 +41,12 @@ def test_setup_initial_railway_cards_connect_on_the_grid():
     game = LooseCabooseGame()
     for seed in range(30):
         s = game.new_state(seed).data
-        for i in range(1, 3):
-            out = s[st.RAIL_OUT + i - 1]
-            assert s[st.RAIL_IN + i] == out
-            assert s[st.RAIL_X + i] == s[st.RAIL_X + i - 1] + k.DX[out]
-            assert s[st.RAIL_Y + i] == s[st.RAIL_Y + i - 1] + k.DY[out]
+        cells = [int(c) for c in s[st.RAIL_CELL:st.RAIL_CELL + 3]]
+        for before, after in zip(cells, cells[1:], strict=False):
+            out = k.cell_out(before)
+            assert k.cell_in(after) == out
+            assert k.cell_x(after) == k.cell_x(before) + k.DX[out]
+            assert k.cell_y(after) == k.cell_y(before) + k.DY[out]
 
 
 def test_deck_has_fifty_cards_and_one_broken_track_per_value():
@@ -55,7 +57,7 @@ def test_deck_has_fifty_cards_and_one_broken_track_per_value():
     assert set(data.values.tolist()) == {1, 2, 3, 4}
 
 
-# ----- How to Play ----------------------------------------------------------------------------
+# ----- How to Play ---
 def test_turn_starts_by_drawing_one_card_without_hand_limit():
     """How to Play: start by drawing 1 card into your hand (there is no hand limit)."""
     t = Table()
@@ -65,7 +67,7 @@ def test_turn_starts_by_drawing_one_card_without_hand_limit():
     top = t.card(1)
     t.deck(t.filler(3) + [top])
     t.play(PASS)
-    assert t.hand_of(1) == big_hand + [top]
+    assert t.hand_of(1) == sorted(big_hand + [top])
     assert t.state.data[st.CURRENT] == 1
     t.check()
 
@@ -214,7 +216,7 @@ def test_stopping_on_broken_tracks_and_several_broken_tracks_bank_one_card_each(
     t.hand(0, [t.card(2)])
     t.deck(t.filler(3))
     t.play(lay(2), ROLL)  # 2 wheels: pass the broken 1, stop on the broken 3
-    assert t.bank_of(0) == [b1, b2]
+    assert t.bank_of(0) == sorted([b1, b2])
     assert t.state.data[st.STAT_BANKED] == 2
 
 
@@ -267,7 +269,7 @@ def test_option_pass_onto_broken_track_banks(pass_banks):
     assert len(t.penalty_of(0)) == 1
 
 
-# ----- Adding Tracks (grid geometry) -------------------------------------------------------------
+# ----- Adding Tracks (grid geometry) ---
 def test_straight_cards_lay_straight_and_curves_turn_left_or_right():
     """Adding Tracks: cards are placed vertically or horizontally; a straight card continues,
     a curve turns (either way, the card can be rotated)."""
@@ -283,7 +285,7 @@ def test_straight_cards_lay_straight_and_curves_turn_left_or_right():
     t.play(lay(1, False, k.TURN_LEFT))
     s = t.state.data
     front = s[st.RAIL_HI] - 1
-    assert s[st.RAIL_OUT + front] == 1  # was heading east, now north
+    assert k.cell_out(s[st.RAIL_CELL + front]) == 1  # was heading east, now north
 
 
 def test_cards_cannot_overlap():
@@ -305,8 +307,7 @@ def test_cards_cannot_overlap():
 def _set_cells(s, cells):
     """Place railway cards at (x, y, heading in, heading out), back to front."""
     for i, (x, y, d_in, d_out) in enumerate(cells):
-        s[st.RAIL_X + i], s[st.RAIL_Y + i] = x, y
-        s[st.RAIL_IN + i], s[st.RAIL_OUT + i] = d_in, d_out
+        s[st.RAIL_CELL + i] = k.pack_cell(x, y, d_in, d_out)
 
 
 def test_railway_cannot_close_a_loop():
@@ -323,7 +324,7 @@ def test_railway_cannot_close_a_loop():
     assert k.placement_ok(s, k.TURN_STRAIGHT)
     assert k.placement_ok(s, k.TURN_LEFT)
     # the same geometry with the back card entered heading east has no open end there
-    s[st.RAIL_IN + 0] = 0
+    _set_cells(s, [(0, 0, 0, 0), (1, 0, 0, 3), (1, -1, 3, 2)])
     assert k.placement_ok(s, k.TURN_RIGHT)
 
 
@@ -339,7 +340,7 @@ def test_plain_line_option_accepts_every_card_straight():
     assert mask[lay(1, False, k.TURN_LEFT)] == 0
 
 
-# ----- Ending the Game ---------------------------------------------------------------------------
+# ----- Ending the Game ---
 def test_game_ends_after_the_turn_of_the_player_who_drew_the_last_card():
     """Ending the Game: the draw pile is empty; whoever drew the last card completes the turn."""
     t = Table(geometry=False)
@@ -436,7 +437,7 @@ def test_score_reward_option_is_zero_sum_difference():
     assert abs(float(r.sum())) < 1e-6
 
 
-# ----- Observation ------------------------------------------------------------------------------
+# ----- Observation ---
 def test_observation_shows_own_hand_and_hides_other_hands():
     """Setup 4-5: hands are secret and removed cards unseen: swapping a card of seat 1's hand
     with a removed card changes nothing seat 0 sees, while its own hand is shown."""
@@ -451,16 +452,15 @@ def test_observation_shows_own_hand_and_hides_other_hands():
     seat1_before = t.game.observe(t.state, 1)
     assert before[O_HAND + ((3 - 1) * 2 + 0) * 2 + STRAIGHT] == 1
     s = t.state.data
-    seat1 = st.HAND + 1 * st.MAX_CARDS
-    removed = [int(c) for c in s[st.REMOVED:st.REMOVED + s[st.REMOVED_LEN]]]
-    slot = next(i for i, c in enumerate(removed) if t.value(c) == 4)
-    s[st.REMOVED + slot], s[seat1] = s[seat1], removed[slot]
+    given_up = t.hand_of(1)[0]
+    swapped_in = next(c for c in t.places()["removed"] if t.value(c) == 4)
+    s[st.LOC + given_up], s[st.LOC + swapped_in] = st.Z_REMOVED, st.Z_HAND + 1
     t.check()
     assert np.array_equal(t.game.observe(t.state, 0), before)
     assert not np.array_equal(t.game.observe(t.state, 1), seat1_before), "seat 1 sees its hand"
 
 
-# ----- Options and data files -----------------------------------------------------------------------
+# ----- Options and data files ---
 @pytest.mark.parametrize(
     ("options", "message"),
     [
