@@ -1,0 +1,255 @@
+"""What one seat sees of Automobile, and actions in words.
+
+A seat sees its own demand tiles only; of the others it sees how many tiles they
+hold. Everything else is public on the table: money (paper money lies open),
+R&D and loss cubes, loans, characters, factories, cars, salesmen, markers, the
+demand revealed in the last P7. The order of the bag is hidden. Seats are listed
+from the observer (block 0) clockwise; space owners are encoded the same way.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from envs.automobile.data import FORD, MAX_STACK, NUM_SPACES, NUM_TURNS
+from envs.automobile.economy import is_new_space, rd_ahead_cost
+from envs.automobile.kernels import ad_cost, discount_stack, salesmen_in_stock
+from envs.automobile.market import box_capacity
+from envs.automobile.state import (
+    AD,
+    ADS_BOUGHT,
+    BOXES,
+    CAR_COUNT,
+    CARS,
+    CASH,
+    CHAR_OF,
+    CHAR_RD,
+    CHAR_SEAT,
+    CLOSED,
+    CLOSURES_USED,
+    CTX_COUNT,
+    CTX_DST,
+    CTX_MODE,
+    CTX_SPACE,
+    CURRENT,
+    DEMAND,
+    DISC,
+    FAC_COUNT,
+    FACTORIES,
+    FORD_USED,
+    FRONTIER,
+    HOWARD_LEFT,
+    LOANS,
+    LOSS,
+    MAX_PLAYERS,
+    NUM_CHARACTERS,
+    NUM_PHASES,
+    OWNER,
+    P_CLOSURES,
+    P_COST,
+    P_HIGHER_SEG,
+    P_LOSS_PRICE,
+    P_LOWER_SEG,
+    P_MASS_BAG,
+    P_NUM_ADS,
+    P_NUM_PLAYERS,
+    P_PREMIUM_BAG,
+    P_SEGMENT,
+    P_TILES_PER_PLAYER,
+    PARTS,
+    PARTS_AT,
+    PASSED,
+    PH_BUILD_SPACE,
+    PH_BUILD_WHAT,
+    PH_DURANT,
+    PH_EXEC_SPACE,
+    PH_FORD_AFTER,
+    PH_OVER,
+    PH_PRODUCE,
+    PH_SALE_CAR,
+    PHASE,
+    PLAY_ORDER,
+    PRODUCED,
+    RD,
+    RD_STOCK,
+    ROUND,
+    SEL_ORDER,
+    SHOW,
+    TILES,
+    TURN,
+    USED,
+)
+from envs.core.layout import Layout
+
+SPACE_BLOCK = 18
+PLAYER_BLOCK = 27
+
+OBS = Layout(
+    [
+        ("decision", NUM_PHASES),        # pending decision of this seat (last: not deciding)
+        ("turn", NUM_TURNS),
+        ("round", 3),
+        ("ctx_space", NUM_SPACES),       # space of the pending build / production
+        ("ctx_mode", 4),                 # build mode or executive-decision kind
+        ("ctx_count", 1),                # salesmen placed in this action
+        ("ctx_dst", 3),                  # P5: the chosen sales track
+        ("howard_left", 1),
+        ("ford_available", 1),           # I hold Ford and his extra build is unused
+        ("own_tiles", 2),                # my demand tiles / 5, higher first
+        ("spaces", NUM_SPACES * SPACE_BLOCK),
+        ("players", MAX_PLAYERS * PLAYER_BLOCK),
+        ("character_rd", NUM_CHARACTERS),
+        ("character_taken", NUM_CHARACTERS),
+        ("executive", 2 + MAX_STACK + 1),  # ads left, next ad cost, stacks of 1 / 2, closure
+        ("boxes_filled", 3),
+        ("boxes_open", 3),
+        ("last_demand", 3),              # demand revealed in the last P7, by segment / 10
+        ("tiles_this_turn", 3),          # demand tiles that will be revealed per segment
+        ("rd_stock", 1),
+        ("frontier", 1),
+        ("loss_price", 1),
+    ]
+)
+OBS_SIZE = OBS.size
+O_DECISION = OBS.offset("decision")
+O_TURN = OBS.offset("turn")
+O_ROUND = OBS.offset("round")
+O_CTX_SPACE = OBS.offset("ctx_space")
+O_CTX_MODE = OBS.offset("ctx_mode")
+O_CTX_COUNT = OBS.offset("ctx_count")
+O_CTX_DST = OBS.offset("ctx_dst")
+O_HOWARD_LEFT = OBS.offset("howard_left")
+O_FORD = OBS.offset("ford_available")
+O_TILES = OBS.offset("own_tiles")
+O_SPACES = OBS.offset("spaces")
+O_PLAYERS = OBS.offset("players")
+O_CHAR_RD = OBS.offset("character_rd")
+O_CHAR_TAKEN = OBS.offset("character_taken")
+O_EXEC = OBS.offset("executive")
+O_BOXES_FILLED = OBS.offset("boxes_filled")
+O_BOXES_OPEN = OBS.offset("boxes_open")
+O_LAST_DEMAND = OBS.offset("last_demand")
+O_TILES_TURN = OBS.offset("tiles_this_turn")
+O_RD_STOCK = OBS.offset("rd_stock")
+O_FRONTIER = OBS.offset("frontier")
+O_LOSS_PRICE = OBS.offset("loss_price")
+
+# inside a space block
+S_SEG, S_COST, S_RD_COST, S_NEW, S_OWNER = 0, 3, 4, 5, 6        # owner: 5 slots, 0 = me
+S_FACTORIES, S_PARTS, S_CLOSED, S_CARS, S_PRODUCED, S_AD, S_DISC = 11, 12, 13, 14, 15, 16, 17
+# inside a player block
+B_PRESENT, B_TO_MOVE, B_CASH, B_RD, B_LOSS, B_LOANS = 0, 1, 2, 3, 4, 5
+B_SHOW, B_USED, B_STOCK, B_FACTORIES, B_PARTS, B_CARS = 6, 9, 12, 13, 14, 15
+B_CHAR = 16                    # 7 slots: the six characters, then "none"
+B_PLAY_POS, B_PASSED, B_SEL_POS, B_TILES = 23, 24, 25, 26
+
+CASH_SCALE = 1000.0
+CUBE_SCALE = 10.0
+
+
+@nb.njit(cache=True)
+def observe(s, p, seat, out):
+    """Fill ``out`` with the observation of ``seat`` (layout ``OBS``)."""
+    n = p[P_NUM_PLAYERS]
+    phase = s[PHASE]
+    deciding = phase != PH_OVER and s[CURRENT] == seat
+    out[O_DECISION + (phase if deciding else PH_OVER)] = 1.0
+    turn = s[TURN]
+    out[O_TURN + turn] = 1.0
+    out[O_ROUND + s[ROUND]] = 1.0
+    if deciding:
+        if phase in (PH_BUILD_WHAT, PH_PRODUCE):
+            out[O_CTX_SPACE + s[CTX_SPACE]] = 1.0
+        if phase in (PH_BUILD_SPACE, PH_BUILD_WHAT, PH_EXEC_SPACE, PH_DURANT):
+            out[O_CTX_MODE + s[CTX_MODE]] = 1.0
+        out[O_CTX_COUNT] = s[CTX_COUNT]
+        if phase == PH_SALE_CAR:
+            out[O_CTX_DST + s[CTX_DST]] = 1.0
+    out[O_HOWARD_LEFT] = s[HOWARD_LEFT]
+    if s[CHAR_OF + seat] == FORD and s[FORD_USED] == 0 and phase <= PH_FORD_AFTER:
+        out[O_FORD] = 1.0
+    for t in range(2):
+        out[O_TILES + t] = s[TILES + seat * 2 + t] / 5.0
+    # production spaces
+    for i in range(NUM_SPACES):
+        b = O_SPACES + i * SPACE_BLOCK
+        out[b + S_SEG + p[P_SEGMENT + i]] = 1.0
+        out[b + S_COST] = p[P_COST + i] / CASH_SCALE
+        new = is_new_space(s, i)
+        if new:
+            out[b + S_NEW] = 1.0
+            out[b + S_RD_COST] = rd_ahead_cost(s, p, i) / CUBE_SCALE
+        owner = s[OWNER + i]
+        if owner >= 0:
+            out[b + S_OWNER + (owner - seat + n) % n] = 1.0
+        out[b + S_FACTORIES] = s[FACTORIES + i] / 3.0
+        out[b + S_PARTS] = s[PARTS + i]
+        out[b + S_CLOSED] = s[CLOSED + i]
+        out[b + S_CARS] = s[CARS + i] / CUBE_SCALE
+        out[b + S_PRODUCED] = s[PRODUCED + i]
+        out[b + S_AD] = s[AD + i]
+        out[b + S_DISC] = s[DISC + i] / 2.0
+    # players, from the observer clockwise
+    for k in range(n):
+        other = (seat + k) % n
+        b = O_PLAYERS + k * PLAYER_BLOCK
+        out[b + B_PRESENT] = 1.0
+        out[b + B_TO_MOVE] = 1.0 if (phase != PH_OVER and s[CURRENT] == other) else 0.0
+        out[b + B_CASH] = s[CASH + other] / CASH_SCALE
+        out[b + B_RD] = s[RD + other] / CUBE_SCALE
+        out[b + B_LOSS] = s[LOSS + other] / CUBE_SCALE
+        out[b + B_LOANS] = s[LOANS + other]
+        for seg in range(3):
+            out[b + B_SHOW + seg] = s[SHOW + other * 3 + seg]
+            out[b + B_USED + seg] = s[USED + other * 3 + seg]
+        out[b + B_STOCK] = salesmen_in_stock(s, p, other)
+        out[b + B_FACTORIES] = s[FAC_COUNT + other]
+        out[b + B_PARTS] = 1.0 if s[PARTS_AT + other] >= 0 else 0.0
+        out[b + B_CARS] = s[CAR_COUNT + other] / CUBE_SCALE
+        c = s[CHAR_OF + other]
+        out[b + B_CHAR + (c if c >= 0 else NUM_CHARACTERS)] = 1.0
+        for j in range(n):
+            if s[PLAY_ORDER + j] == other and c >= 0:
+                out[b + B_PLAY_POS] = (j + 1) / n
+            if s[SEL_ORDER + j] == other:
+                out[b + B_SEL_POS] = (j + 1) / n
+        out[b + B_PASSED] = s[PASSED + other]
+        held = 0
+        for t in range(2):
+            if s[TILES + other * 2 + t] > 0:
+                held += 1
+        out[b + B_TILES] = held
+    for c in range(NUM_CHARACTERS):
+        out[O_CHAR_RD + c] = s[CHAR_RD + c]
+        out[O_CHAR_TAKEN + c] = 1.0 if s[CHAR_SEAT + c] >= 0 else 0.0
+    out[O_EXEC] = p[P_NUM_ADS] - s[ADS_BOUGHT]
+    out[O_EXEC + 1] = max(ad_cost(s, p), 0)
+    for size in range(1, MAX_STACK + 1):
+        out[O_EXEC + 1 + size] = 1.0 if discount_stack(s, p, size) >= 0 else 0.0
+    out[O_EXEC + 2 + MAX_STACK] = 1.0 if s[CLOSURES_USED] < p[P_CLOSURES] else 0.0
+    for seg in range(3):
+        out[O_BOXES_FILLED + seg] = s[BOXES + seg]
+        out[O_BOXES_OPEN + seg] = box_capacity(p, seg, turn)
+        out[O_LAST_DEMAND + seg] = s[DEMAND + seg] / CUBE_SCALE
+    per_player = p[P_TILES_PER_PLAYER + turn]
+    from_bag_premium = p[P_PREMIUM_BAG + turn]
+    from_bag_mass = p[P_MASS_BAG + turn]
+    tiles_turn(p, turn, n, per_player, from_bag_premium, from_bag_mass, out)
+    out[O_RD_STOCK] = s[RD_STOCK] / CUBE_SCALE
+    out[O_FRONTIER] = (s[FRONTIER] + 1) / NUM_SPACES
+    out[O_LOSS_PRICE] = p[P_LOSS_PRICE + turn] / 100.0
+
+
+@nb.njit(cache=True)
+def tiles_turn(p, turn, n, per_player, premium, mass, out):
+    """How many demand tiles each segment gets this turn (public: the turn track)."""
+    out[O_TILES_TURN + p[P_HIGHER_SEG + turn]] += n
+    if per_player == 2:
+        out[O_TILES_TURN + p[P_LOWER_SEG + turn]] += n
+    out[O_TILES_TURN + 2] += premium
+    out[O_TILES_TURN + 0] += mass
+
+
+def layout() -> Layout:
+    """Named slices of the observation vector."""
+    return OBS

@@ -1,0 +1,21 @@
+"""The PettingZoo AEC environment of Automobile (thin: the rules live in ``kernels``)."""
+
+from __future__ import annotations
+
+from envs.automobile.rules import AutomobileGame
+from envs.core.aec import TransitAECEnv, make_env_fn
+
+
+class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Automobile (Martin Wallace) for 3-5 players; options as in ``AutomobileGame``."""
+
+    metadata = {
+        "name": "automobile_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    game_class = AutomobileGame
+
+
+env = make_env_fn(raw_env)
