@@ -1,0 +1,331 @@
+"""Built-in Automobiles agents as one jitted kernel (code 0 random, 1 rule-based).
+
+The rule-based agent reads only its observation and mask. It races greedily: every
+cube that moves the car is used (multi-space movers first, then gears from the highest
+colour down), each step goes to the legal space whose front edge is farthest ahead, and
+"up to" moves go as far as they can. Wear is cleaned: removal effects take wear first,
+then white cubes; a hand with four or more wear cubes takes a pit stop. Money buys the
+best affordable colour by a fixed preference (fast gears and movers, then pit cards),
+one cube at a time while something worth buying is affordable.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+import envs  # noqa: F401  (kernel cache set-up)
+from envs.automobiles.data import (
+    BLACK,
+    E_GEAR,
+    LIGHT,
+    NUM_COLOURS,
+    NUM_EFFECTS,
+    WEAR,
+    WHITE,
+)
+from envs.automobiles.encode import (
+    O_DECISION,
+    O_DRAWN,
+    O_MARKET,
+    O_PICKS,
+    O_PLAYERS,
+    O_SPACES,
+    PB_ACTIVE,
+    PB_DISCARD,
+    SB_AHEAD,
+    SB_COLOURS,
+    SPACE_BLOCK,
+)
+from envs.automobiles.kernels import (
+    A_ACTIVE,
+    A_ALL_WEAR,
+    A_DISCARD,
+    A_DRAW,
+    A_PIT_STOP,
+    A_SPACE,
+    A_STOCK,
+    A_STOP,
+)
+from envs.automobiles.state import (
+    PH_ACTION,
+    PH_BOOST,
+    PH_BOOST_OTHER,
+    PH_BUY,
+    PH_CAR_CHIEF,
+    PH_ENGINEER,
+    PH_MANAGER_BAG,
+    PH_MANAGER_REMOVE,
+    PH_MECHANIC,
+    PH_MOVE,
+    PH_NITRO,
+    PH_PIT_CREW,
+    PH_PIT_TEAM,
+    PH_PIT_TEAM_BUY,
+    PH_REMOVE,
+    PH_SETUP_BUY,
+    PH_STEERING,
+    PH_SUPERCHARGED,
+    PH_SUSPENSION,
+    PH_TIRES,
+)
+from envs.core.draw import uniform_legal
+
+PIT_STOP_WEAR = 4     # wear cubes in hand that make a pit stop worth a turn
+
+# how much the agent wants a cube of each effect (buying, keeping); gears by colour below
+EFFECT_WANT = np.array([
+    0,   # gear (by colour: GEAR_WANT)
+    -5,  # wear
+    2,   # car chief
+    2,   # engineer
+    0,   # manager
+    2,   # mechanic
+    4,   # crew chief
+    4,   # pit captain
+    4,   # pit crew
+    3,   # pit team
+    3,   # aerodynamics
+    3,   # steering
+    3,   # suspension
+    2,   # tires
+    1,   # boost
+    4,   # gearbox
+    1,   # nitro
+    5,   # turbo
+    4,   # diesel
+    4,   # hybrid
+    4,   # rotary
+    1,   # supercharged
+], dtype=np.int64)
+GEAR_WANT = np.array([-1, 1, 4, 5], dtype=np.int64)
+
+# activation order: lower goes first
+EFFECT_ORDER = np.array([
+    50,  # gear (by colour: GEAR_ORDER)
+    99,  # wear (never activated for its effect)
+    10,  # car chief
+    12,  # engineer
+    99,  # manager (kept as money)
+    11,  # mechanic
+    5,   # crew chief
+    6,   # pit captain
+    7,   # pit crew
+    8,   # pit team
+    20,  # aerodynamics
+    30,  # steering
+    32,  # suspension
+    33,  # tires
+    99,  # boost
+    31,  # gearbox
+    15,  # nitro
+    29,  # turbo
+    28,  # diesel
+    27,  # hybrid
+    26,  # rotary
+    14,  # supercharged
+], dtype=np.int64)
+GEAR_ORDER = np.array([58, 56, 54, 52], dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def _effects(obs):
+    """Effect id of each colour's card in play."""
+    eff = np.zeros(NUM_COLOURS, dtype=np.int64)
+    for c in range(NUM_COLOURS):
+        base = O_MARKET + c * NUM_EFFECTS
+        for e in range(NUM_EFFECTS):
+            if obs[base + e] > 0.5:
+                eff[c] = e
+                break
+    return eff
+
+
+@nb.njit(cache=True)
+def _want(eff, c):
+    if c == WEAR:
+        return -5
+    if eff[c] == E_GEAR:
+        return GEAR_WANT[c]
+    return EFFECT_WANT[eff[c]]
+
+
+@nb.njit(cache=True)
+def _order(eff, c):
+    if eff[c] == E_GEAR:
+        return GEAR_ORDER[c]
+    return EFFECT_ORDER[eff[c]]
+
+
+@nb.njit(cache=True)
+def _farthest_space(obs, mask):
+    """Legal space whose front edge is farthest ahead of the car (slower colour on a tie)."""
+    best = -1
+    best_key = -1.0
+    for a in range(A_SPACE, mask.shape[0]):
+        if mask[a]:
+            b = O_SPACES + (a - A_SPACE) * SPACE_BLOCK
+            top = 0
+            for g in range(4):
+                if obs[b + SB_COLOURS + g] > 0.5:
+                    top = g
+            key = obs[b + SB_AHEAD] * 8.0 - top * 0.01
+            if key > best_key:
+                best_key = key
+                best = a
+    return best
+
+
+@nb.njit(cache=True)
+def _pick(mask, bank, eff, worst_first):
+    """A legal cube of ``bank``: the least wanted (``worst_first``) or the most wanted."""
+    best = -1
+    best_key = 0
+    for c in range(NUM_COLOURS):
+        if mask[bank + c]:
+            key = _want(eff, c)
+            if worst_first:
+                key = -key
+            if best < 0 or key > best_key:
+                best = c
+                best_key = key
+    return -1 if best < 0 else bank + best
+
+
+@nb.njit(cache=True)
+def _junk(mask, bank, eff):
+    """A legal wear or white cube of ``bank`` (wear first), else -1."""
+    if mask[bank + WEAR]:
+        return bank + WEAR
+    if mask[bank + WHITE] and eff[WHITE] == E_GEAR:
+        return bank + WHITE
+    return -1
+
+
+@nb.njit(cache=True)
+def _buy(obs, mask, eff):
+    """The most wanted affordable colour (ties: the dearer one); stop when none is wanted."""
+    best = -1
+    best_key = 0
+    for c in range(NUM_COLOURS):
+        if mask[A_STOCK + c]:
+            key = _want(eff, c)
+            if key > best_key:
+                best = c
+                best_key = key
+    if best >= 0:
+        return A_STOCK + best
+    if mask[A_STOP]:
+        return A_STOP
+    for c in range(NUM_COLOURS):
+        if mask[A_STOCK + c]:
+            return A_STOCK + c
+    return -1
+
+
+@nb.njit(cache=True)
+def _action(obs, mask, eff):
+    own = O_PLAYERS
+    if mask[A_PIT_STOP] and obs[own + PB_ACTIVE + WEAR] >= PIT_STOP_WEAR:
+        return A_PIT_STOP
+    best = -1
+    best_order = 99
+    for c in range(NUM_COLOURS):
+        if mask[A_ACTIVE + c]:
+            order = _order(eff, c)
+            if order < best_order:
+                best_order = order
+                best = A_ACTIVE + c
+    if best >= 0:
+        return best
+    return A_STOP
+
+
+@nb.njit(cache=True)
+def rule_based(p, obs, mask):
+    phase = -1
+    for k in range(PH_SUPERCHARGED + 2):
+        if obs[O_DECISION + k] > 0.5:
+            phase = k
+            break
+    eff = _effects(obs)
+    own = O_PLAYERS
+    action = -1
+    if phase in (PH_SETUP_BUY, PH_BUY, PH_PIT_TEAM_BUY):
+        action = _buy(obs, mask, eff)
+    elif phase == PH_ACTION:
+        action = _action(obs, mask, eff)
+    elif phase == PH_MOVE:
+        action = _farthest_space(obs, mask)
+        if action < 0:
+            action = A_STOP
+    elif phase == PH_CAR_CHIEF:
+        for g in range(WHITE, BLACK + 1):
+            if mask[A_DISCARD + g]:
+                action = A_DISCARD + g
+                break
+    elif phase == PH_ENGINEER:
+        action = _junk(mask, A_ACTIVE, eff)
+        if action < 0:
+            action = A_STOP
+    elif phase == PH_REMOVE:
+        action = _junk(mask, A_DISCARD, eff)
+        if action < 0:
+            action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, eff, True)
+    elif phase == PH_MANAGER_REMOVE:
+        action = A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else A_STOP
+    elif phase == PH_MANAGER_BAG:
+        action = A_STOP
+    elif phase == PH_MECHANIC:
+        action = _junk(mask, A_ACTIVE, eff)
+        if action < 0:
+            action = _pick(mask, A_ACTIVE, eff, True)
+    elif phase == PH_PIT_CREW:
+        if obs[own + PB_DISCARD + WEAR] >= obs[O_PICKS] or not mask[A_DISCARD + WEAR]:
+            action = A_ALL_WEAR
+        else:
+            action = _junk(mask, A_DISCARD, eff)
+            if action < 0:
+                action = A_ALL_WEAR
+    elif phase == PH_PIT_TEAM:
+        action = _junk(mask, A_DISCARD, eff)
+        if action < 0:
+            action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, eff, True)
+    elif phase in (PH_STEERING, PH_TIRES):
+        for g in range(BLACK, LIGHT - 1, -1):
+            if mask[A_ACTIVE + g]:
+                action = A_ACTIVE + g
+                break
+    elif phase == PH_SUSPENSION:
+        for g in range(BLACK, WHITE - 1, -1):
+            if mask[A_DISCARD + g]:
+                action = A_DISCARD + g
+                break
+    elif phase == PH_BOOST:
+        action = A_DRAW if (mask[A_DRAW] and obs[O_PICKS] > 1) else A_STOP
+    elif phase == PH_BOOST_OTHER:
+        action = A_DRAW if mask[A_DRAW] else A_STOP
+    elif phase == PH_NITRO:
+        best_key = -99
+        for c in range(NUM_COLOURS):
+            if mask[A_ACTIVE + c] and obs[O_DRAWN + c] > 0 and _want(eff, c) > best_key:
+                best_key = _want(eff, c)
+                action = A_ACTIVE + c
+    elif phase == PH_SUPERCHARGED:
+        action = _pick(mask, A_DISCARD, eff, False)
+        if action < 0 or _want(eff, action - A_DISCARD) < 2:
+            action = A_STOP
+    if action < 0 or not mask[action]:
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                return a
+    return action
+
+
+@nb.njit(cache=True)
+def policy(code, p, obs, mask, words):
+    """Built-in agent ``code``: 0 uniformly random, 1 rule-based."""
+    if code == 1:
+        return rule_based(p, obs, mask)
+    return uniform_legal(words, mask)
+

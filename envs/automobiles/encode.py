@@ -1,0 +1,291 @@
+"""What one seat sees of Automobiles, and actions in words.
+
+Public: the board, every car, the market (card, cost, value of each colour), the stock,
+and every player's active, used and discard piles and bag size (player sheets lie open
+on the table). Hidden: the order of every bag, and the contents of the other players'
+bags, unless ``open_bags`` is on (the online rules' deviation). A seat always sees its
+own bag's contents (it knows what it put in; it never learns the order). Every other
+seat is listed from the observer's left (clockwise). All features are >= 0.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from envs.automobiles.board import crossings, rank
+from envs.automobiles.cubes import pile, total
+from envs.automobiles.data import (
+    COLOURS,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_SPACES,
+    NUM_COLOURS,
+    NUM_EFFECTS,
+    NUM_GEARS,
+)
+from envs.automobiles.kernels import (
+    A_ACTIVE,
+    A_ALL_WEAR,
+    A_DISCARD,
+    A_DRAW,
+    A_PIT_STOP,
+    A_SPACE,
+    A_STOCK,
+    A_STOP,
+    NUM_ACTIONS,
+)
+from envs.automobiles.state import (
+    ACT_COLOUR,
+    ACTIVE,
+    AERO,
+    BAG,
+    CAR_ABS,
+    CAR_SEG,
+    CAR_SPACE,
+    CARD_OF,
+    COST,
+    CURRENT,
+    DISCARD,
+    DRAWN,
+    END_TRIGGERED,
+    MONEY,
+    MV_LEFT,
+    MV_MASK,
+    MV_MIN,
+    MV_SPACE,
+    MV_STEPS,
+    NUM_PHASES,
+    ON_TRACK,
+    P_CARD_EFFECT,
+    P_LAP,
+    P_LAPS,
+    P_MAX_ROUNDS,
+    P_NUM_PLAYERS,
+    P_NUM_SPACES,
+    P_OPEN_BAGS,
+    P_SPACE_COLOURS,
+    P_SPACE_END,
+    P_SPACE_LANE,
+    P_SPACE_LEN,
+    PENDING_BOOST,
+    PH_OVER,
+    PH_PIT_TEAM,
+    PH_PIT_TEAM_BUY,
+    PHASE,
+    PHASE_NAMES,
+    PK_COUNT,
+    PK_LEFT,
+    PK_MUST,
+    PK_TOTAL,
+    PLACED_N,
+    PLACED_SPACE,
+    ROUNDS,
+    START_RANK,
+    STAT_PIT_STOPS,
+    STAT_WEAR,
+    STD_TURN,
+    STOCK,
+    TOP_COLOUR,
+    TURN_SEAT,
+    USED,
+    VALUE,
+)
+from envs.core.layout import Layout
+
+NC = NUM_COLOURS
+
+# player block: scalar fields, then five colour piles
+PB_PRESENT, PB_ON_TURN, PB_DECIDING, PB_RANK, PB_CROSSINGS, PB_LAP_POS, PB_PAST_LINE, \
+    PB_LANE, PB_SEGMENT, PB_BAG_SIZE, PB_PENDING, PB_WEAR, PB_PITS = range(13)
+PB_ACTIVE = 13
+PB_USED = PB_ACTIVE + NC        # includes cubes on the track
+PB_DISCARD = PB_USED + NC
+PB_BAG = PB_DISCARD + NC        # own bag always; others' only with open_bags
+PLAYER_BLOCK = PB_BAG + NC
+
+# space block
+SB_COLOURS = 0                  # 4 gear colour bits
+SB_LANE, SB_SEGMENTS, SB_CARS, SB_OWN_CAR, SB_OWN_CUBE, SB_AHEAD, SB_HEAD = range(4, 11)
+SPACE_BLOCK = 11
+
+OBS = Layout(
+    [
+        ("decision", NUM_PHASES),     # the pending decision, if this seat is deciding
+        ("waiting", 1),               # 1 when another seat decides
+        ("money", 1),                 # Buy Phase / allowance / Pit Team money, in $
+        ("move", 4),                  # spaces left, spaces that must still be moved, moved, started
+        ("move_colours", NUM_GEARS),  # colours the moving cube may still use
+        ("effect_colour", NC),        # colour of the cube whose effect is resolving
+        ("picks", 3),                 # may still choose, must still choose, chosen
+        ("drawn", NC),                # Nitro's drawn cubes
+        ("turn", 4),                  # standard turn, Aerodynamics, start rank, top colour + 1
+        ("market_effect", NC * NUM_EFFECTS),   # effect of each colour's card (one-hot)
+        ("cards_in_play", MAX_CARDS),
+        ("cost", NC),
+        ("value", NC),
+        ("stock", NC),
+        ("players", MAX_PLAYERS * PLAYER_BLOCK),
+        ("spaces", MAX_SPACES * SPACE_BLOCK),
+        ("game", 6),                  # laps, lap length, rounds, max rounds, end triggered, players
+    ]
+)
+OBS_SIZE = OBS.size
+O_DECISION = OBS.offset("decision")
+O_WAITING = OBS.offset("waiting")
+O_MONEY = OBS.offset("money")
+O_MOVE = OBS.offset("move")
+O_MOVE_COLOURS = OBS.offset("move_colours")
+O_EFFECT_COLOUR = OBS.offset("effect_colour")
+O_PICKS = OBS.offset("picks")
+O_DRAWN = OBS.offset("drawn")
+O_TURN = OBS.offset("turn")
+O_MARKET = OBS.offset("market_effect")
+O_CARDS = OBS.offset("cards_in_play")
+O_COST = OBS.offset("cost")
+O_VALUE = OBS.offset("value")
+O_STOCK = OBS.offset("stock")
+O_PLAYERS = OBS.offset("players")
+O_SPACES = OBS.offset("spaces")
+O_GAME = OBS.offset("game")
+
+
+@nb.njit(cache=True)
+def observe(s, p, seat, out):
+    """Fill ``out`` with the observation of ``seat`` (layout ``OBS``)."""
+    n = p[P_NUM_PLAYERS]
+    phase = s[PHASE]
+    over = phase == PH_OVER
+    deciding = (not over) and s[CURRENT] == seat
+    if deciding:
+        out[O_DECISION + phase] = 1.0
+    else:
+        out[O_WAITING] = 1.0
+    turn_seat = s[TURN_SEAT]
+    mine = deciding and turn_seat == seat
+    if deciding:
+        if phase in (PH_PIT_TEAM, PH_PIT_TEAM_BUY):
+            out[O_MONEY] = s[PK_TOTAL]
+        else:
+            out[O_MONEY] = s[MONEY]
+        out[O_PICKS] = s[PK_LEFT]
+        out[O_PICKS + 1] = s[PK_MUST]
+        out[O_PICKS + 2] = s[PK_COUNT]
+    if mine:
+        out[O_MOVE] = s[MV_LEFT]
+        out[O_MOVE + 1] = s[MV_MIN]
+        out[O_MOVE + 2] = s[MV_STEPS]
+        out[O_MOVE + 3] = 1.0 if s[MV_SPACE] >= 0 else 0.0
+        for g in range(NUM_GEARS):
+            if s[MV_MASK] & (1 << g):
+                out[O_MOVE_COLOURS + g] = 1.0
+        if s[ACT_COLOUR] >= 0:
+            out[O_EFFECT_COLOUR + s[ACT_COLOUR]] = 1.0
+    for c in range(NC):
+        out[O_DRAWN + c] = s[DRAWN + c]
+        out[O_MARKET + c * NUM_EFFECTS + p[P_CARD_EFFECT + s[CARD_OF + c]]] = 1.0
+        out[O_CARDS + s[CARD_OF + c]] = 1.0
+        out[O_COST + c] = s[COST + c]
+        out[O_VALUE + c] = s[VALUE + c]
+        out[O_STOCK + c] = s[STOCK + c]
+    out[O_TURN] = s[STD_TURN]
+    out[O_TURN + 1] = s[AERO]
+    out[O_TURN + 2] = s[START_RANK]
+    out[O_TURN + 3] = s[TOP_COLOUR] + 1
+    lap = p[P_LAP]
+    laps = p[P_LAPS]
+    open_bags = p[P_OPEN_BAGS] != 0
+    for k in range(n):
+        other = (seat + k) % n
+        b = O_PLAYERS + k * PLAYER_BLOCK
+        out[b + PB_PRESENT] = 1.0
+        out[b + PB_ON_TURN] = 1.0 if (other == turn_seat and not over) else 0.0
+        out[b + PB_DECIDING] = 1.0 if (other == s[CURRENT] and not over) else 0.0
+        out[b + PB_RANK] = rank(s, p, other)
+        out[b + PB_CROSSINGS] = crossings(s, p, other)
+        pos = s[CAR_ABS + other]
+        out[b + PB_LAP_POS] = ((pos % lap) + lap) % lap / lap
+        out[b + PB_PAST_LINE] = max(0, pos - laps * lap) / lap
+        out[b + PB_LANE] = p[P_SPACE_LANE + s[CAR_SPACE + other]]
+        out[b + PB_SEGMENT] = s[CAR_SEG + other]
+        out[b + PB_BAG_SIZE] = total(s, pile(other, BAG))
+        out[b + PB_PENDING] = s[PENDING_BOOST + other]
+        out[b + PB_WEAR] = s[STAT_WEAR + other]
+        out[b + PB_PITS] = s[STAT_PIT_STOPS + other]
+        for c in range(NC):
+            out[b + PB_ACTIVE + c] = s[pile(other, ACTIVE) + c]
+            used = s[pile(other, USED) + c]
+            if other == turn_seat:
+                used += s[ON_TRACK + c]
+            out[b + PB_USED + c] = used
+            out[b + PB_DISCARD + c] = s[pile(other, DISCARD) + c]
+            if other == seat or open_bags:
+                out[b + PB_BAG + c] = s[pile(other, BAG) + c]
+    own_space = s[CAR_SPACE + seat]
+    own_end = p[P_SPACE_END + own_space]
+    for sp in range(p[P_NUM_SPACES]):
+        b = O_SPACES + sp * SPACE_BLOCK
+        colours = p[P_SPACE_COLOURS + sp]
+        for g in range(NUM_GEARS):
+            if colours & (1 << g):
+                out[b + SB_COLOURS + g] = 1.0
+        out[b + SB_LANE] = p[P_SPACE_LANE + sp]
+        out[b + SB_SEGMENTS] = p[P_SPACE_LEN + sp]
+        cars = 0
+        for other in range(n):
+            if s[CAR_SPACE + other] == sp:
+                cars += 1
+        out[b + SB_CARS] = cars
+        if sp == own_space:
+            out[b + SB_OWN_CAR] = 1.0
+        out[b + SB_AHEAD] = ((p[P_SPACE_END + sp] - own_end) % lap) / lap
+    if turn_seat == seat:
+        for i in range(s[PLACED_N]):
+            out[O_SPACES + s[PLACED_SPACE + i] * SPACE_BLOCK + SB_OWN_CUBE] = 1.0
+        if mine and s[MV_SPACE] >= 0:
+            out[O_SPACES + s[MV_SPACE] * SPACE_BLOCK + SB_HEAD] = 1.0
+    out[O_GAME] = laps
+    out[O_GAME + 1] = lap
+    out[O_GAME + 2] = s[ROUNDS]
+    out[O_GAME + 3] = p[P_MAX_ROUNDS]
+    out[O_GAME + 4] = s[END_TRIGGERED]
+    out[O_GAME + 5] = n
+
+
+def layout() -> Layout:
+    """Named slices of the observation vector."""
+    return OBS
+
+
+def action_name(action: int, phase: int | None = None) -> str:
+    """Name of an action index (in the context of decision ``phase`` when given)."""
+    action = int(action)
+    decision = PHASE_NAMES[phase] if phase is not None and 0 <= phase < NUM_PHASES else None
+    if action == A_STOP:
+        return {"action": "end the Action Phase", "buy": "end the Buy Phase (stop buying)",
+                "setup_buy": "stop buying", "move": "stop moving",
+                "boost": "stop drawing", "boost_other": "decline the free draw",
+                "pit_team": "stop removing and buy"}.get(decision or "", "stop / done")
+    if action == A_PIT_STOP:
+        return "take a pit stop (remove all wear from the active pile)"
+    if action == A_DRAW:
+        return "draw a cube from the bag"
+    if action == A_ALL_WEAR:
+        return "remove all wear cubes from the discard pile"
+    if A_ACTIVE <= action < A_DISCARD:
+        colour = COLOURS[action - A_ACTIVE]
+        if decision == "action":
+            return f"activate a {colour} cube"
+        if decision == "nitro":
+            return f"keep the drawn {colour} cube in the active pile"
+        return f"choose a {colour} cube from the active pile"
+    if A_DISCARD <= action < A_STOCK:
+        return f"choose a {colour_name(action - A_DISCARD)} cube from the discard pile"
+    if A_STOCK <= action < A_SPACE:
+        return f"buy a {colour_name(action - A_STOCK)} cube"
+    if A_SPACE <= action < NUM_ACTIONS:
+        return f"move to track space {action - A_SPACE}"
+    return f"unknown action {action}"
+
+
+def colour_name(colour: int) -> str:
+    return COLOURS[colour]

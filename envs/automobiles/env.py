@@ -1,0 +1,21 @@
+"""The PettingZoo AEC environment of Automobiles (thin: the rules live in the kernels)."""
+
+from __future__ import annotations
+
+from envs.automobiles.rules import AutomobilesGame
+from envs.core.aec import TransitAECEnv, make_env_fn
+
+
+class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Automobiles for 2-5 players; options as in ``AutomobilesGame``."""
+
+    metadata = {
+        "name": "automobiles_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    game_class = AutomobilesGame
+
+
+env = make_env_fn(raw_env)

@@ -1,0 +1,361 @@
+"""Automobiles as a configured game: options, parameters, results and invariants.
+
+Module functions follow DESIGN.md (``new_game``, ``legal_mask``, ``apply``,
+``current_player``, ``is_over``, ``scores``); they delegate to the jitted kernels.
+
+Options (the rulebook's choices and every ambiguity, with documented defaults):
+- ``laps=3``: finish-line crossings to finish (the lap marker's start space), 1-8.
+- ``track="daytona"``: ``"daytona"``, ``"monza"`` (both RECONSTRUCTED) or a TOML path.
+- ``card_set="First Game"``: a suggested set's name (case and punctuation ignored),
+  ``"random"`` (one card per colour drawn from the game's seed), or five card names.
+- ``card_data=None``: a TOML file with the printed costs/values (see ``data.toml``).
+- ``open_bags=False``: online rules' deviation: everyone sees every bag's contents.
+- ``accelerated_play=False``: online variant: Boost's free draws for the other players
+  wait until each of them starts their own turn.
+- ``start_player=0``: the seat holding the Starting Player card (it takes grid slot
+  P1), or ``"random"`` (the rulebook's random choice, from the seed).
+- ``branch_from_car=False``: the gear cards say "adjacent to your race car, or adjacent
+  to the last cube placed"; by default the first cube starts next to the car and each
+  later one next to the last placed cube (the reference sheet's "your previously placed
+  cube"); ``True`` lets a later cube start next to the car again.
+- ``draft_behind_space=True``: drafting also counts from the front segment of the space
+  directly behind a space holding an opponent's car, in the same lane (the rulebook's
+  "space or segment directly behind"); ``False`` counts only the segment behind a car.
+- ``grid_crossing_counts=True``: the grid lies just behind the line, so the first move
+  crosses it; literally that crossing moves the lap marker (DATA 1: "implement crossings
+  literally"). ``False`` starts counting from the next crossing (full laps).
+- ``buy_wear=False``: wear cubes are not for sale (no rule has a player buy them).
+- ``max_rounds=100``: not a rule: an engine guard that ends a game after that many
+  rounds (ranked by race position) so that any pair of policies terminates.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from envs.automobiles import board, kernels
+from envs.automobiles import data as auto_data
+from envs.automobiles import state as st
+from envs.automobiles.data import CARD_COLOURS, COLOURS, GEARS, MAX_PLAYERS, NUM_COLOURS, WEAR
+from envs.automobiles.encode import OBS, action_name, observe
+from envs.core.errors import ConfigError
+from envs.core.game import Game, Kernels, State
+
+KERNELS = Kernels(
+    init=kernels.init,
+    legal_mask=kernels.legal_mask,
+    apply=kernels.apply,
+    current_player=kernels.current_player,
+    rewards=kernels.rewards,
+    observe=observe,
+)
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _flag(name: str, value: Any) -> int:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, got {value!r}")
+    return int(value)
+
+
+def _int_option(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not low <= int(value) <= high:
+        raise ConfigError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    return int(value)
+
+
+class AutomobilesGame(Game):
+    """Automobiles (base game) for 2-5 players."""
+
+    name = "automobiles"
+    layout = st.LAYOUT
+    kernels = KERNELS
+    min_players = 2
+    max_players = 5
+    obs_bounds = (0.0, 1000.0)
+
+    def _build(self, laps: int | None = None, track: str = "daytona",
+               card_set: str | list[str] = "First Game", card_data: str | None = None,
+               open_bags: bool = False, accelerated_play: bool = False,
+               start_player: int | str = 0, branch_from_car: bool = False,
+               draft_behind_space: bool = True, grid_crossing_counts: bool = True,
+               buy_wear: bool = False, max_rounds: int = 100) -> None:
+        for key, value in (("track", track), ("card_data", card_data)):
+            if isinstance(value, Path):
+                self._options[key] = str(value)
+        if card_data is not None and not isinstance(card_data, (str, Path)):
+            raise ConfigError(f"card_data must be a path to a TOML file or None, "
+                              f"got {card_data!r}")
+        if not isinstance(track, (str, Path)):
+            raise ConfigError(f"track must be 'daytona', 'monza' or a path to a TOML file, "
+                              f"got {track!r}")
+        if isinstance(track, str) and track not in auto_data.TRACKS \
+                and not track.endswith(".toml"):
+            raise ConfigError(f"track must be one of {sorted(auto_data.TRACKS)} or a path "
+                              f"to a .toml file, got {track!r}")
+        cards = auto_data.load_cards(card_data)
+        board_data = auto_data.load_track(track)
+        if laps is None:
+            laps = cards.default_laps
+        laps = _int_option("laps", laps, 1, cards.max_laps)
+        if len(board_data.grid) < self.num_players:
+            raise ConfigError(
+                f"track {board_data.name!r} has {len(board_data.grid)} grid slots, too few "
+                f"for {self.num_players} players")
+        if start_player == "random":
+            first = -1
+        else:
+            first = _int_option("start_player (or 'random')", start_player, 0,
+                                self.num_players - 1)
+        self.cards = cards
+        self.track = board_data
+        self.card_set = self._resolve_set(card_set, cards)
+        self.laps = laps
+        self._fill_params(cards, board_data, laps, first, max_rounds=_int_option(
+            "max_rounds", max_rounds, 1, 100_000), flags={
+            st.P_OPEN_BAGS: _flag("open_bags", open_bags),
+            st.P_ACCELERATED: _flag("accelerated_play", accelerated_play),
+            st.P_BRANCH: _flag("branch_from_car", branch_from_car),
+            st.P_DRAFT_SPACE: _flag("draft_behind_space", draft_behind_space),
+            st.P_BUY_WEAR: _flag("buy_wear", buy_wear),
+        }, grid_offset=0 if _flag("grid_crossing_counts", grid_crossing_counts)
+            else board_data.lap_length)
+        self.num_actions = kernels.NUM_ACTIONS
+        self.obs_size = OBS.size
+
+    @staticmethod
+    def _resolve_set(card_set: Any, cards: auto_data.CardData) -> tuple[str, ...] | None:
+        """Five card names (Garage, Pit, Handling, Performance, Engine), or None: random."""
+        if isinstance(card_set, str):
+            if card_set == "random":
+                return None
+            by_slug = {_slug(name): name for name in cards.sets}
+            if _slug(card_set) not in by_slug:
+                raise ConfigError(
+                    f"card_set {card_set!r} is not a suggested set; use one of "
+                    f"{sorted(cards.sets)}, 'random', or a list of five card names")
+            chosen = cards.sets[by_slug[_slug(card_set)]]
+        elif isinstance(card_set, (list, tuple)):
+            rows = {n: {"color": int(c)} for n, c in zip(cards.names, cards.colours,
+                                                          strict=True)}
+            problem = auto_data.set_problem(list(card_set), rows)
+            if problem:
+                raise ConfigError(f"card_set: {problem}")
+            chosen = tuple(card_set)
+        else:
+            raise ConfigError(f"card_set must be a set name, 'random' or a list of five "
+                              f"card names, got {card_set!r}")
+        by_colour = {int(cards.colours[cards.card_id(n)]): n for n in chosen}
+        return tuple(by_colour[c] for c in CARD_COLOURS)
+
+    def _fill_params(self, cards: auto_data.CardData, board_data: auto_data.TrackData,
+                     laps: int, first: int, max_rounds: int, flags: dict[int, int],
+                     grid_offset: int) -> None:
+        p = np.zeros(st.PARAMS.size, dtype=np.int64)
+        p[st.P_NUM_PLAYERS] = self.num_players
+        p[st.P_LAPS] = laps
+        p[st.P_LAP] = board_data.lap_length
+        p[st.P_NUM_SPACES] = board_data.num_spaces
+        p[st.P_START] = first
+        for offset, value in flags.items():
+            p[offset] = value
+        p[st.P_MAX_ROUNDS] = max_rounds
+        p[st.P_GRID_OFFSET] = grid_offset
+        p[st.P_HAND] = cards.hand_size
+        p[st.P_SUPPLY:st.P_SUPPLY + NUM_COLOURS] = cards.supply
+        p[st.P_STARTING_BAG:st.P_STARTING_BAG + NUM_COLOURS] = cards.starting_bag
+        p[st.P_WEAR_CHART:st.P_WEAR_CHART + len(GEARS)] = cards.wear_chart
+        slots = len(board_data.grid)
+        p[st.P_ALLOWANCE:st.P_ALLOWANCE + slots] = board_data.allowance
+        p[st.P_GRID:st.P_GRID + slots] = board_data.grid
+        n = board_data.num_spaces
+        p[st.P_SPACE_LANE:st.P_SPACE_LANE + n] = board_data.lane
+        p[st.P_SPACE_END:st.P_SPACE_END + n] = board_data.end
+        p[st.P_SPACE_LEN:st.P_SPACE_LEN + n] = board_data.length
+        p[st.P_SPACE_COLOURS:st.P_SPACE_COLOURS + n] = board_data.colours
+        tops = np.array([max(g for g in GEARS if m & (1 << g)) for m in board_data.colours],
+                        dtype=np.int64)
+        p[st.P_SPACE_TOP:st.P_SPACE_TOP + n] = tops
+        p[st.P_NEXT_SAME:st.P_NEXT_SAME + st.MAX_SPACES] = -1
+        p[st.P_NEXT_SAME:st.P_NEXT_SAME + n] = board_data.next_same
+        width = st.ADJ_WIDTH
+        for table, values in ((st.P_ADJ, board_data.adj), (st.P_ADJ_DIST, board_data.adj_dist),
+                              (st.P_ADJ_SAME, board_data.adj_same)):
+            p[table:table + st.MAX_SPACES * width] = -1 if table == st.P_ADJ else 0
+            p[table:table + n * width] = values.reshape(-1)
+        m = cards.num_cards
+        p[st.P_NUM_CARDS] = m
+        for table, values in ((st.P_CARD_COLOUR, cards.colours),
+                              (st.P_CARD_EFFECT, cards.effects), (st.P_CARD_COST, cards.costs),
+                              (st.P_CARD_VALUE, cards.values), (st.P_CARD_WEAR, cards.wear),
+                              (st.P_CARD_COUNT, cards.count), (st.P_CARD_BONUS, cards.bonus)):
+            p[table:table + m] = values
+        for colour in (*GEARS, WEAR):
+            p[st.P_CARD_SET + colour] = int(np.flatnonzero(cards.colours == colour)[0])
+        for k, colour in enumerate(CARD_COLOURS):
+            p[st.P_CARD_SET + colour] = -1 if self.card_set is None \
+                else cards.card_id(self.card_set[k])
+        self.params = p
+
+    # ----- words and pictures ----------------------------------------------------------------
+    def describe_action(self, state: State, action: int) -> str:
+        return action_name(int(action), int(state.data[st.PHASE]))
+
+    def render_text(self, state: State) -> str:
+        from envs.automobiles.render import render_text
+
+        return render_text(self, state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        from envs.automobiles.render import render_rgb
+
+        return render_rgb(self, state)
+
+    def obs_layout(self):
+        return OBS
+
+    # ----- results ---------------------------------------------------------------------------
+    def market(self, state: State) -> dict[str, str]:
+        """Card in play per colour."""
+        s = state.data
+        return {COLOURS[c]: self.cards.names[int(s[st.CARD_OF + c])] for c in range(NUM_COLOURS)}
+
+    def race_order(self, state: State) -> list[int]:
+        """Seats from first to last place (farthest along; inner lane breaks ties)."""
+        ranks = [int(board.rank(state.data, self.params, seat)) for seat in range(self.num_players)]
+        return sorted(range(self.num_players), key=lambda seat: ranks[seat])
+
+    def progress_past_line(self, state: State, seat: int) -> int:
+        """Segments seat's car is past the line of its last lap (negative: not finished)."""
+        return int(state.data[st.CAR_ABS + seat]) - self.laps * self.track.lap_length
+
+    def scores(self, state: State) -> list[int]:
+        """Rank per seat (1 = first)."""
+        return [int(board.rank(state.data, self.params, seat)) for seat in range(self.num_players)]
+
+    def final_info(self, state: State) -> list[dict[str, Any]]:
+        s = state.data
+        ranks = self.scores(state)
+        info = []
+        for seat in range(self.num_players):
+            base = seat * NUM_COLOURS
+            info.append({
+                "rank": ranks[seat],
+                "winner": ranks[seat] == 1,
+                "past_line": self.progress_past_line(state, seat),
+                "crossings": int(board.crossings(s, self.params, seat)),
+                "rounds": int(s[st.ROUNDS]),
+                "turns": int(s[st.STAT_TURNS + seat]),
+                "wear_gained": int(s[st.STAT_WEAR + seat]),
+                "pit_stops": int(s[st.STAT_PIT_STOPS + seat]),
+                "bought": {COLOURS[c]: int(s[st.STAT_BOUGHT + base + c])
+                           for c in range(NUM_COLOURS)},
+                "activated": {COLOURS[c]: int(s[st.STAT_ACTIVATED + base + c])
+                              for c in range(NUM_COLOURS)},
+            })
+        return info
+
+    def game_summary(self, state: State) -> dict[str, Any]:
+        """Rounds, lead changes (leader = race position 1 after each turn), ranks, winners."""
+        s = state.data
+        ranks = self.scores(state)
+        return {
+            "rounds": int(s[st.ROUNDS]),
+            "lead_changes": int(s[st.LEAD_CHANGES]),
+            "last_lead_change_round": int(s[st.LAST_LEAD_ROUND]),
+            "ranks": ranks,
+            "winners": [seat for seat in range(self.num_players) if ranks[seat] == 1],
+            "market": self.market(state),
+        }
+
+    # ----- invariants ------------------------------------------------------------------------
+    def cube_places(self, state: State) -> dict[str, np.ndarray]:
+        """Every place a cube can be, as counts per colour."""
+        s = state.data
+        places = {"stock": s[st.STOCK:st.STOCK + NUM_COLOURS].copy(),
+                  "on_track": s[st.ON_TRACK:st.ON_TRACK + NUM_COLOURS].copy(),
+                  "drawn": s[st.DRAWN:st.DRAWN + NUM_COLOURS].copy()}
+        for seat in range(MAX_PLAYERS):
+            for name, base in (("bag", st.BAG), ("active", st.ACTIVE), ("used", st.USED),
+                               ("discard", st.DISCARD)):
+                start = base + seat * NUM_COLOURS
+                places[f"{name}_{seat}"] = s[start:start + NUM_COLOURS].copy()
+        return places
+
+    def check_invariants(self, state: State) -> None:
+        s = state.data
+        p = self.params
+        places = self.cube_places(state)
+        for name, counts in places.items():
+            assert (counts >= 0).all(), f"negative cube count in {name}: {counts.tolist()}"
+        every = sum(places.values())
+        assert np.array_equal(every, self.cards.supply), (
+            f"cubes are not each in exactly one place: counted {every.tolist()}, "
+            f"supply {self.cards.supply.tolist()}")
+        phase = int(s[st.PHASE])
+        assert 0 <= phase < st.NUM_PHASES, f"bad phase {phase}"
+        n = self.num_players
+        for seat in range(n, MAX_PLAYERS):
+            for name in ("bag", "active", "used", "discard"):
+                assert not places[f"{name}_{seat}"].any(), f"seat {seat} holds cubes ({name})"
+        if phase != st.PH_OVER:
+            assert 0 <= s[st.CURRENT] < n, "current seat out of range"
+            assert 0 <= s[st.TURN_SEAT] < n, "turn seat out of range"
+        turn = int(s[st.TURN_SEAT])
+        for seat in range(n):
+            if seat != turn:
+                assert not places[f"used_{seat}"].any(), f"seat {seat} has a used pile off turn"
+        placed = int(s[st.PLACED_N])
+        assert 0 <= placed <= st.MAX_PLACED, "placed count out of range"
+        assert int(places["on_track"].sum()) == placed, "cubes on the track != placements"
+        colours = np.bincount(s[st.PLACED_COLOUR:st.PLACED_COLOUR + placed],
+                              minlength=NUM_COLOURS)
+        assert np.array_equal(colours, places["on_track"]), "track cubes differ from placements"
+        if phase != st.PH_NITRO:
+            assert not places["drawn"].any(), "drawn cubes outside a Nitro decision"
+        lap = self.track.lap_length
+        ends = p[st.P_SPACE_END:st.P_SPACE_END + st.MAX_SPACES]
+        for seat in range(n):
+            space, seg = int(s[st.CAR_SPACE + seat]), int(s[st.CAR_SEG + seat])
+            assert 0 <= space < self.track.num_spaces, f"car {seat} off the track"
+            assert 0 <= seg < self.track.length[space], f"car {seat} on a missing segment"
+            assert (int(s[st.CAR_ABS + seat]) - (int(ends[space]) - seg)) % lap == 0, (
+                f"car {seat}: position does not match its space and segment")
+            ahead = [o for o in range(n) if o != seat and s[st.CAR_SPACE + o] == space
+                     and s[st.CAR_SEG + o] < seg]
+            assert len(ahead) == seg, f"car {seat} has empty segments ahead (momentum)"
+
+
+# ----- DESIGN.md's functional rules API -----------------------------------------------------------
+def new_game(config: dict[str, Any] | None = None, seed: int | None = None) -> State:
+    """A new game from options ``config`` (``num_players`` and the options above)."""
+    return AutomobilesGame(**(config or {})).new_state(seed)
+
+
+def legal_mask(state: State) -> np.ndarray:
+    return state.game.legal_mask(state)
+
+
+def apply(state: State, action: int) -> None:
+    state.game.apply(state, action)
+
+
+def current_player(state: State) -> int:
+    return state.game.current_player(state)
+
+
+def is_over(state: State) -> bool:
+    return state.game.is_over(state)
+
+
+def scores(state: State) -> list[int]:
+    """Race position per seat (1 = first)."""
+    return state.game.scores(state)

@@ -1,0 +1,228 @@
+"""The Automobiles state and parameter vectors: flat int64 arrays with named fields.
+
+Cubes of one colour are interchangeable, so every pile is a count per colour: the
+stock, and per seat the bag, the active pile, the used pile and the discard pile.
+Cubes placed on the track this turn (always the seat on turn's) are counted in
+``on_track`` and listed in ``placed_*``; cubes drawn by Nitro wait in ``drawn`` until
+the player keeps one. Every cube is in exactly one of these places.
+
+Positions on the board: a car is in space ``car_space`` at segment ``car_seg`` (0 = the
+front segment); ``car_abs`` is the unwrapped position of the front edge of that
+segment, counted from the finish line (negative before the first crossing), so race
+order and line crossings are plain integer comparisons.
+
+The module-level offsets are compile-time constants of the kernels.
+"""
+
+from __future__ import annotations
+
+from envs.automobiles.data import (
+    MAX_ADJ,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_SPACES,
+    NUM_COLOURS,
+    NUM_GEARS,
+)
+from envs.core.layout import Layout
+
+NC = NUM_COLOURS
+MP = MAX_PLAYERS
+MAX_PLACED = 48      # cubes placed on the track in one turn
+MAX_PATH = 96        # spaces moved on in one turn
+
+# ----- decisions (field ``phase``) ------------------------------------------------------------
+PHASE_NAMES = (
+    "setup_buy",         # spend the allowance (Setup 7)
+    "action",            # activate a cube, end the Action Phase, or take a pit stop
+    "buy",               # Buy Phase
+    "move",              # choose the next track space for the cube being moved
+    "car_chief",         # gear cube to remove from the discard pile
+    "engineer",          # cubes to put from the active into the discard pile
+    "remove",            # cubes to remove from the discard pile
+    "manager_remove",    # optional cube to remove from the active pile
+    "manager_bag",       # optional cube (active or discard) to put back into the bag
+    "mechanic",          # active cube to put in the used pile without its effect
+    "pit_crew",          # remove all discarded wear, or start removing 2 cubes
+    "pit_team",          # cubes to remove from the discard pile for their cost
+    "pit_team_buy",      # the one cube bought with that cost
+    "steering",          # gear cube to put from the active into the discard pile
+    "suspension",        # gear cube of the discard pile naming the colour
+    "tires",             # gear cube of the active pile naming the colours below it
+    "boost",             # draw another cube (with wear) or stop
+    "boost_other",       # a player offered one free draw by another player's Boost
+    "nitro",             # which drawn cube goes to the active pile
+    "supercharged",      # cubes to take from the discard into the active pile
+    "over",
+)
+(PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
+ PH_MANAGER_REMOVE, PH_MANAGER_BAG, PH_MECHANIC, PH_PIT_CREW, PH_PIT_TEAM, PH_PIT_TEAM_BUY,
+ PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO, PH_SUPERCHARGED,
+ PH_OVER) = range(len(PHASE_NAMES))
+NUM_PHASES = len(PHASE_NAMES)
+
+LAYOUT = Layout(
+    [
+        ("rng", 4),
+        ("phase", 1),
+        ("current", 1),          # seat deciding now
+        ("turn_seat", 1),        # seat whose turn it is (differs during Boost offers)
+        ("start_player", 1),
+        ("rounds", 1),           # completed rounds
+        ("end_triggered", 1),    # a car finished its last lap: the game ends with the round
+        # the market: the card of each colour and its cost/value
+        ("card_of", NC),
+        ("cost", NC),
+        ("value", NC),
+        # cubes
+        ("stock", NC),
+        ("bag", MP * NC),
+        ("active", MP * NC),
+        ("used", MP * NC),       # cubes on the track are counted in on_track, not here
+        ("discard", MP * NC),
+        ("on_track", NC),
+        ("drawn", NC),           # Nitro's drawn cubes waiting for the choice
+        # cars
+        ("car_space", MP),
+        ("car_seg", MP),
+        ("car_abs", MP),
+        # this turn
+        ("std_turn", 1),         # a standard turn has started (no pit stop any more)
+        ("start_rank", 1),       # race position at the start of the Action Phase
+        ("aero", 1),             # Aerodynamics used: no Decline wear
+        ("top_colour", 1),       # highest gear colour moved on this turn, -1 = none
+        ("act_colour", 1),       # colour of the cube whose effect is resolving
+        ("placed_n", 1),
+        ("placed_space", MAX_PLACED),
+        ("placed_colour", MAX_PLACED),
+        ("placed_abs", MAX_PLACED),   # unwrapped front edge of the cube's space
+        ("placed_seg", MAX_PLACED),   # segment the cube sits on (behind cars already there)
+        ("far", 1),              # index of the farthest placed cube, -1 = none
+        ("path_n", 1),
+        ("path_space", MAX_PATH),
+        ("money", 1),            # Buy Phase / setup allowance left
+        ("bought_n", 1),         # cubes bought in this buying decision
+        # the cube being moved
+        ("mv_mask", 1),          # gear colours still allowed (bits)
+        ("mv_left", 1),          # spaces it may still move
+        ("mv_min", 1),           # spaces it must still move
+        ("mv_steps", 1),         # spaces moved so far
+        ("mv_space", 1),         # its current space, -1 before the first step
+        ("mv_abs", 1),           # unwrapped front edge of that space
+        ("mv_seg", 1),           # segment it is on in that space
+        # picks of a card effect
+        ("pk_left", 1),          # cubes that may still be chosen
+        ("pk_must", 1),          # cubes that must still be chosen
+        ("pk_count", 1),         # cubes chosen so far
+        ("pk_total", 1),         # Pit Team: cost of the removed cubes
+        ("boost_bonus", 1),      # free draws offered to each other player
+        ("boost_next", 1),       # next seat offset to offer them to
+        ("pending_boost", MP),   # Accelerated Play: free draws waiting for the seat's turn
+        # statistics for the balance tool
+        ("leader", 1),
+        ("lead_changes", 1),
+        ("last_lead_round", 1),
+        ("stat_bought", MP * NC),
+        ("stat_activated", MP * NC),
+        ("stat_wear", MP),
+        ("stat_pit_stops", MP),
+        ("stat_turns", MP),
+    ]
+)
+STATE_SIZE = LAYOUT.size
+
+
+def _o(name: str) -> int:
+    return LAYOUT.offset(name)
+
+
+PHASE, CURRENT, TURN_SEAT, START_PLAYER = _o("phase"), _o("current"), _o("turn_seat"), \
+    _o("start_player")
+ROUNDS, END_TRIGGERED = _o("rounds"), _o("end_triggered")
+CARD_OF, COST, VALUE = _o("card_of"), _o("cost"), _o("value")
+STOCK, BAG, ACTIVE, USED, DISCARD = _o("stock"), _o("bag"), _o("active"), _o("used"), \
+    _o("discard")
+ON_TRACK, DRAWN = _o("on_track"), _o("drawn")
+CAR_SPACE, CAR_SEG, CAR_ABS = _o("car_space"), _o("car_seg"), _o("car_abs")
+STD_TURN, START_RANK, AERO, TOP_COLOUR, ACT_COLOUR = _o("std_turn"), _o("start_rank"), \
+    _o("aero"), _o("top_colour"), _o("act_colour")
+PLACED_N, PLACED_SPACE, PLACED_COLOUR, PLACED_ABS, PLACED_SEG = _o("placed_n"), \
+    _o("placed_space"), _o("placed_colour"), _o("placed_abs"), _o("placed_seg")
+FAR, PATH_N, PATH_SPACE = _o("far"), _o("path_n"), _o("path_space")
+MONEY, BOUGHT_N = _o("money"), _o("bought_n")
+MV_MASK, MV_LEFT, MV_MIN, MV_STEPS = _o("mv_mask"), _o("mv_left"), _o("mv_min"), _o("mv_steps")
+MV_SPACE, MV_ABS, MV_SEG = _o("mv_space"), _o("mv_abs"), _o("mv_seg")
+PK_LEFT, PK_MUST, PK_COUNT, PK_TOTAL = _o("pk_left"), _o("pk_must"), _o("pk_count"), \
+    _o("pk_total")
+BOOST_BONUS, BOOST_NEXT, PENDING_BOOST = _o("boost_bonus"), _o("boost_next"), \
+    _o("pending_boost")
+LEADER, LEAD_CHANGES, LAST_LEAD_ROUND = _o("leader"), _o("lead_changes"), _o("last_lead_round")
+STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = _o("stat_bought"), _o("stat_activated"), \
+    _o("stat_wear")
+STAT_PIT_STOPS, STAT_TURNS = _o("stat_pit_stops"), _o("stat_turns")
+
+# ----- the parameter vector: options and data tables ------------------------------------------
+PARAMS = Layout(
+    [
+        ("num_players", 1),
+        ("laps", 1),
+        ("lap_length", 1),
+        ("num_spaces", 1),
+        ("start_player", 1),     # seat, or -1 for a seeded random seat
+        ("open_bags", 1),
+        ("accelerated", 1),      # Accelerated Play: Boost's free draws wait for that turn
+        ("branch", 1),           # later cubes may also start next to the car again
+        ("buy_wear", 1),
+        ("draft_space", 1),      # drafting also from the space directly behind a car
+        ("max_rounds", 1),
+        ("grid_offset", 1),      # subtracted from the grid positions (start crossing counts?)
+        ("hand_size", 1),
+        ("supply", NC),
+        ("starting_bag", NC),
+        ("wear_chart", NUM_GEARS),
+        ("allowance", MP),
+        ("grid", MP),
+        ("space_lane", MAX_SPACES),
+        ("space_end", MAX_SPACES),
+        ("space_len", MAX_SPACES),
+        ("space_colours", MAX_SPACES),
+        ("space_top", MAX_SPACES),     # highest colour of the space
+        ("next_same", MAX_SPACES),
+        ("adj", MAX_SPACES * MAX_ADJ),
+        ("adj_dist", MAX_SPACES * MAX_ADJ),
+        ("adj_same", MAX_SPACES * MAX_ADJ),
+        ("num_cards", 1),
+        ("card_colour", MAX_CARDS),
+        ("card_effect", MAX_CARDS),
+        ("card_cost", MAX_CARDS),
+        ("card_value", MAX_CARDS),
+        ("card_wear", MAX_CARDS),
+        ("card_count", MAX_CARDS),
+        ("card_bonus", MAX_CARDS),
+        ("card_set", NC),        # card id per colour; -1: drawn at random in setup
+    ]
+)
+
+
+def _p(name: str) -> int:
+    return PARAMS.offset(name)
+
+
+P_NUM_PLAYERS, P_LAPS, P_LAP, P_NUM_SPACES = _p("num_players"), _p("laps"), _p("lap_length"), \
+    _p("num_spaces")
+P_START, P_OPEN_BAGS, P_ACCELERATED, P_BRANCH = _p("start_player"), _p("open_bags"), \
+    _p("accelerated"), _p("branch")
+P_BUY_WEAR, P_DRAFT_SPACE, P_MAX_ROUNDS, P_GRID_OFFSET = _p("buy_wear"), _p("draft_space"), \
+    _p("max_rounds"), _p("grid_offset")
+P_HAND, P_SUPPLY, P_STARTING_BAG, P_WEAR_CHART = _p("hand_size"), _p("supply"), \
+    _p("starting_bag"), _p("wear_chart")
+P_ALLOWANCE, P_GRID = _p("allowance"), _p("grid")
+P_SPACE_LANE, P_SPACE_END, P_SPACE_LEN, P_SPACE_COLOURS, P_SPACE_TOP = _p("space_lane"), \
+    _p("space_end"), _p("space_len"), _p("space_colours"), _p("space_top")
+P_NEXT_SAME, P_ADJ, P_ADJ_DIST, P_ADJ_SAME = _p("next_same"), _p("adj"), _p("adj_dist"), \
+    _p("adj_same")
+P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = _p("num_cards"), _p("card_colour"), \
+    _p("card_effect")
+P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("card_wear")
+P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
+ADJ_WIDTH = MAX_ADJ
