@@ -87,7 +87,7 @@ def evaluate(game, learner, n_games: int, seed: int) -> dict[str, dict[str, floa
     return report
 
 
-def train(game_name: str, players: int, steps: int, opponents: list[str], self_play: int,
+def train(game_name: str, players: int | None, steps: int, opponents: list[str], self_play: int,
           out: Path, seed: int, n_envs: int, eval_games: int, options: dict[str, Any],
           n_steps: int = 1024, batch_size: int = 256, learning_rate: float = 3e-4
           ) -> dict[str, Any]:
@@ -127,7 +127,8 @@ def train(game_name: str, players: int, steps: int, opponents: list[str], self_p
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: the game's smallest player count")
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--opponents", nargs="+", default=["random", "rule_based"],
                         choices=["random", "rule_based"])
@@ -145,8 +146,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if args.steps <= 0:
         parser.error("--steps must be positive")
-    out = args.out or Path("checkpoints") / f"{args.game}_{args.players}p_ppo"
-    report = train(args.game, args.players, args.steps, args.opponents, args.self_play, out,
+    players = args.players or game_class(args.game).min_players
+    out = args.out or Path("checkpoints") / f"{args.game}_{players}p_ppo"
+    report = train(args.game, players, args.steps, args.opponents, args.self_play, out,
                    args.seed, args.envs, args.eval_games, parse_options(args.option),
                    n_steps=args.n_steps, batch_size=args.batch_size, learning_rate=args.lr)
     print(json.dumps(report, indent=2))

@@ -65,7 +65,9 @@ class Game(ABC):
     obs_size: int
     params: np.ndarray
 
-    def __init__(self, num_players: int = 2, **options: Any):
+    def __init__(self, num_players: int | None = None, **options: Any):
+        if num_players is None:
+            num_players = self.min_players
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise ConfigError(f"num_players must be an integer, got {num_players!r}")
         if not self.min_players <= int(num_players) <= self.max_players:

@@ -1,0 +1,296 @@
+"""Card-set balance by self-play: seat win rates, balance, race statistics, colour use.
+
+    python -m benchmarks.balance automobiles --sets suggested --players 4 --games 2000 \\
+        --agents rule_based --seed 1 --out reports/suggested-4p
+
+``--sets`` takes ``suggested`` (the named sets), ``random:N`` (N random sets drawn from
+the seed), a file listing sets (one per line: ``name: card, card, card, card, card``),
+or ``none`` (the game's default configuration; any game). Game ``i`` of every set is
+seeded by ``(--seed, i)``, so sets are compared on the same chance streams, and any
+backend or worker count gives the same games. Results go to ``games.csv`` (one row per
+game; an interrupted run resumes from it), ``report.md``, ``summary.json`` and PNG plots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks import balance_report, card_sets
+from benchmarks.progress import Progress
+from benchmarks.runner import make_backend
+from envs.core.errors import ConfigError
+from envs.core.rollout import AGENT_CODES
+from envs.registry import available_games, game_class
+
+CHUNK = 200
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first .. first + count - 1`` of one set: one task for a worker."""
+
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    agents: tuple[str, ...]
+    seed: int
+    set_name: str
+    first: int
+    count: int
+
+
+@dataclass
+class Sweep:
+    game: str
+    players: int
+    sets: list[tuple[str, dict[str, Any]]]
+    agents: list[str]
+    games: int
+    seed: int
+    base_options: dict[str, Any] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=32)
+def _build_game(name: str, players: int, options: tuple[tuple[str, Any], ...]):
+    return game_class(name)(num_players=players, **dict(options))
+
+
+def _as_options(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+
+
+def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
+    """Play one chunk and return a record per game (the worker's whole job)."""
+    options = {k: list(v) if isinstance(v, tuple) else v for k, v in chunk.options}
+    game = _build_game(chunk.game, chunk.players, _as_options(options))
+    if all(a in AGENT_CODES for a in chunk.agents):
+        return _jitted_records(game, chunk)
+    return _python_records(game, chunk)
+
+
+def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
+    from agents.registry import policy_kernel
+    from envs.core.rollout import play_games
+
+    results = play_games(game, policy_kernel(game.name), list(chunk.agents), chunk.count,
+                         seed=chunk.seed, first_game=chunk.first)
+    return [
+        balance_report.game_record(game, results.state(game, i), results.rewards[i],
+                                   int(results.decisions[i]), chunk.set_name, chunk.first + i)
+        for i in range(chunk.count)
+    ]
+
+
+def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
+    from training.tournament import load_agent
+
+    agents = [load_agent(spec, game, seed=chunk.seed + i) for i, spec in enumerate(chunk.agents)]
+    records = []
+    for g in range(chunk.first, chunk.first + chunk.count):
+        state = game.new_state(chunk.seed, stream=g)
+        decisions = 0
+        while (player := game.current_player(state)) >= 0:
+            mask = game.legal_mask(state)
+            game.apply(state, agents[player].act(game.observe(state, player), mask))
+            decisions += 1
+        records.append(balance_report.game_record(game, state, game.rewards(state), decisions,
+                                                  chunk.set_name, g))
+    return records
+
+
+def chunks(sweep: Sweep, done: set[tuple[str, int]]) -> Iterator[Chunk]:
+    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK)."""
+    for set_name, set_options in sweep.sets:
+        options = _as_options({**sweep.base_options, **set_options})
+        g = 0
+        while g < sweep.games:
+            if (set_name, g) in done:
+                g += 1
+                continue
+            first = g
+            while g < sweep.games and g - first < CHUNK and (set_name, g) not in done:
+                g += 1
+            yield Chunk(sweep.game, sweep.players, options, tuple(sweep.agents), sweep.seed,
+                        set_name, first, g - first)
+
+
+def load_csv(path: Path) -> list[dict[str, Any]]:
+    """Rows of an earlier (possibly interrupted) run, numbers parsed, duplicates dropped."""
+    if not path.exists():
+        return []
+    rows, seen = [], set()
+    with path.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            key = (row["set"], int(row["game"]))
+            if key in seen:
+                continue
+            seen.add(key)
+            rows.append({k: _number(v) for k, v in row.items()})
+    return rows
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+class CsvSink:
+    """Appends records to the CSV as chunks finish (so a stopped run can resume)."""
+
+    def __init__(self, path: Path, existing: list[dict[str, Any]]):
+        self.path = path
+        self.fields: list[str] | None = list(existing[0]) if existing else None
+        self.fresh = not path.exists() or not existing
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        if not records:
+            return
+        if self.fields is None:
+            self.fields = list(records[0])
+        missing = set(records[0]) ^ set(self.fields)
+        if missing:
+            raise ConfigError(
+                f"{self.path} was written by a different sweep (columns differ: "
+                f"{sorted(missing)[:6]}); choose another --out or delete the file"
+            )
+        mode = "w" if self.fresh else "a"
+        with self.path.open(mode, newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=self.fields)
+            if self.fresh:
+                writer.writeheader()
+                self.fresh = False
+            writer.writerows(records)
+
+
+def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
+              ray_address: str | None | bool = False, plots: bool = True,
+              progress: bool = True) -> dict[str, Any]:
+    """Play (or resume) the sweep, then write the CSV, report, summary and plots."""
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path = out / "games.csv"
+    rows = load_csv(csv_path)
+    wanted = {name for name, _ in sweep.sets}
+    done = {(r["set"], int(r["game"])) for r in rows if r["set"] in wanted}
+    todo = list(chunks(sweep, done))
+    sink = CsvSink(csv_path, rows)
+    backend = make_backend(workers, ray_address)
+    total = sum(c.count for c in todo)
+    if todo and backend.name == "pool":
+        run_chunk(Chunk(**{**todo[0].__dict__, "count": 1}))  # compile before forking
+    bar = Progress(total, label="games ") if progress and total else None
+    started = time.perf_counter()
+    try:
+        for records in backend.run((run_chunk, c) for c in todo):
+            fresh = [r for r in records if (r["set"], r["game"]) not in done]
+            done.update((r["set"], r["game"]) for r in fresh)
+            sink.write(fresh)
+            rows.extend(fresh)
+            if bar:
+                bar.update(len(records))
+    finally:
+        backend.close()
+        if bar:
+            bar.close()
+    elapsed = time.perf_counter() - started
+    rows = [r for r in rows if r["set"] in wanted and int(r["game"]) < sweep.games]
+    rows.sort(key=lambda r: ([n for n, _ in sweep.sets].index(r["set"]), int(r["game"])))
+    summary = balance_report.summarise(sweep, rows)
+    summary["run"] = {"games_played": total, "seconds": round(elapsed, 2),
+                      "games_per_second": round(total / elapsed, 1) if elapsed > 0 else None,
+                      "backend": backend.name, "workers": workers}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=float))
+    (out / "report.md").write_text(balance_report.markdown(sweep, summary))
+    if plots:
+        balance_report.plots(sweep, rows, summary, out)
+    return summary
+
+
+def parse_agents(text: str, players: int) -> list[str]:
+    """``rule_based`` (every seat) or one comma-separated spec per seat."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ConfigError(f"--agents needs 1 or {players} entries, got {len(specs)}: {text!r}")
+    for spec in specs:
+        if spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
+            raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)} or a "
+                              f"MaskablePPO checkpoint path")
+    return specs
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.balance",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="environment name, e.g. automobiles")
+    parser.add_argument("--sets", default=None,
+                        help="suggested | random:N | FILE | none (default: suggested for "
+                             "games with card sets, else none)")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=1000, help="games per set")
+    parser.add_argument("--agents", default="rule_based",
+                        help="rule_based | random | checkpoint path; one or one per seat")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--card-data", default=None, help="card table file (passed to the env)")
+    parser.add_argument("--track", default=None, help="track file (passed to the env)")
+    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
+    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
+                        help="run on Ray (local Ray when no ADDRESS)")
+    parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.game not in available_games():
+            raise ConfigError(f"unknown game {args.game!r}; available: {available_games()}")
+        cls = game_class(args.game)
+        players = args.players or cls.min_players
+        if not cls.min_players <= players <= cls.max_players:
+            raise ConfigError(f"--players must be {cls.min_players}-{cls.max_players} "
+                              f"for {args.game}, got {players}")
+        if args.games < 1:
+            raise ConfigError(f"--games must be positive, got {args.games}")
+        if args.seed < 0:
+            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+        base: dict[str, Any] = {}
+        if args.card_data:
+            base["card_data"] = args.card_data
+        if args.track:
+            base["track"] = args.track
+        sets = card_sets.parse_sets(args.game, args.sets, args.seed, base)
+        sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
+                      args.seed, base)
+        game_class(args.game)(num_players=players, **base, **sets[0][1])  # options valid?
+    except ConfigError as exc:
+        parser.error(str(exc))
+    out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
+    summary = run_sweep(sweep, out, workers=args.workers, ray_address=args.ray,
+                        plots=not args.no_plots, progress=not args.quiet)
+    print(balance_report.markdown(sweep, summary))
+    print(f"written: {out}/report.md, games.csv, summary.json"
+          + ("" if args.no_plots else ", seat_win_rates.png, race_length.png"), file=sys.stderr)
+    return summary
+
+
+if __name__ == "__main__":
+    main()

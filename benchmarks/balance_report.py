@@ -1,0 +1,232 @@
+"""Balance sweep records and what is made of them: statistics, Markdown, plots.
+
+A record is one flat row per game: ``set``, ``game``, ``decisions``, per seat
+``reward_s{i}`` and ``win_s{i}`` (share of the win), then whatever the game reports:
+``Game.game_summary(state)`` scalars (e.g. ``rounds``, ``last_lead_change_round``) and
+``Game.final_info(state)`` per seat, flattened as ``s{i}_{key}`` and
+``s{i}_{key}_{sub}`` (e.g. ``s0_bought_red``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.stats import balance, bootstrap_interval, seat_wins, wilson_interval
+
+SKIP_INFO = {"rank", "winner"}
+
+
+def game_record(game, state, rewards: np.ndarray, decisions: int, set_name: str,
+                index: int) -> dict[str, Any]:
+    """The CSV row of one finished game."""
+    shares = seat_wins(np.asarray(rewards)[None, :])[0]
+    record: dict[str, Any] = {"set": set_name, "game": int(index), "decisions": int(decisions)}
+    for seat in range(game.num_players):
+        record[f"reward_s{seat}"] = round(float(rewards[seat]), 6)
+        record[f"win_s{seat}"] = round(float(shares[seat]), 6)
+    summary = getattr(game, "game_summary", None)
+    if summary is not None:
+        for key, value in summary(state).items():
+            if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+                    value, bool):
+                record[key] = value
+    for seat, info in enumerate(game.final_info(state)):
+        for key, value in info.items():
+            if key in SKIP_INFO:
+                continue
+            if isinstance(value, dict):
+                for sub, number in value.items():
+                    record[f"s{seat}_{key}_{sub}"] = number
+            elif isinstance(value, bool):
+                record[f"s{seat}_{key}"] = int(value)
+            elif isinstance(value, (int, float, np.integer, np.floating)):
+                record[f"s{seat}_{key}"] = value
+    return record
+
+
+def _column(rows: list[dict[str, Any]], key: str) -> np.ndarray | None:
+    if not rows or key not in rows[0]:
+        return None
+    return np.array([float(r[key]) for r in rows])
+
+
+def _colours(rows: list[dict[str, Any]]) -> list[str]:
+    prefix = "s0_bought_"
+    return [k[len(prefix):] for k in rows[0] if k.startswith(prefix)] if rows else []
+
+
+def set_statistics(rows: list[dict[str, Any]], players: int, seed: int) -> dict[str, Any]:
+    """Every statistic of one set's games."""
+    n = len(rows)
+    wins = np.array([[float(r[f"win_s{s}"]) for s in range(players)] for r in rows])
+    rates = wins.mean(axis=0)
+    intervals = [wilson_interval(float(wins[:, s].sum()), n) for s in range(players)]
+    stats: dict[str, Any] = {
+        "games": n,
+        "seat_win_rate": rates.tolist(),
+        "seat_win_interval": intervals,
+        "balance": balance(rates),
+        "balance_interval": bootstrap_interval(wins, lambda w: balance(w.mean(axis=0)),
+                                               seed=seed),
+        "first_player_advantage": float(rates[0] - 1.0 / players),
+        "decisions_mean": float(np.mean([r["decisions"] for r in rows])),
+    }
+    rounds = _column(rows, "rounds")
+    if rounds is not None:
+        stats["rounds_mean"] = float(rounds.mean())
+        stats["rounds_std"] = float(rounds.std())
+        last_change = _column(rows, "last_lead_change_round")
+        if last_change is not None:
+            stats["decisiveness_mean"] = float((rounds - last_change).mean())
+    wear = [_column(rows, f"s{s}_wear_gained") for s in range(players)]
+    if all(w is not None for w in wear):
+        stats["wear_gained_mean"] = float(np.mean([w.mean() for w in wear]))
+    colours = {}
+    for colour in _colours(rows):
+        bought = np.array([[float(r[f"s{s}_bought_{colour}"]) for s in range(players)]
+                           for r in rows])
+        activated = np.array([[float(r.get(f"s{s}_activated_{colour}", 0.0))
+                               for s in range(players)] for r in rows])
+        top = (bought == bought.max(axis=1, keepdims=True)) & (bought > 0)
+        top_count = int(top.sum())
+        colours[colour] = {
+            "bought_per_game": float(bought.sum(axis=1).mean()),
+            "activated_per_game": float(activated.sum(axis=1).mean()),
+            "top_buyer_win_rate": float(wins[top].sum() / top_count) if top_count else None,
+            "top_buyer_seats": top_count,
+        }
+    if colours:
+        stats["colours"] = colours
+    return stats
+
+
+def summarise(sweep, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Statistics per set and the ranking by balance."""
+    per_set = {}
+    for name, options in sweep.sets:
+        own = [r for r in rows if r["set"] == name]
+        if own:
+            per_set[name] = {"options": options,
+                             **set_statistics(own, sweep.players, sweep.seed)}
+    ranking = sorted(per_set, key=lambda name: -per_set[name]["balance"])
+    best_low = per_set[ranking[0]]["balance_interval"][0] if ranking else 0.0
+    for name in ranking:
+        low, high = per_set[name]["balance_interval"]
+        per_set[name]["distinguishable_from_best"] = name != ranking[0] and high < best_low
+    return {"game": sweep.game, "players": sweep.players, "agents": sweep.agents,
+            "seed": sweep.seed, "games_per_set": sweep.games, "sets": per_set,
+            "ranking": ranking}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def markdown(sweep, summary: dict[str, Any]) -> str:
+    """The report a person reads."""
+    sets = summary["sets"]
+    players = summary["players"]
+    title = "card sets" if len(sets) > 1 or "default" not in sets else "seats"
+    lines = [
+        f"# Balance of {summary['game']} {title}",
+        "",
+        f"{players} players, agents {', '.join(summary['agents'])}, {summary['games_per_set']} "
+        f"games per set, seed {summary['seed']} (game i of every set uses the same chance "
+        f"stream).",
+    ]
+    run = summary.get("run")
+    if run:
+        lines.append(f"Played {run['games_played']} games in {run['seconds']} s "
+                     f"({run['games_per_second']} games/s, backend {run['backend']}).")
+    lines += ["", "## Ranking by balance", "",
+              "Balance = 1 - largest gap between seat win rates; interval: 95% bootstrap. "
+              "Sets whose interval overlaps the best set's are marked ~ (not distinguishable).",
+              "", "| rank | set | balance | 95% interval | first-player advantage | |",
+              "| ---: | --- | ---: | --- | ---: | --- |"]
+    for rank, name in enumerate(summary["ranking"], 1):
+        s = sets[name]
+        low, high = s["balance_interval"]
+        mark = "" if rank == 1 else ("" if s["distinguishable_from_best"] else "~")
+        lines.append(f"| {rank} | {name} | {s['balance']:.3f} | {low:.3f}-{high:.3f} | "
+                     f"{100 * s['first_player_advantage']:+.1f} pts | {mark} |")
+    lines += ["", "## Seat win rates (95% Wilson intervals)", "",
+              "| set | " + " | ".join(f"seat {i}" for i in range(players)) + " |",
+              "| --- |" + " ---: |" * players]
+    for name in summary["ranking"]:
+        s = sets[name]
+        cells = [f"{_pct(r)} ({_pct(lo)}-{_pct(hi)})"
+                 for r, (lo, hi) in zip(s["seat_win_rate"], s["seat_win_interval"], strict=True)]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if any("rounds_mean" in s for s in sets.values()):
+        lines += ["", "## Race length and decisiveness", "",
+                  "| set | rounds (mean +- sd) | rounds after the last lead change | "
+                  "wear gained per player | decisions |", "| --- | ---: | ---: | ---: | ---: |"]
+        for name in summary["ranking"]:
+            s = sets[name]
+            lines.append(
+                f"| {name} | {s.get('rounds_mean', float('nan')):.1f} +- "
+                f"{s.get('rounds_std', float('nan')):.1f} | "
+                f"{s.get('decisiveness_mean', float('nan')):.2f} | "
+                f"{s.get('wear_gained_mean', float('nan')):.2f} | {s['decisions_mean']:.0f} |")
+    if any("colours" in s for s in sets.values()):
+        lines += ["", "## Colours", "",
+                  "Cubes bought and activated per game (all players), and the win rate of the "
+                  "player(s) who bought the most of that colour.", ""]
+        for name in summary["ranking"]:
+            colours = sets[name].get("colours", {})
+            lines += [f"### {name}", "", "| colour | bought | activated | top buyer wins |",
+                      "| --- | ---: | ---: | ---: |"]
+            for colour, c in colours.items():
+                top = "-" if c["top_buyer_win_rate"] is None else _pct(c["top_buyer_win_rate"])
+                lines.append(f"| {colour} | {c['bought_per_game']:.2f} | "
+                             f"{c['activated_per_game']:.2f} | {top} |")
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path) -> list[Path]:
+    """Seat win rates with intervals per set, and race-length distributions (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sets = summary["sets"]
+    names = summary["ranking"]
+    players = summary["players"]
+    written = []
+    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(names) * players / 2), 4.5))
+    width = 0.8 / players
+    x = np.arange(len(names))
+    for seat in range(players):
+        rates = np.array([sets[n]["seat_win_rate"][seat] for n in names])
+        lows = np.array([sets[n]["seat_win_interval"][seat][0] for n in names])
+        highs = np.array([sets[n]["seat_win_interval"][seat][1] for n in names])
+        ax.bar(x + (seat - (players - 1) / 2) * width, rates, width,
+               yerr=[rates - lows, highs - rates], capsize=2, label=f"seat {seat}")
+    ax.axhline(1.0 / players, color="black", linewidth=0.8, linestyle="--", label="fair share")
+    ax.set_xticks(x, names, rotation=30, ha="right")
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(f"{summary['game']}: seat win rates by set ({players} players)")
+    ax.legend(fontsize=8, ncol=min(players + 1, 6))
+    fig.tight_layout()
+    path = out / "seat_win_rates.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+    key = "rounds" if rows and "rounds" in rows[0] else "decisions"
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(names)), 4.5))
+    data = [[float(r[key]) for r in rows if r["set"] == n] for n in names]
+    ax.boxplot(data, showmeans=True)
+    ax.set_xticks(np.arange(1, len(names) + 1), names, rotation=30, ha="right")
+    ax.set_ylabel(f"race length ({key})")
+    ax.set_title(f"{summary['game']}: race length by set")
+    fig.tight_layout()
+    path = out / "race_length.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+    return written

@@ -1,0 +1,207 @@
+"""Round-robin tournament between agents, rated with Bradley-Terry Elo (95% intervals).
+
+    python -m training.tournament --game loose_caboose --players 2 \\
+        --agents random rule_based checkpoints/loose_caboose_2p_ppo.zip --games 200
+
+Every pair of agents plays ``--games`` games. In a game the seats alternate between
+the two agents (A, B, A, ...), starting with A in even games and B in odd ones, so
+both sit everywhere; an agent's score in a game is its seats' share of the win.
+Built-in agents play inside numba; checkpoints through the Python rules API. Game i
+of every pair is seeded by ``(--seed, i)``; ``--workers`` and ``--ray`` change the
+speed, never the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.registry import make_agent
+from benchmarks.progress import Progress
+from benchmarks.runner import make_backend
+from benchmarks.stats import elo_ratings, seat_wins
+from envs.core.errors import ConfigError
+from envs.core.game import Game
+from envs.core.rollout import AGENT_CODES
+from envs.registry import available_games, game_class
+
+CHUNK = 100
+
+
+def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
+    """A built-in agent by name, or a MaskablePPO checkpoint by path."""
+    if spec in AGENT_CODES:
+        return make_agent(spec, game, seed=seed)
+    from agents.ppo import PolicyAgent
+
+    return PolicyAgent(spec, deterministic=True)
+
+
+@dataclass(frozen=True)
+class PairChunk:
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    a: int
+    b: int
+    specs: tuple[str, ...]
+    seed: int
+    first: int
+    count: int
+
+
+def seating(players: int, game_index: int) -> list[int]:
+    """0 for agent A, 1 for agent B at each seat, alternating, flipped every game."""
+    return [(seat + game_index) % 2 for seat in range(players)]
+
+
+@lru_cache(maxsize=16)
+def _game(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> Game:
+    return game_class(name)(num_players=players, **dict(options))
+
+
+def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
+    """Results ``(a, b, score of a)`` of one chunk of games between agents a and b."""
+    game = _game(chunk.game, chunk.players, chunk.options)
+    spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
+    results = []
+    if spec_a in AGENT_CODES and spec_b in AGENT_CODES:
+        from agents.registry import policy_kernel
+        from envs.core.rollout import play_games
+
+        for g in range(chunk.first, chunk.first + chunk.count):
+            sides = seating(chunk.players, g)
+            names = [spec_a if side == 0 else spec_b for side in sides]
+            out = play_games(game, policy_kernel(game.name), names, 1, seed=chunk.seed,
+                             first_game=g)
+            share = seat_wins(out.rewards)[0]
+            results.append((chunk.a, chunk.b, float(share[np.array(sides) == 0].sum())))
+        return results
+    agents = [load_agent(spec_a, game, chunk.seed), load_agent(spec_b, game, chunk.seed + 1)]
+    for g in range(chunk.first, chunk.first + chunk.count):
+        sides = seating(chunk.players, g)
+        state = game.new_state(chunk.seed, stream=g)
+        while (player := game.current_player(state)) >= 0:
+            mask = game.legal_mask(state)
+            game.apply(state, agents[sides[player]].act(game.observe(state, player), mask))
+        share = seat_wins(game.rewards(state)[None, :])[0]
+        results.append((chunk.a, chunk.b, float(share[np.array(sides) == 0].sum())))
+    return results
+
+
+def run_tournament(game: str, players: int, specs: list[str], games: int, seed: int,
+                   options: dict[str, Any] | None = None, workers: int | None = None,
+                   ray_address: str | None | bool = False, progress: bool = True
+                   ) -> dict[str, Any]:
+    """Play every pair and rate the agents; returns ratings and the score matrix."""
+    if len(specs) < 2:
+        raise ConfigError("a tournament needs at least two agents")
+    if len(set(specs)) != len(specs):
+        raise ConfigError(f"agents must be distinct, got {specs}")
+    options_key = tuple(sorted((options or {}).items()))
+    tasks = [PairChunk(game, players, options_key, a, b, tuple(specs), seed, first,
+                       min(CHUNK, games - first))
+             for a, b in combinations(range(len(specs)), 2)
+             for first in range(0, games, CHUNK)]
+    backend = make_backend(workers, ray_address)
+    total = games * len(specs) * (len(specs) - 1) // 2
+    bar = Progress(total, label="games ") if progress else None
+    results: list[tuple[int, int, float]] = []
+    try:
+        for chunk_results in backend.run((play_pair, t) for t in tasks):
+            results.extend(chunk_results)
+            if bar:
+                bar.update(len(chunk_results))
+    finally:
+        backend.close()
+        if bar:
+            bar.close()
+    results.sort()
+    ratings = elo_ratings(specs, results, seed=seed)
+    scores = np.zeros((len(specs), len(specs)))
+    counts = np.zeros((len(specs), len(specs)))
+    for a, b, score in results:
+        scores[a, b] += score
+        scores[b, a] += 1.0 - score
+        counts[a, b] += 1
+        counts[b, a] += 1
+    order = list(np.argsort(-ratings.elo))
+    return {
+        "game": game, "players": players, "games_per_pair": games, "seed": seed,
+        "agents": specs,
+        "elo": {specs[i]: {"elo": float(ratings.elo[i]), "low": float(ratings.low[i]),
+                           "high": float(ratings.high[i])} for i in order},
+        "score_rate": {specs[a]: {specs[b]: (float(scores[a, b] / counts[a, b])
+                                             if counts[a, b] else None)
+                                  for b in range(len(specs)) if b != a}
+                       for a in range(len(specs))},
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [f"# Tournament: {report['game']}, {report['players']} players",
+             "", f"{report['games_per_pair']} games per pair, seed {report['seed']}; "
+             "Bradley-Terry Elo (mean 1500) with 95% bootstrap intervals.", "",
+             "| rank | agent | Elo | 95% interval |", "| ---: | --- | ---: | --- |"]
+    for rank, (name, r) in enumerate(report["elo"].items(), 1):
+        lines.append(f"| {rank} | {name} | {r['elo']:.0f} | {r['low']:.0f}-{r['high']:.0f} |")
+    names = list(report["elo"])
+    lines += ["", "Score rate of the row agent against the column agent:", "",
+              "| | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for a in names:
+        cells = ["-" if a == b else f"{100 * report['score_rate'][a][b]:.1f}%" for b in names]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m training.tournament",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
+                        help="random, rule_based, or MaskablePPO checkpoint paths")
+    parser.add_argument("--games", type=int, default=200, help="games per pair")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
+    parser.add_argument("--out", type=Path, default=None, help="folder for report.md/json")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        if args.game not in available_games():
+            raise ConfigError(f"unknown game {args.game!r}; available: {available_games()}")
+        cls = game_class(args.game)
+        players = args.players or cls.min_players
+        if not cls.min_players <= players <= cls.max_players:
+            raise ConfigError(f"--players must be {cls.min_players}-{cls.max_players}")
+        if args.games < 1:
+            raise ConfigError(f"--games must be positive, got {args.games}")
+        for spec in args.agents:
+            if spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
+                raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)} or a "
+                                  "MaskablePPO checkpoint path")
+        report = run_tournament(args.game, players, args.agents, args.games, args.seed,
+                                workers=args.workers, ray_address=args.ray,
+                                progress=not args.quiet)
+    except ConfigError as exc:
+        parser.error(str(exc))
+    text = markdown(report)
+    print(text)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "report.md").write_text(text)
+        (args.out / "report.json").write_text(json.dumps(report, indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    main()
