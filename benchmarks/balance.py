@@ -24,8 +24,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from benchmarks import balance_report, card_sets
 from benchmarks.progress import Progress
 from benchmarks.runner import make_backend

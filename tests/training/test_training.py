@@ -64,7 +64,7 @@ def test_snapshots_join_the_pool_and_the_oldest_leave():
     game = env_module("loose_caboose").Game(num_players=2)
     pool = build_pool(game, ["random", "rule_based"])
     pool.max_size = 4
-    for i in range(5):
+    for _ in range(5):
         pool.add(Recorder())
         assert len(pool.agents) <= 4
     assert pool.agents[0].name == "random" and pool.agents[1].name == "rule_based"
