@@ -220,6 +220,29 @@ def test_stopping_on_broken_tracks_and_several_broken_tracks_bank_one_card_each(
     assert t.state.data[st.STAT_BANKED] == 2
 
 
+def test_the_broken_track_the_caboose_starts_on_is_not_passed_over():
+    """Broken Tracks: only cards passed over or stopped on during the move count; the card
+    the caboose starts from is neither (data 2.2, ambiguity resolved this way)."""
+    t = Table(dice_faces=[1], geometry=False)
+    t.railway([t.card(4), t.card(2, True), t.card(1), t.card(1)], caboose=1)
+    t.hand(0, [t.card(1)])
+    t.deck(t.filler(3))
+    t.play(lay(1), ROLL)
+    assert t.bank_of(0) == [] and t.caboose() == 2
+
+
+def test_play_continues_to_the_left():
+    """How to Play: play continues to the left (seat order 0, 1, 2, 0...)."""
+    t = Table(num_players=3, geometry=False)
+    t.railway([t.card(2), t.card(2), t.card(2), t.card(2), t.card(2)], caboose=0)
+    t.deck(t.filler(6))
+    seats = []
+    for _ in range(4):
+        seats.append(int(t.state.data[st.CURRENT]))
+        t.play(PASS)
+    assert seats == [0, 1, 2, 0]
+
+
 @pytest.mark.parametrize("bank_first", [True, False])
 def test_option_bank_first_orders_banking_and_derailment_penalties(bank_first):
     """Ambiguity (data 2.2): banking before or after derailment penalties, an option."""
