@@ -1,0 +1,373 @@
+"""The standard turn, the pit stop and the track rules (rulebook: Standard Turn - Racing,
+Action Phase, How to Move on the Track, Buy Phase, Car Phase, Decline Phase, Drafting,
+End Phase, Momentum, Alternative Turn - Pit Stop, Drawing Cubes, Rule Clarifications).
+
+Positions use the Daytona Beach board (track_daytona.toml): lane 0 is light gray at
+positions 0-12 (2-segment spaces) and white at 12-20; lane 1 is dark gray at 0-12
+(4 segments) and light gray at 12-20; lane 2 is black at 0-12 (6 segments).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from envs.automobiles import state as st
+from tests.automobiles.table import (
+    PIT_STOP,
+    STOP,
+    Table,
+    activate,
+    buy,
+    to_space,
+)
+
+
+def racing_table(players: int = 2, **options) -> Table:
+    t = Table(players, **options)
+    t.put_car(0, 0, 2)            # lane 0, light gray space [2, 4)
+    t.park_others(*range(1, players))
+    return t
+
+
+# ----- Action Phase -------------------------------------------------------------------------
+def test_action_cube_goes_to_used_pile_then_to_the_track():
+    """Action Phase: an activated cube goes to the used pile before its effect; a gear
+    cube then marks its space on the track (still counted as used for card effects)."""
+    t = racing_table()
+    t.give(0, "active", light_gray=1, white=2)
+    t.turn(0)
+    t.act(activate("light_gray"))
+    assert t.count(0, "active", "light_gray") == 0
+    assert t.count(0, "used", "light_gray") == 1 and t.phase() == "move"
+    t.act(to_space(t.space(0, 4)))
+    assert t.count(0, "used", "light_gray") == 0 and t.on_track("light_gray") == 1
+    assert t.s[st.PLACED_SPACE] == t.space(0, 4)
+
+
+def test_gear_goes_on_an_adjacent_space_of_its_colour_forward_only():
+    """How to Move on the Track / 4th and 5th Gear: a gear cube goes on a space of its
+    colour adjacent to the car (diagonals count), strictly forward."""
+    t = racing_table()
+    t.give(0, "active", light_gray=1, dark_gray=1, white=1, black=1)
+    t.turn(0)
+    legal = t.legal()
+    assert activate("light_gray") in legal and activate("dark_gray") in legal
+    assert activate("white") not in legal and activate("black") not in legal
+    t.act(activate("dark_gray"))
+    assert t.legal() == [to_space(t.space(1, 4))]   # diagonal, lane 1 [4, 8)
+
+
+def test_later_gear_starts_next_to_the_last_placed_cube():
+    """3rd-6th Gear: each later cube is adjacent to the last cube placed this turn."""
+    t = racing_table()
+    t.give(0, "active", light_gray=3)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    t.act(activate("light_gray"))
+    assert t.legal() == [to_space(t.space(0, 6))]
+
+
+def test_branch_from_car_option_lets_a_later_cube_start_next_to_the_car():
+    """Ambiguity (gear cards: 'adjacent to your race car, or adjacent to the last cube'):
+    by default later cubes continue from the last placed cube; with branch_from_car=True
+    a later cube may also start next to the car again."""
+    for branch in (False, True):
+        t = Table(2, branch_from_car=branch)
+        t.put_car(0, 1, 0)                # lane 1 dark gray [0, 4)
+        t.park_others(1)
+        t.give(0, "active", black=1, light_gray=1)
+        t.turn(0)
+        t.act(activate("black"), to_space(t.space(2, 0)))     # lane 2 black [0, 6)
+        # next to the black cube there is no light gray space; next to the car there is
+        assert (activate("light_gray") in t.legal()) == branch
+        if branch:
+            t.act(activate("light_gray"))
+            assert t.legal() == [to_space(t.space(0, 4))]
+
+
+def test_no_cube_on_a_segment_held_by_an_opponent_but_a_free_segment_is_fine():
+    """Rule Clarifications: no cube on a segment occupied by an opponent's car; an
+    unoccupied segment of a space partly occupied by a car is allowed (behind that car)."""
+    t = racing_table()
+    t.give(0, "active", light_gray=1, dark_gray=1)
+    t.put_car(1, 0, 4)                    # fills the 2-segment [4, 6)? no: one car, 1 of 2
+    t.turn(0)
+    t.act(activate("light_gray"))
+    assert t.legal() == [to_space(t.space(0, 4))]
+    t.act(to_space(t.space(0, 4)))
+    assert t.s[st.PLACED_SEG] == 1       # behind the car, in the rear segment
+    full = racing_table(3)
+    full.put_car(1, 0, 4, seg=0)
+    full.put_car(2, 0, 4, seg=1)          # both segments of [4, 6) taken
+    full.give(0, "active", light_gray=1)
+    full.turn(0)
+    assert activate("light_gray") not in full.legal()
+
+
+def test_no_driving_through_a_car_ahead_in_the_same_space():
+    """Next Turn Example / Car Phase note: a car directly behind another in its space
+    cannot start straight ahead (through that car), only diagonally around it."""
+    t = Table(2)
+    t.put_car(1, 1, 0, seg=0)             # lane 1 dark gray [0, 4), front segment
+    t.put_car(0, 1, 0, seg=1)             # right behind it
+    t.give(0, "active", dark_gray=1, light_gray=1, black=1)
+    t.turn(0)
+    legal = t.legal()
+    assert activate("dark_gray") not in legal     # lane 1 [4, 8) is straight through
+    assert activate("light_gray") in legal        # lane 0 [4, 6): around, inside
+    assert activate("black") in legal             # lane 2 [0, 6): around, outside
+
+
+def test_a_cube_behind_a_car_cannot_continue_straight_through_it():
+    """A cube placed behind an opponent's car in a space continues only diagonally."""
+    t = racing_table()
+    t.put_car(1, 0, 4, seg=0)
+    t.give(0, "active", light_gray=2, dark_gray=1)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    legal = t.legal()
+    assert activate("light_gray") not in legal    # [6, 8) would pass through the car
+    assert activate("dark_gray") in legal         # lane 1 [4, 8)
+
+
+def test_effect_that_cannot_be_applied_in_full_is_not_legal():
+    """Action Phase: if some of a card's effects cannot be applied, none may be: a gear
+    with no space of its colour ahead cannot be activated."""
+    t = racing_table()
+    t.give(0, "active", white=3)
+    t.turn(0)
+    assert t.legal() == [STOP, PIT_STOP]
+
+
+def test_missing_wear_in_the_stock_does_not_block_an_effect():
+    """Action Phase note: an effect that gains wear still applies when the stock has none."""
+    t = racing_table(card_set=["Car Chief", "Crew Chief", "Steering", "Gearbox",
+                               "Rotary Engine"])
+    t.empty_stock("wear")
+    t.give(0, "active", green=1, light_gray=1)
+    t.turn(0)
+    assert activate("green") in t.legal()
+    t.act(activate("green"))
+    assert t.phase() == "move" and t.count(0, "used", "wear") == 0
+
+
+# ----- Buy Phase ----------------------------------------------------------------------------
+def test_buy_phase_money_is_the_value_of_the_cubes_left_in_the_active_pile():
+    """Buy Phase example: $5 from the cubes left; a $4 cube bought goes to the used pile;
+    the $1 left is lost at the end of the turn."""
+    t = racing_table(card_set=["Car Chief", "Crew Chief", "Steering", "Gearbox",
+                               "Rotary Engine"])
+    t.give(0, "active", dark_gray=1, yellow=1, white=1)    # $2 + $2 + $1 (data.toml)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(STOP)
+    assert t.phase() == "buy" and t.s[st.MONEY] == 5
+    t.act(buy("green"))                                      # Gearbox, $4
+    assert t.count(0, "used", "green") == 1 and t.s[st.MONEY] == 1
+    assert t.stock("green") == 15
+    t.act(STOP)
+    assert t.current() == 1 and t.s[st.MONEY] == 0
+    assert t.count(0, "discard", "green") == 1
+
+
+def test_buying_is_limited_by_the_stock():
+    """Buy Phase: cubes are limited to the stock; once gone they cannot be bought."""
+    t = racing_table()
+    t.give(0, "active", dark_gray=5)
+    t.give(0, "bag", white=7)
+    t.empty_stock("black")
+    t.turn(0)
+    t.act(STOP)
+    assert buy("black") not in t.legal() and buy("dark_gray") in t.legal()
+
+
+def test_wear_is_not_for_sale_unless_the_option_says_so():
+    """Option buy_wear (default False): no rule has a player buy wear cubes."""
+    for allowed in (False, True):
+        t = racing_table(buy_wear=allowed)
+        t.give(0, "active", white=2)
+        t.give(0, "bag", white=7)
+        t.turn(0)
+        t.act(STOP)
+        assert (buy("wear") in t.legal()) == allowed
+
+
+# ----- Car, Decline, End --------------------------------------------------------------------
+def test_car_moves_to_the_farthest_cube_and_crosses_the_line():
+    """Car Phase: the car goes to the farthest cube placed; passing the finish line moves
+    the lap marker (one crossing)."""
+    t = Table(2)
+    t.put_car(0, 0, 38, lap=1)            # white [38, 39), lap 1
+    t.park_others(1)
+    t.give(0, "active", white=1, light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("white"), to_space(t.space(0, 39)))
+    t.act(activate("light_gray"), to_space(t.space(0, 0)))
+    t.act(STOP, STOP)
+    assert t.s[st.CAR_SPACE + 0] == t.space(0, 0)
+    from envs.automobiles.board import crossings
+    assert crossings(t.s, t.p, 0) == 2
+
+
+def test_decline_wear_follows_the_highest_colour_moved_on():
+    """Decline Phase: wear equal to the highest colour moved on (light gray 2), not the
+    colours of the cubes used, one line of the chart only."""
+    t = racing_table()
+    t.give(0, "active", light_gray=2)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    t.act(activate("light_gray"), to_space(t.space(0, 6)))
+    t.act(STOP, STOP)
+    assert t.count(0, "discard", "wear") == 2 and t.s[st.STAT_WEAR] == 2
+
+
+def test_decline_example_four_light_gray_and_one_dark_gray_give_three_wear():
+    """Decline Phase example: four light gray spaces and one dark gray space: 3 wear."""
+    t = Table(2)
+    t.put_car(0, 0, 0)                    # lane 0 light gray [0, 2)
+    t.park_others(1)
+    t.give(0, "active", light_gray=4, dark_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    for at in (2, 4, 6, 8):
+        t.act(activate("light_gray"), to_space(t.space(0, at)))
+    t.act(activate("dark_gray"), to_space(t.space(1, 8)))
+    t.act(STOP, STOP)
+    assert t.count(0, "discard", "wear") == 3
+
+
+def test_combo_space_counts_as_its_higher_colour_for_wear():
+    """Decline Phase note: a space with more than one colour gives the higher colour's
+    wear (Monza's dark gray+black spaces: 4)."""
+    t = Table(2, track="monza")
+    t.put_car(0, 1, 0)                    # lane 1 dark gray [0, 4)
+    t.park_others(1)
+    t.give(0, "active", dark_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("dark_gray"), to_space(t.space(1, 4)))     # dark gray + black
+    t.act(STOP, STOP)
+    assert t.count(0, "discard", "wear") == 4
+
+
+def test_drafting_in_the_segment_behind_a_car_gains_no_wear():
+    """Drafting: ending directly behind an opponent's car (segment behind): no wear."""
+    t = racing_table()
+    t.put_car(1, 0, 4, seg=0)
+    t.give(0, "active", light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    t.act(STOP, STOP)
+    assert t.count(0, "discard", "wear") == 0
+    assert t.s[st.CAR_SEG + 0] == 1
+
+
+@pytest.mark.parametrize("option", [True, False])
+def test_drafting_from_the_space_behind_is_an_option(option):
+    """Drafting Example ('drafting in the space behind'): ending in the space right
+    behind a space holding a car, same lane. Option draft_behind_space (default True)."""
+    t = racing_table(draft_behind_space=option)
+    t.put_car(1, 0, 6, seg=0)             # lane 0 [6, 8)
+    t.give(0, "active", light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    t.act(STOP, STOP)
+    assert t.count(0, "discard", "wear") == (0 if option else 2)
+
+
+def test_no_move_no_wear():
+    """Decline Phase: if you didn't move this turn you gain no wear."""
+    t = racing_table()
+    t.give(0, "active", white=2)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(STOP, STOP)
+    assert t.count(0, "discard", "wear") == 0
+
+
+def test_end_phase_discards_everything_and_draws_seven():
+    """End Phase: track, active and used cubes to the discard pile; draw 7 from the bag
+    (no refill while the bag holds enough)."""
+    t = racing_table()
+    t.give(0, "active", light_gray=1, yellow=2)
+    t.give(0, "bag", white=8)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)), STOP, STOP)
+    assert t.size(0, "active") == 7 and t.size(0, "bag") == 1
+    assert t.count(0, "discard", "light_gray") == 1 and t.count(0, "discard", "yellow") == 2
+    assert t.size(0, "used") == 0 and t.on_track("light_gray") == 0
+
+
+def test_bag_is_refilled_only_when_a_draw_needs_it():
+    """Drawing Cubes: only when a cube must be drawn from an empty bag does the whole
+    discard pile (this turn's cubes included) go into the bag."""
+    t = racing_table()
+    t.give(0, "active", yellow=2)
+    t.give(0, "bag", white=3)
+    t.give(0, "discard", purple=4)
+    t.turn(0)
+    t.act(STOP, STOP)
+    assert t.size(0, "active") == 7
+    # 3 whites drawn, then 4 of the 6 refilled cubes (4 purple + 2 yellow)
+    assert t.size(0, "bag") == 2 and t.size(0, "discard") == 0
+    t2 = racing_table()
+    t2.give(0, "active", yellow=2)
+    t2.give(0, "bag", white=7)
+    t2.give(0, "discard", purple=4)
+    t2.turn(0)
+    t2.act(STOP, STOP)
+    assert t2.size(0, "bag") == 0 and t2.count(0, "discard", "purple") == 4
+
+
+def test_momentum_fills_vacated_segments_after_every_turn():
+    """Momentum: after the turn every car moves up to fill vacated segments of its space."""
+    t = Table(3)
+    t.put_car(0, 1, 0, seg=0)             # lane 1 dark gray [0, 4)
+    t.put_car(1, 1, 0, seg=1)
+    t.put_car(2, 1, 0, seg=2)
+    t.give(0, "active", light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)), STOP, STOP)
+    assert t.s[st.CAR_SEG + 1] == 0 and t.s[st.CAR_SEG + 2] == 1
+
+
+def test_race_position_is_progress_then_inner_lane():
+    """Card Clarifications: position by progress; if tied, the more inner lane leads."""
+    from envs.automobiles.board import rank
+    t = Table(3)
+    t.put_car(0, 1, 0)                    # lane 1 [0, 4): front edge 4
+    t.put_car(1, 0, 2)                    # lane 0 [2, 4): front edge 4, inner
+    t.put_car(2, 2, 0)                    # lane 2 [0, 6): front edge 6
+    assert [rank(t.s, t.p, seat) for seat in range(3)] == [3, 2, 1]
+
+
+# ----- Pit stop -----------------------------------------------------------------------------
+def test_pit_stop_removes_all_wear_from_the_active_pile_and_ends_the_turn():
+    """Pit Stop example: all 5 wear of the active pile go back to the stock; no action,
+    buy, move or wear; the other active cubes are discarded in the End Phase."""
+    t = racing_table()
+    t.give(0, "active", wear=5, light_gray=2)
+    t.give(0, "bag", white=7)
+    stock = t.stock("wear")
+    t.turn(0)
+    space = int(t.s[st.CAR_SPACE])
+    t.act(PIT_STOP)
+    assert t.stock("wear") == stock + 5
+    assert t.count(0, "discard", "light_gray") == 2 and t.count(0, "discard", "wear") == 0
+    assert int(t.s[st.CAR_SPACE]) == space and t.current() == 1
+    assert t.s[st.STAT_PIT_STOPS] == 1
+
+
+def test_no_pit_stop_after_a_standard_turn_started():
+    """Pit Stop note: not once a standard turn has started."""
+    t = racing_table()
+    t.give(0, "active", wear=2, light_gray=2)
+    t.turn(0)
+    assert PIT_STOP in t.legal()
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    assert PIT_STOP not in t.legal()
