@@ -535,3 +535,72 @@ def rewards(s, p, out):
             out[seat] = 1.0 / n_won
         else:
             out[seat] = -1.0 / (n_players - n_won)
+
+
+# ----- conservation -----------------------------------------------------------------------
+CONSERVED = 0
+BAD_PLACE = 1
+BAD_DRAW_PILE = 2
+BAD_RAILWAY = 3
+BAD_PENALTY_PILE = 4
+BAD_CABOOSE = 5
+
+
+@nb.njit(cache=True)
+def conservation_error(s, p):
+    """0 when every card is in exactly one place and the ordered piles agree with the
+    places; otherwise a code naming what is broken (see the constants above)."""
+    n = p[P_NUM_CARDS]
+    n_players = p[P_NUM_PLAYERS]
+    listed = np.zeros(MAX_CARDS, dtype=np.int64)
+    in_deck = 0
+    in_rail = 0
+    on_pile = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for card in range(n):
+        where = s[LOC + card]
+        shared = Z_DECK <= where <= Z_REMOVED        # deck, railway, discard, removed
+        per_seat = Z_HAND <= where < Z_HAND_FINAL + MAX_PLAYERS and (
+            (where - Z_HAND) % MAX_PLAYERS < n_players)  # hands, piles, banks, final hands
+        ok = shared or per_seat
+        if not ok:
+            return BAD_PLACE
+        if where == Z_DECK:
+            in_deck += 1
+        elif where == Z_RAIL:
+            in_rail += 1
+        elif Z_PILE <= where < Z_PILE + n_players:
+            on_pile[where - Z_PILE] += 1
+    for card in range(n, MAX_CARDS):
+        if s[LOC + card] != Z_UNUSED:
+            return BAD_PLACE
+    if s[DECK_LEN] != in_deck:
+        return BAD_DRAW_PILE
+    for i in range(s[DECK_LEN]):
+        card = s[DECK + i]
+        if card < 0 or card >= n or s[LOC + card] != Z_DECK or listed[card] != 0:
+            return BAD_DRAW_PILE
+        listed[card] = 1
+    lo = s[RAIL_LO]
+    hi = s[RAIL_HI]
+    if hi - lo != in_rail:
+        return BAD_RAILWAY
+    for i in range(lo, hi):
+        card = s[RAIL + i]
+        if card < 0 or card >= n or s[LOC + card] != Z_RAIL or listed[card] != 0:
+            return BAD_RAILWAY
+        listed[card] = 1
+    if not lo <= s[CABOOSE] < hi:
+        return BAD_CABOOSE
+    for seat in range(MAX_PLAYERS):
+        card = s[PILE_TOP + seat]
+        count = 0
+        while card >= 0:
+            if card >= n or s[LOC + card] != Z_PILE + seat or count > n:
+                return BAD_PENALTY_PILE
+            count += 1
+            card = s[UNDER + card]
+        if seat < n_players and count != on_pile[seat]:
+            return BAD_PENALTY_PILE
+        if seat >= n_players and count != 0:
+            return BAD_PENALTY_PILE
+    return CONSERVED
