@@ -24,6 +24,14 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import ConfigError
+from envs.core.functional import (  # noqa: F401  (the functional API)
+    apply,
+    current_player,
+    is_over,
+    legal_mask,
+    make_new_game,
+    scores,
+)
 from envs.core.game import Game, Kernels, State
 from envs.loose_caboose import data as caboose_data
 from envs.loose_caboose import kernels as k
@@ -138,13 +146,13 @@ class LooseCabooseGame(Game):
         ]
 
     def final_info(self, state: State) -> list[dict[str, Any]]:
-        scores = self.scores(state)
+        results = self.scores(state)
         won = np.zeros(self.num_players, dtype=np.int64)
         k.winners(state.data, self.params, won)
-        ranks = _ranks(scores)
+        ranks = _ranks(results)
         s = state.data
         info = []
-        for seat, (points, cards) in enumerate(scores):
+        for seat, (points, cards) in enumerate(results):
             info.append({
                 "points": points,
                 "cards": cards,
@@ -223,32 +231,10 @@ class LooseCabooseGame(Game):
             assert s[st.PILE_TOP + seat] == -1, f"seat {seat} has a pile in a {seats}p game"
 
 
-def _ranks(scores: list[tuple[int, int]]) -> list[int]:
+def _ranks(results: list[tuple[int, int]]) -> list[int]:
     """Rank 1 = best (fewest points, then fewest cards); equal results share a rank."""
-    return [1 + sum(1 for other in scores if other < mine) for mine in scores]
+    return [1 + sum(1 for other in results if other < mine) for mine in results]
 
 
-# ----- DESIGN.md's functional rules API ---
-def new_game(config: dict[str, Any] | None = None, seed: int | None = None) -> State:
-    """A new game from options ``config`` (``num_players`` and the options above)."""
-    return LooseCabooseGame(**(config or {})).new_state(seed)
-
-
-def legal_mask(state: State) -> np.ndarray:
-    return state.game.legal_mask(state)
-
-
-def apply(state: State, action: int) -> None:
-    state.game.apply(state, action)
-
-
-def current_player(state: State) -> int:
-    return state.game.current_player(state)
-
-
-def is_over(state: State) -> bool:
-    return state.game.is_over(state)
-
-
-def scores(state: State) -> list[tuple[int, int]]:
-    return state.game.scores(state)
+# ----- DESIGN.md's functional rules API (shared; see envs.core.functional) ---
+new_game = make_new_game(LooseCabooseGame)
