@@ -233,3 +233,20 @@ def test_property_random_games_end_and_keep_invariants(name, players):
         assert abs(float(game.rewards(state).sum())) < 1e-5
 
     run()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_functional_rules_api_of_design_md(name):
+    """DESIGN.md: rules.py offers new_game, legal_mask, apply, current_player, is_over,
+    scores, working on states without any PettingZoo object."""
+    import importlib
+
+    rules = importlib.import_module(f"envs.{name}.rules")
+    state = rules.new_game({}, seed=3)
+    rng = np.random.default_rng(3)
+    while not rules.is_over(state):
+        mask = rules.legal_mask(state)
+        assert rules.current_player(state) >= 0
+        rules.apply(state, int(rng.choice(np.flatnonzero(mask))))
+    assert rules.current_player(state) == -1
+    assert rules.scores(state) is not None
