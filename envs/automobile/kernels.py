@@ -124,11 +124,14 @@ from envs.automobile.state import (
     P_CHAR_RD,
     P_CLOSURES,
     P_COST,
+    P_DURANT_BORROW,
     P_FIRST,
     P_HIGHER_SEG,
     P_HOWARD_CARS,
+    P_LOAN_AMOUNT,
     P_LOAN_INTEREST,
     P_LOAN_REPAY,
+    P_LOANS_MAX,
     P_LOSS_PRICE,
     P_LOWER_SEG,
     P_MARKERS_ON_CLOSED,
@@ -208,14 +211,28 @@ def salesmen_in_stock(s, p, seat):
 
 
 @nb.njit(cache=True)
-def durant_room(s, p, seat):
-    """Durant could build with more money: a factory in stock and a reachable free space."""
+def durant_reach(s, p, seat, extra):
+    """Durant could build with ``extra`` dollars more: a factory in stock and an unoccupied
+    space whose R&D he has and whose cost he could then pay."""
     if s[FAC_COUNT + seat] >= p[P_MAX_FACTORIES]:
         return False
     for i in range(NUM_SPACES):
-        if is_new_space(s, i) and rd_ahead_cost(s, p, i) <= s[RD + seat]:
+        if (is_new_space(s, i) and rd_ahead_cost(s, p, i) <= s[RD + seat]
+                and p[P_COST + i] <= s[CASH + seat] + extra):
             return True
     return False
+
+
+@nb.njit(cache=True)
+def durant_may_decline(s, p, seat):
+    """Durant declines only when no build is affordable, and (option ``durant_borrow``)
+    when even all the loans he has left would not make one affordable."""
+    if any_build(s, p, seat, BUILD_DURANT):
+        return False
+    if p[P_DURANT_BORROW] == 0:
+        return True
+    left = p[P_LOANS_MAX] - s[LOANS + seat]
+    return not durant_reach(s, p, seat, left * p[P_LOAN_AMOUNT])
 
 
 @nb.njit(cache=True)
@@ -376,7 +393,7 @@ def _select(s, p, seat, c):
     s[RD + seat] += s[CHAR_RD + c]
     s[CHAR_RD + c] = 0
     if c == DURANT and (any_build(s, p, seat, BUILD_DURANT)
-                        or (can_loan(s, p, seat) and durant_room(s, p, seat))):
+                        or (can_loan(s, p, seat) and durant_reach(s, p, seat, 1 << 40))):
         s[CTX_MODE] = BUILD_DURANT
         s[PHASE] = PH_DURANT
         return
@@ -781,12 +798,10 @@ def legal_mask(s, p, mask):
             if s[CHAR_SEAT + c] < 0:
                 mask[A_SELECT + c] = 1
     elif phase == PH_DURANT:
-        found = False
         for i in range(NUM_SPACES):
             if build_options(s, p, seat, i, BUILD_DURANT) != 0:
                 mask[A_SPACE + i] = 1
-                found = True
-        if not found:
+        if durant_may_decline(s, p, seat):
             mask[A_DONE] = 1
     elif phase == PH_ACTION:
         if any_build(s, p, seat, BUILD_NORMAL):

@@ -20,6 +20,9 @@ Options (each settles a point the rulebook leaves open; defaults documented in
   negative cash without loans; ``"forgive"``: the player pays what they have.
 - ``markers_on_closed=True``: ads and discounts may go on a space closed this turn
   after it produced (its cars are still sold); ``False`` forbids it.
+- ``durant_borrow=False``: Durant may decline his forced build when he cannot pay
+  for any unoccupied space from his cash; ``True``: he must first take the loans
+  that would make one affordable.
 - ``reward="win"``: +1 to the winner, -1 shared by the others; ``"cash"``: own
   final cash minus the others' mean, in thousands of dollars (zero-sum).
 - ``data=None``: path of a TOML file replacing tables of ``data.toml``.
@@ -79,7 +82,8 @@ class AutomobileGame(Game):
     def _build(self, first_player: int | str = "random", frontier: str = "furthest",
                parts_with_new_factory: bool = True, sloan: str = "held",
                shortfall: str = "loan_then_debt", markers_on_closed: bool = True,
-               reward: str = "win", data: str | None = None) -> None:
+               durant_borrow: bool = False, reward: str = "win",
+               data: str | None = None) -> None:
         if first_player == "random":
             first = -1
         elif (isinstance(first_player, (int, np.integer)) and not isinstance(first_player, bool)
@@ -102,6 +106,7 @@ class AutomobileGame(Game):
         p[st.P_SLOAN_MODE] = _choice("sloan", sloan, SLOAN_MODES)
         p[st.P_SHORTFALL] = _choice("shortfall", shortfall, SHORTFALL_MODES)
         p[st.P_MARKERS_ON_CLOSED] = _flag("markers_on_closed", markers_on_closed)
+        p[st.P_DURANT_BORROW] = _flag("durant_borrow", durant_borrow)
         p[st.P_REWARD] = _choice("reward", reward, REWARD_MODES)
         p[st.P_BANK_TOTAL] = st.BANK_TOTAL
         setup = d.setup

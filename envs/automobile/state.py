@@ -199,6 +199,7 @@ PARAMS = Layout(
         ("sloan_mode", 1),         # 0 half of the cubes held; 1 half of this turn's cubes
         ("shortfall", 1),          # 0 loans then debt; 1 debt; 2 forgiven
         ("markers_on_closed", 1),  # ads/discounts allowed on a closed space that produced
+        ("durant_borrow", 1),      # Durant must borrow when a loan makes his build affordable
         ("reward_mode", 1),        # 0 win/loss; 1 cash difference
         ("bank_total", 1),
         ("money", 1),
@@ -251,6 +252,7 @@ P_PARTS_WITH_NEW = PARAMS.offset("parts_with_new")
 P_SLOAN_MODE = PARAMS.offset("sloan_mode")
 P_SHORTFALL = PARAMS.offset("shortfall")
 P_MARKERS_ON_CLOSED = PARAMS.offset("markers_on_closed")
+P_DURANT_BORROW = PARAMS.offset("durant_borrow")
 P_REWARD = PARAMS.offset("reward_mode")
 P_BANK_TOTAL = PARAMS.offset("bank_total")
 P_MONEY = PARAMS.offset("money")
