@@ -1,0 +1,21 @@
+"""The PettingZoo AEC environment of Planes (thin: the rules live in ``kernels``)."""
+
+from __future__ import annotations
+
+from envs.core.aec import TransitAECEnv, make_env_fn
+from envs.planes.rules import PlanesGame
+
+
+class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Planes for 2-4 players; options as in ``PlanesGame``."""
+
+    metadata = {
+        "name": "planes_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    game_class = PlanesGame
+
+
+env = make_env_fn(raw_env)

@@ -1,0 +1,307 @@
+"""Planes as a configured game: options, parameters and the rules API.
+
+Module functions follow DESIGN.md (``new_game``, ``legal_mask``, ``apply``,
+``current_player``, ``is_over``, ``scores``); they delegate to the jitted kernels.
+
+Options (each rulebook ambiguity has one, with the documented default):
+- ``airport="flying_cloud"``: or ``"zephyr"``, or the path of a TOML airport file
+  (format of ``airports/flying_cloud.toml``). Both shipped airports are RECONSTRUCTED.
+- ``poi=None``: optional rule "Point of Interest Tokens": ``{space id: kind}`` tokens
+  placed over the printed points of interest (``"blank"`` covers one).
+- ``cards=None``: path of a TOML file with ``[[cards]]`` replacing the card table.
+- ``blockage_counts="party"``: 7+ party cubes make a blockage (main text, open question
+  Q1); ``"all"`` counts neutral cubes too (reference sheet).
+- ``exact_goals="strict"``: goals "exactly 1 cube of your colour", "exactly 1 neutral
+  cube" and "exactly 4 neutral cubes" need those to be the only cubes in the space
+  (Q3); ``"loose"`` allows other cubes beside them.
+- ``end_at=12``: the boarding-track space that ends the game (optional rule "Shorter
+  Games": 1..12).
+- ``player_decks=False``: optional rule "Player Decks".
+- ``end_draw="may"``: with an empty hand at the end of the turn the player may draw 1
+  card (Goal Phase text); ``"must"`` always draws (reference sheet).
+- ``skip="must"``: with Skip 1 Space the move may not end (stop, last cube, boarding)
+  while a space ahead could still be skipped; ``"may"`` makes the skip optional.
+- ``first_player=0``: the seat that starts (at P1), or ``"random"`` from the seed.
+- ``reward="win"``: zero-sum win/loss; ``"score"``: own VP minus the others' mean.
+- ``max_rounds=60``: NOT a rulebook rule. Uniformly random play boards so rarely that a
+  game needs hundreds of rounds (about 320 rounds per game with 2 random players), so
+  by default the game ends, and is scored as usual, after 60 complete rounds. Sensible
+  play does not get near it (rule-based agents: 12-17 rounds on average, at most 33 in
+  900 measured games). ``max_rounds=None`` plays without a limit, exactly as printed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.errors import ConfigError
+from envs.core.game import Game, Kernels, State
+from envs.planes import data as planes_data
+from envs.planes import kernels as k
+from envs.planes import state as st
+from envs.planes.data import MAX_ARROWS, MAX_TYPES, NUM_COLORS, NUM_PARTY_COLORS
+from envs.planes.encode import OBS, observe
+from envs.planes.invariants import MESSAGES, violation
+
+KERNELS = Kernels(
+    init=k.init,
+    legal_mask=k.legal_mask,
+    apply=k.apply,
+    current_player=k.current_player,
+    rewards=k.rewards,
+    observe=observe,
+)
+
+REWARD_MODES = {"win": 0, "score": 1}
+CHOICES = {
+    "blockage_counts": ("party", "all"),
+    "exact_goals": ("strict", "loose"),
+    "end_draw": ("may", "must"),
+    "skip": ("must", "may"),
+    "reward": tuple(REWARD_MODES),
+}
+
+
+def _choice(name: str, value: Any) -> int:
+    """Index of ``value`` among the choices of option ``name``."""
+    allowed = CHOICES[name]
+    if value not in allowed:
+        raise ConfigError(f"{name} must be one of {list(allowed)}, got {value!r}")
+    return allowed.index(value)
+
+
+def _flag(name: str, value: Any) -> int:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, got {value!r}")
+    return int(value)
+
+
+class PlanesGame(Game):
+    """Planes for 2-4 players (both airports, all 15 cards, the optional rules)."""
+
+    name = "planes"
+    layout = st.LAYOUT
+    kernels = KERNELS
+    min_players = 2
+    max_players = 4
+    obs_bounds = (0.0, 100.0)
+
+    def _build(self, airport: str = "flying_cloud", poi: dict[str, str] | None = None,
+               cards: str | None = None, blockage_counts: str = "party",
+               exact_goals: str = "strict", end_at: int = 12, player_decks: bool = False,
+               end_draw: str = "may", skip: str = "must", first_player: int | str = 0,
+               reward: str = "win", max_rounds: int | None = 60) -> None:
+        if not isinstance(airport, str):
+            raise ConfigError(f"airport must be 'flying_cloud', 'zephyr' or a file path "
+                              f"(a string), got {airport!r}")
+        self.airport = planes_data.load_airport(airport)
+        if cards is not None and not isinstance(cards, str):
+            raise ConfigError(f"cards must be a file path (a string) or None, got {cards!r}")
+        self.cards = planes_data.load_cards(cards)
+        self.comp = planes_data.COMPONENTS
+        if poi is None:
+            self.poi = self.airport.poi.copy()
+        elif isinstance(poi, dict):
+            self.poi = planes_data.custom_poi(self.airport, poi)
+        else:
+            raise ConfigError(f"poi must be a dict {{space id: kind}} or None, got {poi!r}")
+        track_end = self.comp.track_end
+        if (isinstance(end_at, bool) or not isinstance(end_at, (int, np.integer))
+                or not 1 <= end_at <= track_end):
+            raise ConfigError(f"end_at must be a boarding-track space 1..{track_end}, "
+                              f"got {end_at!r}")
+        if first_player == "random":
+            first = -1
+        elif (isinstance(first_player, (int, np.integer)) and not isinstance(first_player, bool)
+              and 0 <= first_player < self.num_players):
+            first = int(first_player)
+        else:
+            raise ConfigError(f"first_player must be a seat 0..{self.num_players - 1} or "
+                              f"'random', got {first_player!r}")
+        if max_rounds is not None and (isinstance(max_rounds, bool)
+                                       or not isinstance(max_rounds, (int, np.integer))
+                                       or max_rounds < 1):
+            raise ConfigError(f"max_rounds must be a positive integer or None, "
+                              f"got {max_rounds!r}")
+        params = np.zeros(st.PARAMS.size, dtype=np.int64)
+        params[st.P_NUM_PLAYERS] = self.num_players
+        params[st.P_MAX_ROUNDS] = 0 if max_rounds is None else int(max_rounds)
+        params[st.P_FIRST] = first
+        params[st.P_BLOCKAGE_ALL] = _choice("blockage_counts", blockage_counts)
+        params[st.P_STRICT_SOLE] = 1 - _choice("exact_goals", exact_goals)
+        params[st.P_END_AT] = int(end_at)
+        params[st.P_PLAYER_DECKS] = _flag("player_decks", player_decks)
+        params[st.P_END_DRAW_MUST] = _choice("end_draw", end_draw)
+        params[st.P_SKIP_MUST] = 1 - _choice("skip", skip)
+        params[st.P_REWARD] = _choice("reward", reward)
+        self._pack_components(params)
+        self._pack_airport(params)
+        self._pack_cards(params)
+        self.params = params
+        self.num_actions = k.NUM_ACTIONS
+        self.obs_size = OBS.size
+
+    def _pack_components(self, params: np.ndarray) -> None:
+        c = self.comp
+        params[st.P_PARTY_CUBES] = c.party_cubes
+        params[st.P_NEUTRAL_CUBES] = c.neutral_cubes
+        params[st.P_NEUTRAL_PER_SPACE] = c.neutral_per_space
+        params[st.P_PLANE_SLOTS] = c.plane_slots
+        params[st.P_HAND_SIZE] = c.hand_size
+        params[st.P_THRESHOLD] = c.blockage_threshold
+        params[st.P_VP_PER_CUBE] = c.vp_per_cube
+        params[st.P_NEUTRAL_DRAW] = c.neutral_board_draw
+        params[st.P_EMPTY_DRAW] = c.empty_hand_draw
+
+    def _pack_airport(self, params: np.ndarray) -> None:
+        a = self.airport
+        params[st.P_NUM_SPACES] = a.num_spaces
+        params[st.P_NUM_GATES] = a.num_gates
+        for arrows, base, count in ((a.next, st.P_NEXT, st.P_NEXT_N),
+                                    (a.prev(), st.P_PREV, st.P_PREV_N)):
+            for sp, row in enumerate(arrows):
+                params[count + sp] = len(row)
+                params[base + sp * MAX_ARROWS:base + sp * MAX_ARROWS + len(row)] = row
+        params[st.P_POI:st.P_POI + a.num_spaces] = self.poi
+        params[st.P_START_SPACE:st.P_START_SPACE + NUM_PARTY_COLORS] = a.start
+        params[st.P_GATE_ACCESS:st.P_GATE_ACCESS + a.num_gates] = a.gate_access
+        params[st.P_GATE_START:st.P_GATE_START + a.num_gates] = a.gate_start
+
+    def _pack_cards(self, params: np.ndarray) -> None:
+        c = self.cards
+        n = c.num_types
+        params[st.P_NUM_TYPES] = n
+        for offset, column in ((st.P_ACT_KIND, c.action), (st.P_ACT_N, c.action_n),
+                               (st.P_ACT_POI, c.action_poi), (st.P_GOAL_POI, c.goal_poi),
+                               (st.P_GOAL_CUBES, c.goal_cubes),
+                               (st.P_GOAL_COLORS, c.goal_colors),
+                               (st.P_GOAL_MINE_LO, c.goal_mine[:, 0]),
+                               (st.P_GOAL_MINE_HI, c.goal_mine[:, 1]),
+                               (st.P_GOAL_NEUTRAL_LO, c.goal_neutral[:, 0]),
+                               (st.P_GOAL_NEUTRAL_HI, c.goal_neutral[:, 1]),
+                               (st.P_GOAL_SOLE, c.goal_sole), (st.P_VP, c.vp)):
+            params[offset:offset + n] = column
+
+    # ----- words and pictures ---------------------------------------------------------------
+    def space_name(self, sp: int) -> str:
+        """Space id with its point of interest, e.g. ``S2 (restroom)``."""
+        return f"{self.airport.space_ids[sp]} ({planes_data.POI_NAMES[self.poi[sp]]})"
+
+    def describe_action(self, state: State, action: int) -> str:
+        from envs.planes.render import describe_action
+
+        return describe_action(self, state, int(action))
+
+    def render_text(self, state: State) -> str:
+        from envs.planes.render import render_text
+
+        return render_text(self, state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        from envs.planes.render import render_rgb
+
+        return render_rgb(self, state)
+
+    def obs_layout(self):
+        return OBS
+
+    # ----- results ------------------------------------------------------------------------------
+    def scores(self, state: State) -> list[int]:
+        """Victory points per seat: goal VP plus 5 per own cube on the own plane."""
+        return [int(k.score(state.data, self.params, seat)) for seat in range(self.num_players)]
+
+    def final_info(self, state: State) -> list[dict[str, Any]]:
+        s, p = state.data, self.params
+        won = np.zeros(self.num_players, dtype=np.int64)
+        k.winners(s, p, won)
+        keys = [(int(k.score(s, p, seat)), int(k.own_boarded(s, p, seat)),
+                 int(k.goal_cards(s, seat))) for seat in range(self.num_players)]
+        info = []
+        for seat in range(self.num_players):
+            info.append({
+                "score": keys[seat][0],
+                "rank": 1 + sum(1 for other in keys if other > keys[seat]),
+                "winner": bool(won[seat]),
+                "color": planes_data.COLOR_NAMES[seat],
+                "own_cubes_boarded": keys[seat][1],
+                "goals_scored": keys[seat][2],
+                "goal_vp": int(k.goal_points(s, p, seat)),
+                "cubes_boarded_as_mover": int(s[st.STAT_BOARDS + seat]),
+                "free_cubes_boarded": int(s[st.STAT_FREE_BOARDS + seat]),
+                "actions_played": int(s[st.STAT_ACTIONS + seat]),
+                "moves": int(s[st.STAT_MOVES + seat]),
+                "cards_drawn": int(s[st.STAT_DRAWN + seat]),
+                "hand_size": int(k.hand_size(s, seat)),
+                "turns": int(s[st.TURNS]),
+                "track": int(s[st.TRACK]),
+                "round_limit_reached": bool(s[st.END_TRIGGERED] == 2),
+            })
+        return info
+
+    # ----- invariants ---------------------------------------------------------------------------
+    def cube_places(self, state: State) -> dict[str, np.ndarray]:
+        """Cubes per colour in every place: each space, the active cubes, planes, box."""
+        s = state.data
+        n_spaces = self.airport.num_spaces
+        places = {self.airport.space_ids[sp]: state["cubes"][sp * NUM_COLORS:(sp + 1) * NUM_COLORS]
+                  for sp in range(n_spaces)}
+        places["active"] = state["active"]
+        planes = np.zeros(NUM_COLORS, dtype=np.int64)
+        for g in range(self.airport.num_gates):
+            if 0 <= s[st.GATE_COLOR + g] < NUM_COLORS:
+                planes[s[st.GATE_COLOR + g]] += s[st.BOARDED + g]
+        places["planes"] = planes
+        places["box"] = state["box_cubes"]
+        return places
+
+    def card_places(self, state: State) -> dict[str, np.ndarray]:
+        """Cards per type in every place (deck and discard rows per seat with Player Decks)."""
+        places = {}
+        for name in ("hand", "goals", "deck", "discard"):
+            table = state[name].reshape(st.MAX_PLAYERS, MAX_TYPES)
+            for row in range(st.MAX_PLAYERS):
+                places[f"{name}_{row}"] = table[row]
+        places["box"] = state["box_cards"]
+        in_play = np.zeros(MAX_TYPES, dtype=np.int64)
+        if state["in_play"][0] >= 0:
+            in_play[state["in_play"][0]] = 1
+        places["in_play"] = in_play
+        return places
+
+    def check_invariants(self, state: State) -> None:
+        """Conservation (40 cubes, 60 cards, each in exactly one place), bounds, and the
+        consistency of planes, track, decks and the move; one jitted check."""
+        code = int(violation(state.data, self.params))
+        if code:
+            cubes = {name: counts.tolist() for name, counts in self.cube_places(state).items()
+                     if np.asarray(counts).any()}
+            raise AssertionError(f"invariant {code} broken: {MESSAGES[code]} "
+                                 f"(phase {int(state.data[st.PHASE])}, cubes {cubes})")
+
+
+# ----- DESIGN.md's functional rules API -----------------------------------------------------------
+def new_game(config: dict[str, Any] | None = None, seed: int | None = None) -> State:
+    """A new game from options ``config`` (``num_players`` and the options above)."""
+    return PlanesGame(**(config or {})).new_state(seed)
+
+
+def legal_mask(state: State) -> np.ndarray:
+    return state.game.legal_mask(state)
+
+
+def apply(state: State, action: int) -> None:
+    state.game.apply(state, action)
+
+
+def current_player(state: State) -> int:
+    return state.game.current_player(state)
+
+
+def is_over(state: State) -> bool:
+    return state.game.is_over(state)
+
+
+def scores(state: State) -> list[int]:
+    return state.game.scores(state)

@@ -1,0 +1,213 @@
+"""The Planes state: one flat int64 vector with named fields, and the parameter vector.
+
+A flat vector (as in every transit-gym game) so that kernels, the batch API and
+``copy()`` work on plain arrays; ``State.to_dict()`` still names every field.
+
+Cubes are counts per space and colour (0-3 the party colours, 4 grey): cubes of one
+colour are interchangeable. Cards are counts per pile and card type: the four copies
+of a card differ only in their player dot, which matters only with Player Decks,
+where each seat's deck, discard pile, hand and goals hold that seat's dot alone.
+Drawing a uniformly random card from the deck's counts is the same as drawing the top
+card of a shuffled deck, and keeps the order of the deck out of the state entirely.
+Blockage cones are not stored: a space has a cone exactly while it holds 7 or more
+counted cubes, so cones "come and go at once" by construction.
+"""
+
+from __future__ import annotations
+
+from envs.core.layout import Layout
+from envs.planes.data import (
+    MAX_ARROWS,
+    MAX_GATES,
+    MAX_SPACES,
+    MAX_TYPES,
+    NUM_COLORS,
+    NUM_PARTY_COLORS,
+)
+
+MAX_PLAYERS = 4
+
+# ----- decisions (field ``phase``) -----------------------------------------------------------
+PH_ACTION = 0        # play one card as an action, or none
+PH_CHOOSE = 1        # the choose-one card: ignore blockages, or score a goal now
+PH_EXTRA_GOAL = 2    # which goal to score now (choose-one, second option)
+PH_DISCARD = 3       # draw-and-discard: which card to discard
+PH_DEST = 4          # gather / send: which point of interest receives the cubes
+PH_SOURCE = 5        # regroup: the space to gather at; send: the space a cube comes from
+PH_START = 6         # the move: which space's cubes become active
+PH_STEP = 7          # the move: drop a cube ahead, skip, pick an arrow, stop or board
+PH_BRANCH = 8        # the move, after picking one of several arrows: drop or skip
+PH_GOAL = 9          # score one goal, or none
+PH_DRAW = 10         # empty hand at the end of the turn: draw one card, or not
+PH_OVER = 11
+NUM_PHASES = 11      # decisions (PH_OVER is not one)
+PHASE_NAMES = ("action", "choose one", "extra goal", "discard", "destination", "source",
+               "move start", "move step", "move branch", "goal", "end draw", "over")
+
+LAYOUT = Layout(
+    [
+        ("rng", 4),
+        ("phase", 1),
+        ("current", 1),                          # seat deciding now (seat i plays colour i)
+        ("first_player", 1),
+        ("turns", 1),                            # completed turns
+        ("end_triggered", 1),                    # 1: planes full or track end, 2: round limit
+        ("cubes", MAX_SPACES * NUM_COLORS),      # cubes per space and colour
+        ("box_cubes", NUM_COLORS),               # cubes left in the box (unused neutral cubes)
+        ("gate_color", MAX_GATES),               # colour of each gate's plane, -1 no gate
+        ("boarded", MAX_GATES),                  # cubes on each plane
+        ("track", 1),                            # boarding track: cubes boarded in all
+        ("hand", MAX_PLAYERS * MAX_TYPES),       # cards per seat and type
+        ("goals", MAX_PLAYERS * MAX_TYPES),      # scored goals per seat and type
+        ("deck", MAX_PLAYERS * MAX_TYPES),       # draw deck(s): row 0 shared, row seat with
+        ("discard", MAX_PLAYERS * MAX_TYPES),    # Player Decks; same for the discard pile(s)
+        ("box_cards", MAX_TYPES),                # cards set aside (Player Decks, < 4 players)
+        ("in_play", 1),                          # type of the action card played, -1 none
+        ("sel_a", 1),                            # send: chosen destination, -1 none
+        ("sel_b", 1),                            # send 2: first chosen source, -1 none
+        ("skip_owed", 1),                        # Skip 1 Space not used yet this move
+        ("ignore_blockages", 1),
+        ("ignore_neutrals", 1),
+        ("own_only", 1),
+        ("backwards", 1),
+        ("moves_left", 1),                       # move phases still to make this turn
+        ("pos", 1),                              # the move: where the active cubes are
+        ("start", 1),                            # the move: space they were picked up from
+        ("steps", 1),                            # the move: spaces entered so far
+        ("dropped", 1),                          # the move: a cube was dropped at ``pos``
+        ("branch", 1),                           # the move: arrow chosen at a branch, -1
+        ("active", NUM_COLORS),                  # the move: active cubes per colour
+        ("stat_boards", MAX_PLAYERS),            # cubes this seat boarded (any colour)
+        ("stat_free_boards", MAX_PLAYERS),       # ... of no player at the table (drew 2)
+        ("stat_actions", MAX_PLAYERS),           # cards played as actions
+        ("stat_moves", MAX_PLAYERS),             # move phases made
+        ("stat_drawn", MAX_PLAYERS),             # cards drawn after the deal
+    ]
+)
+
+STATE_SIZE = LAYOUT.size
+PHASE = LAYOUT.offset("phase")
+CURRENT = LAYOUT.offset("current")
+FIRST_PLAYER = LAYOUT.offset("first_player")
+TURNS = LAYOUT.offset("turns")
+END_TRIGGERED = LAYOUT.offset("end_triggered")
+CUBES = LAYOUT.offset("cubes")
+BOX_CUBES = LAYOUT.offset("box_cubes")
+GATE_COLOR = LAYOUT.offset("gate_color")
+BOARDED = LAYOUT.offset("boarded")
+TRACK = LAYOUT.offset("track")
+HAND = LAYOUT.offset("hand")
+GOALS = LAYOUT.offset("goals")
+DECK = LAYOUT.offset("deck")
+DISCARD = LAYOUT.offset("discard")
+BOX_CARDS = LAYOUT.offset("box_cards")
+IN_PLAY = LAYOUT.offset("in_play")
+SEL_A = LAYOUT.offset("sel_a")
+SEL_B = LAYOUT.offset("sel_b")
+SKIP_OWED = LAYOUT.offset("skip_owed")
+IGNORE_BLOCKAGES = LAYOUT.offset("ignore_blockages")
+IGNORE_NEUTRALS = LAYOUT.offset("ignore_neutrals")
+OWN_ONLY = LAYOUT.offset("own_only")
+BACKWARDS = LAYOUT.offset("backwards")
+MOVES_LEFT = LAYOUT.offset("moves_left")
+POS = LAYOUT.offset("pos")
+START = LAYOUT.offset("start")
+STEPS = LAYOUT.offset("steps")
+DROPPED = LAYOUT.offset("dropped")
+BRANCH = LAYOUT.offset("branch")
+ACTIVE = LAYOUT.offset("active")
+STAT_BOARDS = LAYOUT.offset("stat_boards")
+STAT_FREE_BOARDS = LAYOUT.offset("stat_free_boards")
+STAT_ACTIONS = LAYOUT.offset("stat_actions")
+STAT_MOVES = LAYOUT.offset("stat_moves")
+STAT_DRAWN = LAYOUT.offset("stat_drawn")
+
+# ----- the parameter vector: options, components and data tables -------------------------------
+PARAMS = Layout(
+    [
+        ("num_players", 1),
+        ("first_player", 1),          # seat, or -1 for a seeded random seat
+        ("blockage_all", 1),          # 0: count party cubes (main text), 1: all cubes
+        ("strict_sole", 1),           # Q3: 1 "exactly 1 of yours" means the only cube
+        ("end_at", 1),                # boarding-track space that ends the game
+        ("player_decks", 1),
+        ("end_draw_must", 1),         # 0: an empty hand may draw, 1: always draws
+        ("skip_must", 1),             # 1: the skip must be used while a space can be skipped
+        ("reward_mode", 1),           # 0 win/loss, 1 score difference
+        ("max_rounds", 1),            # rounds after which the game ends (0: no limit)
+        ("party_cubes", 1),
+        ("neutral_cubes", 1),
+        ("neutral_per_space", 1),
+        ("plane_slots", 1),
+        ("hand_size", 1),
+        ("threshold", 1),             # cubes that make a blockage
+        ("vp_per_cube", 1),
+        ("neutral_draw", 1),          # cards for boarding a cube of no player
+        ("empty_draw", 1),            # cards for an empty hand at the end of the turn
+        ("num_spaces", 1),
+        ("num_gates", 1),
+        ("num_types", 1),
+        ("next", MAX_SPACES * MAX_ARROWS),
+        ("next_n", MAX_SPACES),
+        ("prev", MAX_SPACES * MAX_ARROWS),
+        ("prev_n", MAX_SPACES),
+        ("poi", MAX_SPACES),
+        ("start_space", NUM_PARTY_COLORS),   # space of P1..P4
+        ("gate_access", MAX_GATES),
+        ("gate_start", MAX_GATES),           # 0..3 for G1..G4, -1 neutral gate
+        ("act_kind", MAX_TYPES),
+        ("act_n", MAX_TYPES),
+        ("act_poi", MAX_TYPES),
+        ("goal_poi", MAX_TYPES),
+        ("goal_cubes", MAX_TYPES),
+        ("goal_colors", MAX_TYPES),
+        ("goal_mine_lo", MAX_TYPES),
+        ("goal_mine_hi", MAX_TYPES),
+        ("goal_neutral_lo", MAX_TYPES),
+        ("goal_neutral_hi", MAX_TYPES),
+        ("goal_sole", MAX_TYPES),
+        ("vp", MAX_TYPES),
+    ]
+)
+P_NUM_PLAYERS = PARAMS.offset("num_players")
+P_FIRST = PARAMS.offset("first_player")
+P_BLOCKAGE_ALL = PARAMS.offset("blockage_all")
+P_STRICT_SOLE = PARAMS.offset("strict_sole")
+P_END_AT = PARAMS.offset("end_at")
+P_PLAYER_DECKS = PARAMS.offset("player_decks")
+P_END_DRAW_MUST = PARAMS.offset("end_draw_must")
+P_SKIP_MUST = PARAMS.offset("skip_must")
+P_REWARD = PARAMS.offset("reward_mode")
+P_MAX_ROUNDS = PARAMS.offset("max_rounds")
+P_PARTY_CUBES = PARAMS.offset("party_cubes")
+P_NEUTRAL_CUBES = PARAMS.offset("neutral_cubes")
+P_NEUTRAL_PER_SPACE = PARAMS.offset("neutral_per_space")
+P_PLANE_SLOTS = PARAMS.offset("plane_slots")
+P_HAND_SIZE = PARAMS.offset("hand_size")
+P_THRESHOLD = PARAMS.offset("threshold")
+P_VP_PER_CUBE = PARAMS.offset("vp_per_cube")
+P_NEUTRAL_DRAW = PARAMS.offset("neutral_draw")
+P_EMPTY_DRAW = PARAMS.offset("empty_draw")
+P_NUM_SPACES = PARAMS.offset("num_spaces")
+P_NUM_GATES = PARAMS.offset("num_gates")
+P_NUM_TYPES = PARAMS.offset("num_types")
+P_NEXT = PARAMS.offset("next")
+P_NEXT_N = PARAMS.offset("next_n")
+P_PREV = PARAMS.offset("prev")
+P_PREV_N = PARAMS.offset("prev_n")
+P_POI = PARAMS.offset("poi")
+P_START_SPACE = PARAMS.offset("start_space")
+P_GATE_ACCESS = PARAMS.offset("gate_access")
+P_GATE_START = PARAMS.offset("gate_start")
+P_ACT_KIND = PARAMS.offset("act_kind")
+P_ACT_N = PARAMS.offset("act_n")
+P_ACT_POI = PARAMS.offset("act_poi")
+P_GOAL_POI = PARAMS.offset("goal_poi")
+P_GOAL_CUBES = PARAMS.offset("goal_cubes")
+P_GOAL_COLORS = PARAMS.offset("goal_colors")
+P_GOAL_MINE_LO = PARAMS.offset("goal_mine_lo")
+P_GOAL_MINE_HI = PARAMS.offset("goal_mine_hi")
+P_GOAL_NEUTRAL_LO = PARAMS.offset("goal_neutral_lo")
+P_GOAL_NEUTRAL_HI = PARAMS.offset("goal_neutral_hi")
+P_GOAL_SOLE = PARAMS.offset("goal_sole")
+P_VP = PARAMS.offset("vp")
