@@ -79,6 +79,9 @@ class AutomobileGame(Game):
     max_players = 5
     obs_bounds = (-1.0e6, 1.0e6)
 
+    def __init__(self, num_players: int = 3, **options: Any):
+        super().__init__(num_players, **options)
+
     def _build(self, first_player: int | str = "random", frontier: str = "furthest",
                parts_with_new_factory: bool = True, sloan: str = "held",
                shortfall: str = "loan_then_debt", markers_on_closed: bool = True,

@@ -33,6 +33,7 @@ def test_decisions_go_round_in_play_order_until_all_pass_and_fix_the_selection_o
     passed; the order of passing is next turn's selection order."""
     t = _p6()
     assert t.current == 0 and a.A_PASS in t.legal()
+    assert a.A_LOAN in t.legal()                   # the last decision before P8's payments
     t.play(a.A_EXEC_AD, a.A_SPACE + 0)             # seat 0 advertises
     assert t.current == 1
     t.play(a.A_PASS)

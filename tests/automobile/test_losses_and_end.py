@@ -5,10 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.automobile import policy
 from envs.automobile import kernels as k
 from envs.automobile import market
 from envs.automobile import state as st
 from envs.automobile.data import CHRYSLER, SLOAN
+from envs.automobile.rules import AutomobileGame
+from envs.core.rollout import play_games
 from tests.automobile.table import Table
 
 
@@ -153,6 +156,18 @@ def test_end_of_game_factories_at_full_value_loans_repaid_most_cash_wins():
     assert info[0]["winner"] and info[0]["rank"] == 1 and info[0]["factory_value"] == 1300
     assert info[1]["rank"] == 3 and info[1]["loans"] == 2
     t.check()
+
+
+def test_the_game_ends_after_the_fourth_turn_without_p9():
+    """Course of play / P9: four turns; after turn 4's P8 the game ends (P9 skipped: the
+    turn-4 tiles stay out of the bag)."""
+    game = AutomobileGame(num_players=4)
+    result = play_games(game, policy, ["rule_based", "random", "random", "rule_based"], 5, 9)
+    for i in range(5):
+        state = result.state(game, i)
+        assert state["turn"][0] == 3 and state["phase"][0] == st.PH_OVER
+        assert int(state["bag"].sum()) == 16 - 2 * 4 - 2
+        game.check_invariants(state)
 
 
 def test_ties_go_to_the_earliest_in_the_last_pass_order():
