@@ -17,7 +17,13 @@ import numpy as np
 import envs  # noqa: F401  (kernel cache set-up)
 from envs.automobiles.data import (
     BLACK,
+    DARK,
+    E_ENGINEER,
     E_GEAR,
+    E_MECHANIC,
+    E_PIT_CAPTAIN,
+    E_PIT_CREW,
+    E_PIT_TEAM,
     LIGHT,
     NUM_COLOURS,
     NUM_EFFECTS,
@@ -25,6 +31,7 @@ from envs.automobiles.data import (
     WHITE,
 )
 from envs.automobiles.encode import (
+    O_COST,
     O_DECISION,
     O_DRAWN,
     O_MARKET,
@@ -73,13 +80,13 @@ from envs.core.draw import uniform_legal
 
 PIT_STOP_WEAR = 4     # wear cubes in hand that make a pit stop worth a turn
 
-# how much the agent wants a cube of each effect (buying, keeping); gears by colour below
-EFFECT_WANT = np.array([
-    0,   # gear (by colour: GEAR_WANT)
+# how much the agent values keeping a cube of each effect; gears by colour in GEAR_KEEP
+EFFECT_KEEP = np.array([
+    0,   # gear (by colour)
     -5,  # wear
     2,   # car chief
     2,   # engineer
-    0,   # manager
+    1,   # manager
     2,   # mechanic
     4,   # crew chief
     4,   # pit captain
@@ -91,22 +98,27 @@ EFFECT_WANT = np.array([
     2,   # tires
     1,   # boost
     4,   # gearbox
-    1,   # nitro
+    2,   # nitro
     5,   # turbo
     4,   # diesel
     4,   # hybrid
     4,   # rotary
-    1,   # supercharged
+    2,   # supercharged
 ], dtype=np.int64)
-GEAR_WANT = np.array([-1, 1, 4, 5], dtype=np.int64)
+GEAR_KEEP = np.array([1, 2, 4, 5], dtype=np.int64)
+# how much the agent wants to buy one (0: never); whites are never bought
+EFFECT_BUY = np.array([
+    0, 0, 2, 1, 0, 1, 4, 4, 4, 3, 3, 3, 3, 2, 1, 4, 1, 5, 4, 4, 4, 1,
+], dtype=np.int64)
+GEAR_BUY = np.array([0, 2, 4, 5], dtype=np.int64)
 
-# activation order: lower goes first
+# activation order: lower goes first (99: kept as money, never activated)
 EFFECT_ORDER = np.array([
     50,  # gear (by colour: GEAR_ORDER)
-    99,  # wear (never activated for its effect)
+    99,  # wear
     10,  # car chief
     12,  # engineer
-    99,  # manager (kept as money)
+    99,  # manager
     11,  # mechanic
     5,   # crew chief
     6,   # pit captain
@@ -142,12 +154,22 @@ def _effects(obs):
 
 
 @nb.njit(cache=True)
-def _want(eff, c):
+def _keep(eff, c):
+    """How much the agent wants to keep a cube of colour ``c``."""
     if c == WEAR:
         return -5
     if eff[c] == E_GEAR:
-        return GEAR_WANT[c]
-    return EFFECT_WANT[eff[c]]
+        return GEAR_KEEP[c]
+    return EFFECT_KEEP[eff[c]]
+
+
+@nb.njit(cache=True)
+def _buy_want(eff, c):
+    if c == WEAR:
+        return 0
+    if eff[c] == E_GEAR:
+        return GEAR_BUY[c]
+    return EFFECT_BUY[eff[c]]
 
 
 @nb.njit(cache=True)
@@ -183,7 +205,7 @@ def _pick(mask, bank, eff, worst_first):
     best_key = 0
     for c in range(NUM_COLOURS):
         if mask[bank + c]:
-            key = _want(eff, c)
+            key = _keep(eff, c)
             if worst_first:
                 key = -key
             if best < 0 or key > best_key:
@@ -193,13 +215,9 @@ def _pick(mask, bank, eff, worst_first):
 
 
 @nb.njit(cache=True)
-def _junk(mask, bank, eff):
-    """A legal wear or white cube of ``bank`` (wear first), else -1."""
-    if mask[bank + WEAR]:
-        return bank + WEAR
-    if mask[bank + WHITE] and eff[WHITE] == E_GEAR:
-        return bank + WHITE
-    return -1
+def _wear(mask, bank):
+    """A legal wear cube of ``bank``, else -1."""
+    return bank + WEAR if mask[bank + WEAR] else -1
 
 
 @nb.njit(cache=True)
@@ -209,18 +227,31 @@ def _buy(obs, mask, eff):
     best_key = 0
     for c in range(NUM_COLOURS):
         if mask[A_STOCK + c]:
-            key = _want(eff, c)
-            if key > best_key:
+            key = _buy_want(eff, c) * 100 + obs[O_COST + c]
+            if _buy_want(eff, c) > 0 and key > best_key:
                 best = c
                 best_key = key
     if best >= 0:
         return A_STOCK + best
     if mask[A_STOP]:
         return A_STOP
-    for c in range(NUM_COLOURS):
-        if mask[A_STOCK + c]:
-            return A_STOCK + c
-    return -1
+    return _pick(mask, A_STOCK, eff, False)
+
+
+@nb.njit(cache=True)
+def _useful(obs, eff, c):
+    """Cleaning effects are used only when there is wear for them to clean."""
+    own = O_PLAYERS
+    active_wear = obs[own + PB_ACTIVE + WEAR]
+    discard_wear = obs[own + PB_DISCARD + WEAR]
+    e = eff[c]
+    if e == E_ENGINEER:
+        return active_wear > 0
+    if e == E_MECHANIC:
+        return active_wear > 0 or discard_wear > 0
+    if e in (E_PIT_CAPTAIN, E_PIT_CREW, E_PIT_TEAM):
+        return discard_wear > 0
+    return True
 
 
 @nb.njit(cache=True)
@@ -231,7 +262,7 @@ def _action(obs, mask, eff):
     best = -1
     best_order = 99
     for c in range(NUM_COLOURS):
-        if mask[A_ACTIVE + c]:
+        if mask[A_ACTIVE + c] and _useful(obs, eff, c):
             order = _order(eff, c)
             if order < best_order:
                 best_order = order
@@ -249,7 +280,6 @@ def rule_based(p, obs, mask):
             phase = k
             break
     eff = _effects(obs)
-    own = O_PLAYERS
     action = -1
     if phase in (PH_SETUP_BUY, PH_BUY, PH_PIT_TEAM_BUY):
         action = _buy(obs, mask, eff)
@@ -260,16 +290,16 @@ def rule_based(p, obs, mask):
         if action < 0:
             action = A_STOP
     elif phase == PH_CAR_CHIEF:
-        for g in range(WHITE, BLACK + 1):
+        for g in range(DARK, WHITE - 1, -1):      # upgrade the best gear below black
             if mask[A_DISCARD + g]:
                 action = A_DISCARD + g
                 break
     elif phase == PH_ENGINEER:
-        action = _junk(mask, A_ACTIVE, eff)
+        action = _wear(mask, A_ACTIVE)
         if action < 0:
             action = A_STOP
     elif phase == PH_REMOVE:
-        action = _junk(mask, A_DISCARD, eff)
+        action = _wear(mask, A_DISCARD)
         if action < 0:
             action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, eff, True)
     elif phase == PH_MANAGER_REMOVE:
@@ -277,18 +307,13 @@ def rule_based(p, obs, mask):
     elif phase == PH_MANAGER_BAG:
         action = A_STOP
     elif phase == PH_MECHANIC:
-        action = _junk(mask, A_ACTIVE, eff)
+        action = _wear(mask, A_ACTIVE)
         if action < 0:
             action = _pick(mask, A_ACTIVE, eff, True)
     elif phase == PH_PIT_CREW:
-        if obs[own + PB_DISCARD + WEAR] >= obs[O_PICKS] or not mask[A_DISCARD + WEAR]:
-            action = A_ALL_WEAR
-        else:
-            action = _junk(mask, A_DISCARD, eff)
-            if action < 0:
-                action = A_ALL_WEAR
+        action = A_ALL_WEAR
     elif phase == PH_PIT_TEAM:
-        action = _junk(mask, A_DISCARD, eff)
+        action = _wear(mask, A_DISCARD)
         if action < 0:
             action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, eff, True)
     elif phase in (PH_STEERING, PH_TIRES):
@@ -308,12 +333,12 @@ def rule_based(p, obs, mask):
     elif phase == PH_NITRO:
         best_key = -99
         for c in range(NUM_COLOURS):
-            if mask[A_ACTIVE + c] and obs[O_DRAWN + c] > 0 and _want(eff, c) > best_key:
-                best_key = _want(eff, c)
+            if mask[A_ACTIVE + c] and obs[O_DRAWN + c] > 0 and _keep(eff, c) > best_key:
+                best_key = _keep(eff, c)
                 action = A_ACTIVE + c
     elif phase == PH_SUPERCHARGED:
         action = _pick(mask, A_DISCARD, eff, False)
-        if action < 0 or _want(eff, action - A_DISCARD) < 2:
+        if action < 0 or _keep(eff, action - A_DISCARD) < 2:
             action = A_STOP
     if action < 0 or not mask[action]:
         for a in range(mask.shape[0]):

@@ -204,7 +204,7 @@ def observe(s, p, seat, out):
         out[b + PB_CROSSINGS] = crossings(s, p, other)
         pos = s[CAR_ABS + other]
         out[b + PB_LAP_POS] = ((pos % lap) + lap) % lap / lap
-        out[b + PB_PAST_LINE] = max(0, pos - laps * lap) / lap
+        out[b + PB_PAST_LINE] = max(0, pos - (laps - 1) * lap) / lap
         out[b + PB_LANE] = p[P_SPACE_LANE + s[CAR_SPACE + other]]
         out[b + PB_SEGMENT] = s[CAR_SEG + other]
         out[b + PB_BAG_SIZE] = total(s, pile(other, BAG))

@@ -235,7 +235,7 @@ class AutomobilesGame(Game):
 
     def progress_past_line(self, state: State, seat: int) -> int:
         """Segments seat's car is past the line of its last lap (negative: not finished)."""
-        return int(state.data[st.CAR_ABS + seat]) - self.laps * self.track.lap_length
+        return int(state.data[st.CAR_ABS + seat]) - (self.laps - 1) * self.track.lap_length
 
     def scores(self, state: State) -> list[int]:
         """Rank per seat (1 = first)."""

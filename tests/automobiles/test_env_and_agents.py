@@ -1,0 +1,173 @@
+"""The AEC surface beyond the cross-game tests: hidden information in observations,
+rendering, the reachability kernel, a property test over options, and the built-in
+agents (issue 3: rule-based agent >= 90% wins against random in 2-player games)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hyp
+
+from agents.automobiles import policy
+from agents.registry import make_agent
+from envs import automobiles_v0
+from envs.automobiles import state as st
+from envs.automobiles.board import reachable
+from envs.automobiles.data import MAX_SPACES, NUM_COLOURS
+from envs.automobiles.encode import O_PLAYERS, OBS, PB_BAG, PB_BAG_SIZE, PLAYER_BLOCK
+from envs.automobiles.rules import AutomobilesGame
+from envs.core.rollout import play_games
+from tests.automobiles.table import STOP, Table, activate
+
+GAMES_PER_SEATING = 500
+SEED = 2024
+
+
+def test_observation_hides_other_bags_unless_open_bags():
+    """Rule Clarifications: you may not look into any bag (own contents are known to the
+    seat); online rules' deviation open_bags shows every bag."""
+    for open_bags in (False, True):
+        game = AutomobilesGame(num_players=3, open_bags=open_bags)
+        state = game.new_state(2)
+        obs = game.observe(state, 0)
+        for k, seat in enumerate((0, 1, 2)):
+            block = O_PLAYERS + k * PLAYER_BLOCK
+            bag = state["bag"][seat * NUM_COLOURS:(seat + 1) * NUM_COLOURS]
+            shown = obs[block + PB_BAG:block + PB_BAG + NUM_COLOURS]
+            assert obs[block + PB_BAG_SIZE] == bag.sum()
+            if seat == 0 or open_bags:
+                assert np.array_equal(shown, bag)
+            else:
+                assert not shown.any()
+
+
+def test_observation_does_not_depend_on_hidden_bag_order():
+    """Two states differing only in the generator (future draws) look the same."""
+    game = AutomobilesGame(num_players=2)
+    a = game.new_state(5)
+    b = a.copy()
+    b.data[0:4] = [1, 2, 3, 4]
+    assert np.array_equal(game.observe(a, 0), game.observe(b, 0))
+
+
+def test_observation_layout_names_every_slot():
+    game = AutomobilesGame(num_players=4)
+    assert game.obs_layout().size == game.obs_size == OBS.size
+    state = game.new_state(1)
+    for seat in range(4):
+        obs = game.observe(state, seat)
+        assert obs.shape == (game.obs_size,) and (obs >= 0).all() and (obs <= 1000).all()
+
+
+def test_render_ansi_and_rgb_show_the_track_and_the_players():
+    env = automobiles_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "Daytona Beach" in text and "lane 2" in text and "player_2" in text
+    picture = automobiles_v0.env(num_players=3, render_mode="rgb_array")
+    picture.reset(seed=1)
+    image = picture.render()
+    assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 4
+
+
+def test_describe_action_names_the_decision():
+    t = Table(2)
+    t.put_car(0, 0, 2)
+    t.give(0, "active", light_gray=1)
+    t.turn(0)
+    assert t.game.describe_action(t.state, STOP) == "end the Action Phase"
+    assert t.game.describe_action(t.state, activate("light_gray")) == "activate a light_gray cube"
+
+
+def test_reachable_kernel_follows_colour_occupancy_and_lanes():
+    """numba kernel: spaces reachable by up to N consecutive moves of one colour."""
+    t = Table(2)
+    t.put_car(0, 0, 39)                                  # lane 0 white [39, 40)
+    t.park_others(1)
+    out = np.zeros(MAX_SPACES, dtype=np.int64)
+    car = int(t.s[st.CAR_SPACE])
+    longest = reachable(t.s, t.p, 0, car, 0, 1 << 1, 6, out)   # light gray
+    lane0 = [t.space(0, at) for at in (0, 2, 4, 6, 8, 10)]
+    assert longest == 6 and [int(out[sp]) for sp in lane0] == [1, 2, 3, 4, 5, 6]
+    assert int(out.astype(bool).sum()) == 6
+    t.put_car(1, 0, 4, seg=0)                            # a car in [4, 6): one free segment
+    reachable(t.s, t.p, 0, car, 0, 1 << 1, 6, out)
+    assert out[t.space(0, 4)] == 3 and out[t.space(0, 6)] == 0   # not through the car
+
+
+@given(seed=hyp.integers(0, 2**32 - 1), players=hyp.integers(2, 5),
+       track=hyp.sampled_from(["daytona", "monza"]), accelerated=hyp.booleans(),
+       branch=hyp.booleans(), open_bags=hyp.booleans(), draft=hyp.booleans(),
+       laps=hyp.integers(1, 3))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_property_random_options_keep_every_cube_in_one_place(seed, players, track,
+                                                              accelerated, branch, open_bags,
+                                                              draft, laps):
+    """Invariant: every cube of every colour is in exactly one place (stock, a bag, a pile,
+    the track) after every step, whatever the options and the random card set."""
+    game = AutomobilesGame(num_players=players, track=track, card_set="random", laps=laps,
+                           accelerated_play=accelerated, branch_from_car=branch,
+                           open_bags=open_bags, draft_behind_space=draft)
+    state = game.new_state(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(4000):
+        if game.is_over(state):
+            break
+        mask = game.legal_mask(state)
+        game.apply(state, int(rng.choice(np.flatnonzero(mask))))
+        game.check_invariants(state)
+    assert game.is_over(state)
+
+
+def test_check_invariants_catches_a_lost_cube():
+    game = AutomobilesGame(num_players=2)
+    state = game.new_state(0)
+    state.data[st.STOCK] -= 1
+    try:
+        game.check_invariants(state)
+    except AssertionError as exc:
+        assert "exactly one place" in str(exc)
+    else:
+        raise AssertionError("a missing cube went unnoticed")
+
+
+# ----- agents -------------------------------------------------------------------------------
+def test_rule_based_beats_random_in_90_percent_of_two_player_games():
+    """Fixed set: seed 2024, games 0-499 with the rule-based agent first, then second."""
+    game = AutomobilesGame(num_players=2)
+    wins = 0
+    for seats in (["rule_based", "random"], ["random", "rule_based"]):
+        result = play_games(game, policy, seats, GAMES_PER_SEATING, seed=SEED)
+        wins += int((result.rewards[:, seats.index("rule_based")] > 0).sum())
+    assert wins / (2 * GAMES_PER_SEATING) >= 0.90
+
+
+def test_rule_based_agents_finish_four_player_games_on_every_suggested_set():
+    """The balance tool's workload: rule-based 4-player games end by the race, not by the
+    round guard."""
+    for name in ("Fine Tuning", "Expert Invitational", "Broken Down"):
+        game = AutomobilesGame(num_players=4, card_set=name)
+        result = play_games(game, policy, ["rule_based"] * 4, 20, seed=3)
+        for i in range(20):
+            state = result.state(game, i)
+            assert state.data[st.END_TRIGGERED] == 1
+            assert state.data[st.ROUNDS] < game.params[st.P_MAX_ROUNDS]
+
+
+def test_agents_play_only_legal_actions_through_the_aec_env():
+    env = automobiles_v0.env(num_players=3, card_set="random")
+    env.reset(seed=8)
+    game = env.unwrapped.game
+    agents = {a: make_agent(kind, game, seed=1) for a, kind in
+              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        action = None if (term or trunc) else agents[agent].act(obs["observation"],
+                                                                 obs["action_mask"])
+        if action is not None:
+            assert obs["action_mask"][action] == 1
+        env.step(action)
+    assert not env.agents
+    assert {"rank", "winner", "past_line", "rounds", "wear_gained", "bought",
+            "activated"} <= set(info)
