@@ -275,7 +275,9 @@ def _strongly_connected(next_: list[list[int]]) -> bool:
 def _load_spaces(top: Entry) -> tuple[list[str], list[Entry]]:
     entries = top.subs("spaces")
     if not 1 <= len(entries) <= MAX_SPACES:
-        top.fail(f"'spaces' must list 1..{MAX_SPACES} spaces, got {len(entries)}")
+        top.fail(f"'spaces' must list 1..{MAX_SPACES} spaces (4 start spaces and at most "
+                 f"10 others, which take the 20 neutral cubes 2 each: Setup 4), "
+                 f"got {len(entries)}")
     ids: list[str] = []
     for space in entries:
         space.unknown_keys({"id", "start", "poi", "next", "at"})
@@ -347,12 +349,6 @@ def load_airport(name_or_path: str | Path = "flying_cloud") -> Airport:
     missing = [f"P{k + 1}" for k in range(NUM_PARTY_COLORS) if start[k] < 0]
     if missing:
         top.fail(f"spaces must include start spaces P1-P4 (key 'start'); missing {missing}")
-    others = n - NUM_PARTY_COLORS
-    fits = COMPONENTS.neutral_cubes // COMPONENTS.neutral_per_space
-    if others > fits:
-        top.fail(f"{others} spaces are not start spaces, but {COMPONENTS.neutral_cubes} "
-                 f"neutral cubes cover only {fits} of them with "
-                 f"{COMPONENTS.neutral_per_space} each (Setup 4)")
     gate_ids, access, gate_start = _load_gates(top, ids)
     into = [sum(i in row for row in next_) for i in range(n)]
     for i, count in enumerate(into):

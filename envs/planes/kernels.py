@@ -806,7 +806,10 @@ def _mask_step(s, p, seat, mask):
         _mask_ahead(s, p, seat, p[base], mask)
     else:
         for i in range(n):
-            mask[A_SPACE + p[base + i]] = 1
+            target = p[base + i]
+            # entering a cone ends the move, so with a skip owed only skippable arrows
+            if not (must_skip and blocked(s, p, target) and s[IGNORE_BLOCKAGES] == 0):
+                mask[A_SPACE + target] = 1
 
 
 @nb.njit(cache=True)
