@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobile.data import FORD, MAX_STACK, NUM_SPACES, NUM_TURNS
+from envs.automobile.data import FORD, MASS, MAX_STACK, NUM_SPACES, NUM_TURNS, PREMIUM
 from envs.automobile.economy import is_new_space, rd_ahead_cost
 from envs.automobile.kernels import ad_cost, discount_stack, salesmen_in_stock
 from envs.automobile.market import box_capacity
@@ -231,23 +231,14 @@ def observe(s, p, seat, out):
         out[O_BOXES_FILLED + seg] = s[BOXES + seg]
         out[O_BOXES_OPEN + seg] = box_capacity(p, seg, turn)
         out[O_LAST_DEMAND + seg] = s[DEMAND + seg] / CUBE_SCALE
-    per_player = p[P_TILES_PER_PLAYER + turn]
-    from_bag_premium = p[P_PREMIUM_BAG + turn]
-    from_bag_mass = p[P_MASS_BAG + turn]
-    tiles_turn(p, turn, n, per_player, from_bag_premium, from_bag_mass, out)
+    out[O_TILES_TURN + p[P_HIGHER_SEG + turn]] += n
+    if p[P_TILES_PER_PLAYER + turn] == 2:
+        out[O_TILES_TURN + p[P_LOWER_SEG + turn]] += n
+    out[O_TILES_TURN + PREMIUM] += p[P_PREMIUM_BAG + turn]
+    out[O_TILES_TURN + MASS] += p[P_MASS_BAG + turn]
     out[O_RD_STOCK] = s[RD_STOCK] / CUBE_SCALE
     out[O_FRONTIER] = (s[FRONTIER] + 1) / NUM_SPACES
     out[O_LOSS_PRICE] = p[P_LOSS_PRICE + turn] / 100.0
-
-
-@nb.njit(cache=True)
-def tiles_turn(p, turn, n, per_player, premium, mass, out):
-    """How many demand tiles each segment gets this turn (public: the turn track)."""
-    out[O_TILES_TURN + p[P_HIGHER_SEG + turn]] += n
-    if per_player == 2:
-        out[O_TILES_TURN + p[P_LOWER_SEG + turn]] += n
-    out[O_TILES_TURN + 2] += premium
-    out[O_TILES_TURN + 0] += mass
 
 
 def layout() -> Layout:

@@ -66,7 +66,8 @@ def render_text(game: Game, state: State) -> str:
         if s[st.CLOSED + i]:
             bits.append("CLOSED")
         if s[st.FACTORIES + i]:
-            bits.append(f"player_{owner}: {s[st.FACTORIES + i]} factories"
+            f = int(s[st.FACTORIES + i])
+            bits.append(f"player_{owner}: {f} factor{'ies' if f > 1 else 'y'}"
                         + (" + parts factory" if s[st.PARTS + i] else ""))
         if s[st.CARS + i]:
             bits.append(f"{s[st.CARS + i]} cars (player_{owner})")

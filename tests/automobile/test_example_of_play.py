@@ -3,10 +3,13 @@ replayed action by action; every figure the rulebook states is checked."""
 
 from __future__ import annotations
 
+import pytest
+
 from envs.automobile import actions as a
 from envs.automobile import kernels as k
 from envs.automobile import state as st
 from envs.automobile.data import MASS, MIDDLE, PREMIUM
+from envs.automobile.encode import O_LAST_DEMAND
 from tests.automobile.table import Table
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
@@ -77,6 +80,8 @@ def test_example_of_play_first_turn():
     assert [t.cash(s) for s in (RED, YELLOW, GREEN, BLUE)] == [1800, 2020, 1570, 1850]
     assert [int(x) for x in t.state["sel_order"][:4]] == [GREEN, RED, BLUE, YELLOW]
     assert t.current == GREEN
+    obs = t.game.observe(t.state, RED)                # the revealed demand is public
+    assert obs[O_LAST_DEMAND + MIDDLE] == pytest.approx(1.2)
     t.check()
 
 
