@@ -765,13 +765,19 @@ def factory_value(s, p, seat):
 
 @nb.njit(cache=True)
 def _final(s, p):
-    """After turn 4 (no P9): factories cashed in at full value, loans repaid at $600."""
+    """After turn 4 (no P9): factories cashed in at full value, loans repaid at $600 (a
+    shortfall is debt, or forgiven with ``shortfall='forgive'``; no new loans then)."""
     n = p[P_NUM_PLAYERS]
     for seat in range(n):
         value = factory_value(s, p, seat)
         receive(s, seat, value)
         s[STAT_END_VALUE + seat] = value
-        pay(s, seat, s[LOANS + seat] * p[P_LOAN_REPAY])
+        due = s[LOANS + seat] * p[P_LOAN_REPAY]
+        if p[P_SHORTFALL] == 2:
+            paid = min(due, max(s[CASH + seat], 0))
+            s[STAT_UNPAID + seat] += due - paid
+            due = paid
+        pay(s, seat, due)
     s[PHASE] = PH_OVER
 
 

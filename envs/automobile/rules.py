@@ -17,7 +17,8 @@ Options (each settles a point the rulebook leaves open; defaults documented in
   ``"taken"``: half of the cubes taken this turn.
 - ``shortfall="loan_then_debt"``: a P8 payment the player cannot meet takes loans
   automatically (while any are left), the rest becomes negative cash; ``"debt"``:
-  negative cash without loans; ``"forgive"``: the player pays what they have.
+  negative cash without loans; ``"forgive"``: the player pays what they have. The
+  final loan repayment follows the same option (no loans can be taken for it).
 - ``markers_on_closed=True``: ads and discounts may go on a space closed this turn
   after it produced (its cars are still sold); ``False`` forbids it.
 - ``durant_borrow=False``: Durant may decline his forced build when he cannot pay

@@ -181,6 +181,18 @@ def test_ties_go_to_the_earliest_in_the_last_pass_order():
     assert [i["rank"] for i in t.game.final_info(t.state)] == [3, 2, 1]
 
 
+@pytest.mark.parametrize(("mode", "cash", "unpaid"), [("debt", 300 - 1200, 0),
+                                                   ("forgive", 0, 900)])
+def test_final_loan_repayment_with_too_little_cash(mode, cash, unpaid):
+    """Winning the game: loans repaid at $600 each; with too little cash the ``shortfall``
+    option decides (negative cash, or pay what there is)."""
+    t = _table(3, shortfall=mode)
+    t.s[st.LOANS + 0] = 2
+    t.set_cash(0, 400)                              # $100 interest in P8 leaves $300
+    k._phase8(t.s, t.p)
+    assert t.cash(0) == cash and t.get("stat_unpaid", 0) == unpaid
+
+
 def test_cash_reward_option_is_zero_sum():
     """Option ``reward="cash"``: own cash minus the others' mean, in thousands."""
     t = _table(3, reward="cash")
