@@ -25,7 +25,7 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
   crosses it; literally that crossing moves the lap marker (DATA 1: "implement crossings
   literally"). ``False`` starts counting from the next crossing (full laps).
 - ``buy_wear=False``: wear cubes are not for sale (no rule has a player buy them).
-- ``max_rounds=100``: not a rule: an engine guard that ends a game after that many
+- ``max_rounds=200``: not a rule: an engine guard that ends a game after that many
   rounds (ranked by race position) so that any pair of policies terminates.
 """
 
@@ -87,10 +87,12 @@ class AutomobilesGame(Game):
                open_bags: bool = False, accelerated_play: bool = False,
                start_player: int | str = 0, branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = True,
-               buy_wear: bool = False, max_rounds: int = 100) -> None:
+               buy_wear: bool = False, max_rounds: int = 200) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
+        if isinstance(card_set, tuple):
+            self._options["card_set"] = list(card_set)   # JSON-safe, equal after a round trip
         if card_data is not None and not isinstance(card_data, (str, Path)):
             raise ConfigError(f"card_data must be a path to a TOML file or None, "
                               f"got {card_data!r}")
@@ -207,7 +209,14 @@ class AutomobilesGame(Game):
 
     # ----- words and pictures ----------------------------------------------------------------
     def describe_action(self, state: State, action: int) -> str:
-        return action_name(int(action), int(state.data[st.PHASE]))
+        action = int(action)
+        if kernels.A_SPACE <= action < kernels.A_SPACE + self.track.num_spaces:
+            sp = action - kernels.A_SPACE
+            t = self.track
+            colours = "+".join(COLOURS[g] for g in GEARS if t.colours[sp] & (1 << g))
+            return (f"move to track space {sp} (lane {int(t.lane[sp])}, positions "
+                    f"{int(t.start[sp])}-{int(t.start[sp] + t.length[sp])}, {colours})")
+        return action_name(action, int(state.data[st.PHASE]))
 
     def render_text(self, state: State) -> str:
         from envs.automobiles.render import render_text

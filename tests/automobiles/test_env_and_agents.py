@@ -11,13 +11,17 @@ from hypothesis import strategies as hyp
 from agents.automobiles import policy
 from agents.registry import make_agent
 from envs import automobiles_v0
+from envs.automobiles import kernels
 from envs.automobiles import state as st
 from envs.automobiles.board import reachable
+from envs.automobiles.cubes import draw_one
 from envs.automobiles.data import MAX_SPACES, NUM_COLOURS
 from envs.automobiles.encode import O_PLAYERS, OBS, PB_BAG, PB_BAG_SIZE, PLAYER_BLOCK
+from envs.automobiles.kernels import random_playout
 from envs.automobiles.rules import AutomobilesGame
+from envs.core.rng import seeded_words
 from envs.core.rollout import play_games
-from tests.automobiles.table import STOP, Table, activate
+from tests.automobiles.table import STOP, Table, activate, to_space
 
 GAMES_PER_SEATING = 500
 SEED = 2024
@@ -171,3 +175,38 @@ def test_agents_play_only_legal_actions_through_the_aec_env():
     assert not env.agents
     assert {"rank", "winner", "past_line", "rounds", "wear_gained", "bought",
             "activated"} <= set(info)
+
+
+def test_space_actions_are_described_with_lane_positions_and_colours():
+    t = Table(2)
+    t.put_car(0, 0, 2)
+    t.give(0, "active", dark_gray=1)
+    t.turn(0)
+    t.act(activate("dark_gray"))
+    space = t.space(1, 4)
+    assert t.game.describe_action(t.state, to_space(space)) == (
+        f"move to track space {space} (lane 1, positions 4-8, dark_gray)")
+
+
+def test_bag_draw_kernel_draws_in_proportion_to_the_bag():
+    """numba kernel: a draw takes a uniformly random cube of the bag (3 black : 1 white)."""
+    t = Table(2)
+    t.give(0, "bag", black=3, white=1)
+    blacks = 0
+    for seed in range(400):
+        t.rig(seed)
+        state = t.s.copy()
+        blacks += int(draw_one(state, 0) == 3)
+    assert 0.65 < blacks / 400 < 0.85
+
+
+def test_random_playout_kernel_finishes_a_game_reproducibly():
+    """numba kernel: a whole random game from any position, chance from the state."""
+    game = AutomobilesGame(num_players=3)
+    state = game.new_state(4)
+    words = np.array(seeded_words(9))
+    a, b = state.data.copy(), state.data.copy()
+    made_a = random_playout(a, game.params, words.copy(), 100_000)
+    made_b = random_playout(b, game.params, words.copy(), 100_000)
+    assert made_a == made_b > 0 and np.array_equal(a, b)
+    assert kernels.current_player(a, game.params) == -1
