@@ -2,10 +2,11 @@
 
 numba stamps a cached kernel with the source of its own file only, but our
 kernels freeze constants imported from other modules (state offsets, data
-tables). This module registers a cache locator whose stamp also covers every
-source file of ``envs/core`` and of the kernel's own game package, so an edit to
-``state.py`` or ``data.py`` recompiles the kernels that depend on it.
-It must run before any ``@njit(cache=True)`` function is decorated.
+tables). This module registers a cache locator whose stamp also covers the
+sources a kernel may depend on: ``envs/core`` and the kernel's own game package
+(plus, for ``agents/<game>.py``, that file and ``agents/base.py``), so an edit to a
+game's ``state.py`` recompiles exactly the kernels that use it. It must run before
+any ``@njit(cache=True)`` function is decorated.
 """
 
 from __future__ import annotations
@@ -23,43 +24,46 @@ AGENTS_DIR = PACKAGE_DIR.parent / "agents"
 
 
 @functools.cache
-def package_digest(game_dir: str) -> str:
-    """Hash of the sources of ``envs/core`` and of one game package (or of everything)."""
+def package_digest(sources: tuple[str, ...]) -> str:
+    """Hash of the Python sources under the given folders or files."""
     digest = hashlib.sha256()
-    folders = {PACKAGE_DIR / "core", Path(game_dir)}
-    if Path(game_dir) == PACKAGE_DIR:
-        folders = {PACKAGE_DIR, AGENTS_DIR}
-    for folder in sorted(folders):
-        for path in sorted(folder.rglob("*.py")):
-            digest.update(str(path.relative_to(PACKAGE_DIR.parent)).encode())
-            digest.update(path.read_bytes())
+    for source in sorted(sources):
+        root = Path(source)
+        files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
+        for path in files:
+            if path.exists():
+                digest.update(str(path.relative_to(PACKAGE_DIR.parent)).encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def _owning_package(py_file: str) -> str | None:
-    """The folder whose sources stamp a kernel of ``py_file`` (None: not ours)."""
+def stamp_sources(py_file: str) -> tuple[str, ...] | None:
+    """What a kernel defined in ``py_file`` may freeze constants from (None: not ours)."""
     path = Path(py_file).resolve()
+    core = str(PACKAGE_DIR / "core")
     if path.is_relative_to(AGENTS_DIR):
-        return str(PACKAGE_DIR)  # agents read layouts of every game: stamp all of envs
+        game_dir = PACKAGE_DIR / path.stem
+        game = str(game_dir) if game_dir.is_dir() else str(PACKAGE_DIR)
+        return (core, game, str(path), str(AGENTS_DIR / "base.py"))
     try:
         rel = path.relative_to(PACKAGE_DIR)
     except ValueError:
         return None
     if len(rel.parts) < 2:
-        return str(PACKAGE_DIR / "core")
-    return str(PACKAGE_DIR / rel.parts[0])
+        return (core,)
+    return (core, str(PACKAGE_DIR / rel.parts[0]))
 
 
 class PackageStampLocator(caching.UserProvidedCacheLocator):
-    """Cache in ``CACHE_DIR``, stamped with the whole owning package's source."""
+    """Cache in ``CACHE_DIR``, stamped with every source the kernel may depend on."""
 
     def get_source_stamp(self):
         own = super().get_source_stamp()
-        return (own, package_digest(_owning_package(self._py_file)))
+        return (own, package_digest(stamp_sources(self._py_file)))
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if _owning_package(py_file) is None:
+        if stamp_sources(py_file) is None:
             return None
         return super().from_function(py_func, py_file)
 

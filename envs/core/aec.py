@@ -52,7 +52,7 @@ class TransitAECEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._step_fused = fused_kernels(self.game.kernels).step
+        self._bind_kernels()
         obs_low, obs_high = getattr(self.game, "obs_bounds", (0.0, np.inf))
         self._obs_space = gymnasium.spaces.Dict(
             {
@@ -75,6 +75,14 @@ class TransitAECEnv(AECEnv):
         self._player = -1
         self._window = None
         self.game_state: State | None = None  # live; copy() it to keep a snapshot
+
+    def _bind_kernels(self) -> None:
+        """Keep the hot callables and sizes as plain attributes (no lookups per step)."""
+        self._step_fused = fused_kernels(self.game.kernels).step
+        self._observe_kernel = self.game.kernels.observe
+        self._params = self.game.params
+        self._obs_size = self.game.obs_size
+        self._num_actions = self.game.num_actions
 
     # ----- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -109,8 +117,8 @@ class TransitAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        obs = np.zeros(self.game.obs_size, dtype=np.float32)
-        self.game.kernels.observe(self.game_state.data, self.game.params, seat, obs)
+        obs = np.zeros(self._obs_size, dtype=np.float32)
+        self._observe_kernel(self.game_state.data, self._params, seat, obs)
         mask = self._mask.copy() if seat == self._player else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
@@ -120,23 +128,23 @@ class TransitAECEnv(AECEnv):
         return self._mask.copy() if self._seat[agent] == self._player else self._no_mask.copy()
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._player < 0:  # the game is over: only dead agents remain
             if action is not None:
                 raise IllegalActionError(
-                    f"{agent} is done; step(None) is the only legal call, got {action!r}"
+                    f"{self.agent_selection} is done; step(None) is the only legal call, "
+                    f"got {action!r}"
                 )
             self._was_dead_step(action)
             return
         mask = self._mask
-        if not (
-            (type(action) is int or isinstance(action, np.integer))
-            and 0 <= action < mask.shape[0]
-            and mask[action]
-        ):
+        if type(action) is not int:
+            if not isinstance(action, np.integer):
+                self._raise_illegal(action)
+            action = int(action)
+        if not (0 <= action < self._num_actions and mask[action]):
             self._raise_illegal(action)
-        self._cumulative_rewards[agent] = 0.0
-        player = self._step_fused(self.game_state.data, self.game.params, int(action), mask)
+        # rewards are terminal only, so the cumulative reward of a live agent stays 0
+        player = self._step_fused(self.game_state.data, self._params, action, mask)
         self._player = player
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
@@ -225,12 +233,13 @@ class TransitAECEnv(AECEnv):
     def __getstate__(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data["_window"] = None
-        data.pop("_step_fused", None)
+        for name in ("_step_fused", "_observe_kernel"):
+            data.pop(name, None)
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
-        self._step_fused = fused_kernels(self.game.kernels).step
+        self._bind_kernels()
 
 
 class FastOrderEnforcingWrapper(OrderEnforcingWrapper):
