@@ -1,0 +1,177 @@
+"""The Planes AEC env under its options, rendering, invariants under random play, the
+batch API, and the built-in agents (issue 5: the rule-based agent beats random in at
+least 80% of 2-player games on a fixed seeded set)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hyp
+from pettingzoo.test import api_test
+
+from agents.planes import policy
+from agents.registry import make_agent
+from envs import planes_v0
+from envs.core.errors import IllegalActionError
+from envs.core.rollout import play_games, random_rollouts
+from envs.planes import state as st
+
+from .table import Table
+
+GAMES_PER_SEATING = 300
+SEED = 2024
+
+OPTION_SETS = [
+    {"airport": "zephyr"},
+    {"player_decks": True, "blockage_counts": "all"},
+    {"exact_goals": "loose", "end_draw": "must", "skip": "may", "end_at": 8},
+    {"first_player": "random", "reward": "score", "poi": {"S0": "fine_dining"}},
+]
+
+
+def test_rule_based_beats_random_in_80_percent_of_two_player_games():
+    """Fixed set: seed 2024, games 0-299 with the rule-based agent first, then second."""
+    game = planes_v0.Game(num_players=2)
+    wins = 0
+    for seats in (["rule_based", "random"], ["random", "rule_based"]):
+        result = play_games(game, policy, seats, GAMES_PER_SEATING, seed=SEED)
+        wins += int((result.rewards[:, seats.index("rule_based")] > 0).sum())
+    assert wins / (2 * GAMES_PER_SEATING) >= 0.80
+
+
+def test_rule_based_agent_boards_its_party_and_scores_goals():
+    game = planes_v0.Game(num_players=2)
+    result = play_games(game, policy, ["rule_based", "rule_based"], 20, seed=1)
+    infos = [game.final_info(result.state(game, i)) for i in range(20)]
+    boarded = np.mean([[i["own_cubes_boarded"] for i in info] for info in infos])
+    goals = np.mean([[i["goals_scored"] for i in info] for info in infos])
+    assert boarded >= 2.0 and goals >= 2.0
+
+
+def test_agents_play_only_legal_actions_through_the_aec_env():
+    env = planes_v0.env(num_players=3, airport="zephyr")
+    env.reset(seed=8)
+    game = env.unwrapped.game
+    agents = {a: make_agent(kind, game, seed=1) for a, kind in
+              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        action = None if (term or trunc) else agents[agent].act(obs["observation"],
+                                                                 obs["action_mask"])
+        if action is not None:
+            assert obs["action_mask"][action] == 1
+        env.step(action)
+    assert not env.agents
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_pettingzoo_api_under_the_options(options):
+    api_test(planes_v0.env(num_players=3, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_random_games_keep_every_invariant_under_the_options(options):
+    """40 cubes and 60 cards each in exactly one place after every step (and the other
+    invariants of ``check_invariants``), for each option set and player count."""
+    games = [planes_v0.Game(num_players=n, **options) for n in (2, 3, 4)]
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=hyp.integers(min_value=0, max_value=2**32 - 1), which=hyp.integers(0, 2))
+    def run(seed, which):
+        game = games[which]
+        state = game.new_state(seed)
+        rng = np.random.default_rng(seed)
+        game.check_invariants(state)
+        while not game.is_over(state):
+            mask = game.legal_mask(state)
+            game.apply(state, int(rng.choice(np.flatnonzero(mask))))
+            game.check_invariants(state)
+        assert abs(float(game.rewards(state).sum())) < 1e-4
+
+    run()
+
+
+def test_invariant_check_catches_lost_cubes_and_cards():
+    t = Table(2)
+    t.check()
+    broken = t.state.copy()
+    broken["cubes"][0] -= 1
+    with pytest.raises(AssertionError, match="cube count is negative|exactly one place"):
+        t.game.check_invariants(broken)
+    broken = t.state.copy()
+    broken["deck"][0] += 1
+    with pytest.raises(AssertionError, match="cards are not each in exactly one place"):
+        t.game.check_invariants(broken)
+    broken = t.state.copy()
+    broken["gate_color"][0] = 4
+    with pytest.raises(AssertionError, match="plane colour"):
+        t.game.check_invariants(broken)
+    broken = t.state.copy()
+    broken["track"][0] = 3
+    with pytest.raises(AssertionError, match="boarding track"):
+        t.game.check_invariants(broken)
+
+
+def test_rollouts_are_reproducible_for_each_airport():
+    for airport in ("flying_cloud", "zephyr"):
+        game = planes_v0.Game(num_players=4, airport=airport)
+        assert random_rollouts(game, 5, seed=9) == random_rollouts(game, 5, seed=9) > 5
+
+
+def test_batch_api_from_the_version_module():
+    batch = planes_v0.batch(3, seed=4, num_players=2, airport="zephyr")
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        batch.step(batch.sample_actions(rng))
+    assert batch.obs.shape == (3, batch.game.obs_size) and batch.masks.any(axis=1).all()
+
+
+def test_illegal_action_error_names_the_legal_actions_in_words():
+    env = planes_v0.env()
+    env.reset(seed=0)
+    mask = env.last()[0]["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="play no action card|pick up the cubes"):
+        env.step(illegal)
+
+
+def test_text_and_picture_show_the_airport():
+    env = planes_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert "Flying Cloud" in text and "gate G1 at S9" in text and "player_2" in text
+    for name in ("S0", "S13", "P1"):
+        assert name in text
+    env = planes_v0.env(num_players=4, airport="zephyr", render_mode="rgb_array")
+    env.reset(seed=2)
+    picture = env.render()
+    assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == np.uint8
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 8
+
+
+def test_describe_action_follows_the_pending_decision():
+    t = Table(2)
+    t.clear_board()
+    t.put("S4", red=1, grey=1)
+    t.move(0)
+    assert t.game.describe_action(t.state, t.SPACE("S4")) == \
+        "pick up the cubes at S4 (help_desk)"
+    t.play(t.SPACE("S4"))
+    assert t.game.describe_action(t.state, t.DROP("grey")) == \
+        "drop a grey cube at S5 (restroom)"
+    assert t.game.describe_action(t.state, t.STOP).startswith("stop at S4")
+
+
+def test_observation_fits_the_declared_space_and_decision():
+    env = planes_v0.env(num_players=4)
+    env.reset(seed=5)
+    space = env.observation_space("player_0")["observation"]
+    for _ in range(300):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        assert space.contains(obs["observation"])
+        decision = obs["observation"][:st.NUM_PHASES + 1]
+        assert decision.sum() == 1.0 and decision[st.NUM_PHASES] == 0.0
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))

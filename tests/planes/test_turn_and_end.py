@@ -1,0 +1,299 @@
+"""Taking a Turn (order, end-of-turn draw, the deck), Winning the Game (triggers, the
+round, scoring, tie-breaks), rewards, final info and what each seat may see."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.planes import kernels as k
+from envs.planes import state as st
+from envs.planes.encode import O_HAND, O_SEATS, PLAYER_BLOCK
+
+from .table import Table
+
+
+def _table(n=2, **options) -> Table:
+    t = Table(n, **options)
+    t.clear_board()
+    t.clear_hands()
+    return t
+
+
+def finish_turn(t: Table) -> None:
+    """Play the seat to move through its turn with the plainest choices."""
+    seat = t.current
+    while t.current == seat and t.phase != st.PH_OVER:
+        legal = t.legal()
+        if t.STOP in legal:
+            t.play(t.STOP)
+        elif t.PASS() in legal:
+            t.play(t.PASS())
+        else:
+            t.play(legal[0])
+
+
+# ----- turns ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("n", "first", "order"), [
+    (2, 0, [0, 1, 0, 1]), (3, 0, [0, 1, 2, 0]), (4, 2, [2, 3, 0, 1, 2]),
+])
+def test_turns_go_clockwise_from_the_starting_player(n, first, order):
+    """How to Play: each round every player takes one turn in clockwise order."""
+    t = Table(n, first_player=first, seed=3)
+    seen = []
+    for _ in order:
+        seen.append(t.current)
+        finish_turn(t)
+    assert seen == order
+
+
+def test_empty_hand_may_draw_one_card_at_the_end_of_the_turn():
+    """Goal Phase: with no cards left in hand you may draw one card (``end_draw="may"``)."""
+    t = _table()
+    t.put("S4", red=1)
+    t.move(0)
+    t.play(t.SPACE("S4"), t.DROP("red"))
+    assert t.phase == st.PH_DRAW and t.legal() == [t.PASS(), t.DRAW]
+    t.play(t.DRAW)
+    assert t.hand_size(0) == 1 and t.current == 1
+    t2 = _table()
+    t2.put("S4", red=1)
+    t2.move(0)
+    t2.play(t2.SPACE("S4"), t2.DROP("red"), t2.PASS())
+    assert t2.hand_size(0) == 0 and t2.current == 1
+
+
+def test_empty_hand_always_draws_with_the_reference_sheet_option():
+    """Reference sheet: 'If you have no cards left ... draw 1 card' (``end_draw="must"``)."""
+    t = _table(end_draw="must")
+    t.put("S4", red=1)
+    t.put("S8", blue=1)
+    t.move(0)
+    t.play(t.SPACE("S4"), t.DROP("red"))
+    assert t.hand_size(0) == 1 and t.current == 1
+
+
+def test_a_hand_with_cards_draws_nothing_at_the_end_of_the_turn():
+    t = _table()
+    t.put("S4", red=1, grey=5)
+    t.give(0, "Move Twice")
+    t.move(0)
+    t.play(t.SPACE("S4"), t.DROP("grey"), t.STOP)
+    assert t.hand_size(0) == 1 and t.current == 1
+
+
+def test_an_empty_deck_is_rebuilt_from_the_shuffled_discards():
+    """Rule Clarifications: if the draw deck runs out, shuffle the discards into a deck."""
+    t = _table()
+    t.empty_deck_into_discard()
+    t.put("S4", red=1)
+    discards = t.discard_size()
+    t.move(0)
+    t.play(t.SPACE("S4"), t.DROP("red"), t.DRAW)
+    assert t.hand_size(0) == 1
+    assert t.discard_size() == 0 and t.deck_size() == discards - 1
+
+
+def test_no_hand_limit():
+    """Rule Clarifications: there is no hand limit."""
+    t = _table()
+    t.put("S4", red=1)
+    t.give(0, *["Draw 3 Discard 1"] * 4, *["Move Twice"] * 4, *["Regroup"] * 4)
+    t.turn(0)
+    t.play(t.CARD("Draw 3 Discard 1"))
+    assert t.hand_size(0) == 14
+    t.play(t.CARD("Move Twice"))
+    assert t.hand_size(0) == 13
+
+
+def test_player_decks_draw_and_discard_to_the_own_pile():
+    """Optional Rules, Player Decks: each player draws from and discards to their own
+    deck; a personal deck is rebuilt from its own discards."""
+    t = _table(player_decks=True)
+    t.put("S4", red=1)
+    t.give(0, "Draw 1")
+    t.turn(0)
+    deck1 = t.deck_size(1)
+    t.play(t.CARD("Draw 1"))
+    assert t.deck_size(0) == 13 and t.deck_size(1) == deck1
+    t.play(t.SPACE("S4"), t.DROP("red"))
+    assert t.discard_size(0) == 1 and t.discard_size(1) == 0
+    t.check()
+
+
+# ----- the end ------------------------------------------------------------------------------------
+def test_a_full_plane_ends_the_game_after_the_round():
+    """Winning the Game: when a colour's planes are all full the game ends once every
+    player has had the same number of turns."""
+    t = _table(3, end_draw="must")
+    t.board("G1", 4)
+    t.put("S9", red=1)
+    t.put("S4", blue=1)
+    t.put("S6", green=1)
+    t.move(0)
+    t.play(t.SPACE("S9"), t.BOARD("G1"))
+    assert t.s[st.END_TRIGGERED] == 1 and t.current == 1
+    finish_turn(t)
+    assert t.current == 2
+    finish_turn(t)
+    assert t.phase == st.PH_OVER and t.game.current_player(t.state) == -1
+    assert not t.game.legal_mask(t.state).any()
+
+
+def test_the_last_seat_of_the_round_ends_the_game_at_once():
+    t = _table(2, end_draw="must")
+    t.board("G2", 4)
+    t.put("S12", blue=1)
+    t.move(1)
+    t.play(t.SPACE("S12"), t.BOARD("G2"))
+    assert t.phase == st.PH_OVER
+
+
+def test_one_full_neutral_plane_is_not_all_grey_planes():
+    """Winning the Game: any one colour, neutrals included, fills ALL of its planes."""
+    t = _table()
+    t.board("N1", 4)
+    t.board("N2", 4)
+    t.put("S8", red=1, grey=1)
+    t.put("S1", red=1, grey=1)
+    t.move(0)
+    t.play(t.SPACE("S8"), t.DROP("red"), t.BOARD("N2"))
+    assert t.boarded("N2") == 5 and t.s[st.END_TRIGGERED] == 0
+    t.move(0)
+    t.play(t.SPACE("S1"), t.DROP("red"), t.BOARD("N1"))
+    assert t.boarded("N1") == 5 and t.s[st.TRACK] == 10
+    assert t.s[st.END_TRIGGERED] == 1
+
+
+@pytest.mark.parametrize("end_at", [12, 8])
+def test_the_boarding_track_end_space_triggers_the_end(end_at):
+    """Winning the Game: the token on '12' (Optional Rules, Shorter Games: an earlier
+    space such as '8')."""
+    t = _table(end_at=end_at)
+    left = end_at - 1
+    for gate in ("G3", "G4", "N1"):
+        t.board(gate, min(4, left))
+        left -= min(4, left)
+    t.put("S9", red=1)
+    t.move(0)
+    assert t.s[st.TRACK] == end_at - 1 and t.s[st.END_TRIGGERED] == 0
+    t.play(t.SPACE("S9"), t.BOARD("G1"))
+    assert t.s[st.TRACK] == end_at and t.s[st.END_TRIGGERED] == 1
+
+
+def test_round_limit_ends_the_game_and_none_plays_on():
+    """``max_rounds`` (not in the rulebook) ends the game after that many rounds."""
+    t = Table(2, max_rounds=2, seed=1)
+    for _ in range(4):
+        finish_turn(t)
+    assert t.phase == st.PH_OVER and t.s[st.END_TRIGGERED] == 2
+    assert t.game.final_info(t.state)[0]["round_limit_reached"]
+    t2 = Table(2, max_rounds=None, seed=1)
+    for _ in range(20):
+        finish_turn(t2)
+    assert t2.phase != st.PH_OVER
+
+
+# ----- scoring and ties ---------------------------------------------------------------------------
+def _over(t: Table) -> None:
+    t.s[st.PHASE] = st.PH_OVER
+    t.s[st.END_TRIGGERED] = 1
+
+
+def _score_goals(t: Table, seat: int, *names: str) -> None:
+    for name in names:
+        t.give(seat, name)
+        k.score_goal(t.s, seat, t.card(name))
+
+
+def test_example_scoring_goals_plus_five_per_own_cube_boarded():
+    """Example Scoring: goals 1+1+2+3 = 7 VP and 4 boarded cubes x 5 = 20: 27 VP."""
+    t = _table()
+    _score_goals(t, 0, "Draw 1", "Choose One", "Regroup", "Move Twice")
+    t.board("G1", 4)
+    t.board("N1", 3)                       # grey cubes score nobody
+    t.board("G3", 2)                       # nor do unassigned colours
+    assert k.score(t.s, t.p, 0) == 27 and k.score(t.s, t.p, 1) == 0
+    _over(t)
+    assert t.game.rewards(t.state).tolist() == [1.0, -1.0]
+    t.check()
+
+
+def test_tie_goes_to_most_own_cubes_boarded():
+    """Winning the Game: tied players: most party cubes boarded on their plane wins."""
+    t = _table()
+    t.board("G1", 1)
+    _score_goals(t, 0, "Draw 2 Discard 1", "Draw 1")           # 5 + 3 = 8
+    t.board("G2", 0)
+    _score_goals(t, 1, "Draw 3 Discard 1", "Move Twice", "Regroup")   # 8, no cube
+    _over(t)
+    assert t.game.scores(t.state) == [8, 8]
+    assert t.game.rewards(t.state).tolist() == [1.0, -1.0]
+
+
+def test_then_to_most_goal_cards():
+    """Winning the Game: still tied: most scored goals (quantity of cards) wins."""
+    t = _table()
+    _score_goals(t, 0, "Move Twice")                            # 3 VP, 1 card
+    _score_goals(t, 1, "Draw 1", "Regroup")                     # 3 VP, 2 cards
+    _over(t)
+    assert t.game.rewards(t.state).tolist() == [-1.0, 1.0]
+    info = t.game.final_info(t.state)
+    assert [i["rank"] for i in info] == [2, 1] and info[1]["winner"]
+
+
+def test_a_complete_tie_is_shared():
+    """Winning the Game: a tie beyond that is 'play again': a draw here (open question Q7)."""
+    t = _table(3)
+    _score_goals(t, 0, "Move Twice")
+    _score_goals(t, 1, "Move Backwards")
+    _score_goals(t, 2, "Draw 1")
+    _over(t)
+    assert t.game.rewards(t.state).tolist() == pytest.approx([0.5, 0.5, -1.0])
+    t2 = _table()
+    _over(t2)
+    assert t2.game.rewards(t2.state).tolist() == [0.0, 0.0]
+
+
+def test_score_reward_mode_is_own_vp_minus_the_others_mean():
+    t = _table(3, reward="score")
+    _score_goals(t, 0, "Move Twice")
+    _score_goals(t, 1, "Draw 1")
+    _over(t)
+    assert t.game.rewards(t.state).tolist() == pytest.approx([2.5, -0.5, -2.0])
+
+
+def test_final_info_reports_score_rank_winner_and_statistics():
+    t = Table(2, seed=0)
+    while not t.game.is_over(t.state):
+        finish_turn(t)
+    info = t.game.final_info(t.state)
+    for seat, entry in enumerate(info):
+        assert entry["score"] == k.score(t.s, t.p, seat)
+        assert {"rank", "winner", "own_cubes_boarded", "goals_scored", "goal_vp",
+                "cubes_boarded_as_mover", "moves", "cards_drawn"} <= set(entry)
+    assert sum(e["winner"] for e in info) >= 1
+
+
+# ----- hidden information -----------------------------------------------------------------------
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_others():
+    """Setup 7: hands are hidden from the other players until played."""
+    t = Table(3, seed=2)
+    game = t.game
+    obs = game.observe(t.state, 0)
+    assert obs[O_HAND:O_HAND + 15].sum() == 3
+    hands = t.state["hand"].reshape(4, -1)
+    swapped = t.state.copy()
+    other = swapped["hand"].reshape(4, -1)
+    deck = swapped["deck"].reshape(4, -1)
+    t_old = int(np.flatnonzero(other[1])[0])
+    t_new = int(np.flatnonzero((deck[0] > 0) & (hands[1] == 0))[0])
+    other[1, t_old] -= 1
+    deck[0, t_old] += 1
+    other[1, t_new] += 1
+    deck[0, t_new] -= 1
+    game.check_invariants(swapped)
+    assert np.array_equal(game.observe(swapped, 0), obs)
+    assert not np.array_equal(game.observe(swapped, 1), game.observe(t.state, 1))
+    block = O_SEATS + 1 * PLAYER_BLOCK
+    assert obs[block] == 3                   # seat 1's hand size is public
