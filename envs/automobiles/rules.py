@@ -80,7 +80,7 @@ class AutomobilesGame(Game):
     kernels = KERNELS
     min_players = 2
     max_players = 5
-    obs_bounds = (0.0, 1000.0)
+    obs_bounds = (0.0, 100_000.0)   # max_rounds may be up to 100000
 
     def _build(self, laps: int | None = None, track: str = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,

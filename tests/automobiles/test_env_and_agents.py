@@ -21,7 +21,7 @@ from envs.automobiles.kernels import random_playout
 from envs.automobiles.rules import AutomobilesGame
 from envs.core.rng import seeded_words
 from envs.core.rollout import play_games
-from tests.automobiles.table import STOP, Table, activate, to_space
+from tests.automobiles.table import DRAW, STOP, Table, activate, to_space
 
 GAMES_PER_SEATING = 500
 SEED = 2024
@@ -60,7 +60,7 @@ def test_observation_layout_names_every_slot():
     state = game.new_state(1)
     for seat in range(4):
         obs = game.observe(state, seat)
-        assert obs.shape == (game.obs_size,) and (obs >= 0).all() and (obs <= 1000).all()
+        assert obs.shape == (game.obs_size,) and (obs >= 0).all() and (obs <= 100_000).all()
 
 
 def test_render_ansi_and_rgb_show_the_track_and_the_players():
@@ -210,3 +210,29 @@ def test_random_playout_kernel_finishes_a_game_reproducibly():
     made_b = random_playout(b, game.params, words.copy(), 100_000)
     assert made_a == made_b > 0 and np.array_equal(a, b)
     assert kernels.current_player(a, game.params) == -1
+
+
+def test_boost_offer_moves_agent_selection_to_the_other_player_and_back():
+    """DESIGN.md / Boost: the other players' optional draws are their own decisions in the
+    AEC env (agent_selection moves to each of them, then back to the player on turn)."""
+    t = Table(3, card_set=["Car Chief", "Crew Chief", "Steering", "Boost", "Rotary Engine"])
+    t.put_car(0, 0, 2)
+    t.park_others(1, 2)
+    t.give(0, "active", green=1, wear=1)
+    t.give(0, "bag", white=3)
+    t.give(1, "bag", yellow=2)
+    t.give(2, "bag", yellow=2)
+    t.turn(0)
+    env = automobiles_v0.env(num_players=3, card_set=list(t.game.card_set))
+    env.reset(seed=0)
+    env.unwrapped.set_state(t.state)
+    assert env.agent_selection == "player_0"
+    env.step(activate("green"))
+    env.step(STOP)                                  # no own draw
+    assert env.agent_selection == "player_1"
+    assert env.last()[0]["action_mask"][DRAW] == 1
+    env.step(DRAW)
+    assert env.agent_selection == "player_2"
+    env.step(STOP)
+    assert env.agent_selection == "player_0"
+    assert env.unwrapped.game_state["active"][NUM_COLOURS + 5] == 1
