@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)
         game_class(args.game)(num_players=players, **base, **sets[0][1])  # options valid?
-    except ConfigError as exc:
+    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
         parser.error(str(exc))
     out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
     summary = run_sweep(sweep, out, workers=args.workers, ray_address=args.ray,

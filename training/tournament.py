@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
                                 progress=not args.quiet)
-    except ConfigError as exc:
+    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
         parser.error(str(exc))
     text = markdown(report)
     print(text)
