@@ -31,8 +31,6 @@ from envs.planes.data import (
     MAX_GATES,
     MAX_SPACES,
     NUM_COLORS,
-    SOLE_MINE,
-    SOLE_NEUTRAL,
 )
 from envs.planes.encode import (
     O_ACTIVE,
@@ -58,19 +56,12 @@ from envs.planes.kernels import (
     A_SKIP,
     A_SPACE,
     A_STOP,
+    pattern_ok,
 )
 from envs.planes.state import (
     P_ACT_KIND,
     P_BLOCKAGE_ALL,
     P_GATE_ACCESS,
-    P_GOAL_COLORS,
-    P_GOAL_CUBES,
-    P_GOAL_MINE_HI,
-    P_GOAL_MINE_LO,
-    P_GOAL_NEUTRAL_HI,
-    P_GOAL_NEUTRAL_LO,
-    P_GOAL_POI,
-    P_GOAL_SOLE,
     P_NEXT,
     P_NEXT_N,
     P_NUM_GATES,
@@ -79,7 +70,6 @@ from envs.planes.state import (
     P_POI,
     P_PREV,
     P_PREV_N,
-    P_STRICT_SOLE,
     P_THRESHOLD,
     P_VP,
     PH_ACTION,
@@ -181,49 +171,27 @@ def blocked_at(p, cnt, sp):
 
 
 @nb.njit(cache=True)
-def pattern_here(p, cnt, n_players, t, sp):
-    """The goal of card ``t`` at space ``sp`` for the observer (colour 0)."""
-    poi = p[P_GOAL_POI + t]
-    if poi >= 0 and p[P_POI + sp] != poi:
-        return False
-    total = 0
-    colors = 0
-    neutral = 0
-    for c in range(NUM_COLORS):
-        k = cnt[sp, c]
-        total += k
-        if k > 0:
-            colors += 1
-            if c >= n_players:
-                neutral += k
-    if p[P_GOAL_CUBES + t] >= 0 and total != p[P_GOAL_CUBES + t]:
-        return False
-    if p[P_GOAL_COLORS + t] >= 0 and colors != p[P_GOAL_COLORS + t]:
-        return False
-    mine = cnt[sp, 0]
-    if mine < p[P_GOAL_MINE_LO + t] or mine > p[P_GOAL_MINE_HI + t]:
-        return False
-    if neutral < p[P_GOAL_NEUTRAL_LO + t] or neutral > p[P_GOAL_NEUTRAL_HI + t]:
-        return False
-    if p[P_STRICT_SOLE] != 0:
-        if p[P_GOAL_SOLE + t] == SOLE_MINE and total != mine:
-            return False
-        if p[P_GOAL_SOLE + t] == SOLE_NEUTRAL and total != neutral:
-            return False
-    return True
-
-
-@nb.njit(cache=True)
 def goal_value(p, obs, cnt, n_players):
     """VP of the best goal in hand the board shows, plus a share of the others."""
     best = 0.0
     rest = 0.0
+    n_spaces = p[P_NUM_SPACES]
     for t in range(p[P_NUM_TYPES]):
         if obs[O_HAND + t] < 0.5:
             continue
         met = False
-        for sp in range(p[P_NUM_SPACES]):
-            if pattern_here(p, cnt, n_players, t, sp):
+        for sp in range(n_spaces):
+            total = 0
+            colors = 0
+            neutral = 0
+            for c in range(NUM_COLORS):
+                k = cnt[sp, c]
+                total += k
+                if k > 0:
+                    colors += 1
+                    if c >= n_players:
+                        neutral += k
+            if pattern_ok(p, t, p[P_POI + sp], total, colors, neutral, cnt[sp, 0]):
                 met = True
                 break
         if met:

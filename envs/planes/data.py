@@ -116,6 +116,7 @@ class Airport:
     gate_start: np.ndarray       # (G,) 0..3 for G1..G4 (matches P1..P4), -1 for neutral gates
     at: np.ndarray               # (S, 2) drawing position
     source: str
+    reconstructed: bool = False  # a layout that fits the rules, not the printed board
 
     @property
     def num_spaces(self) -> int:
@@ -307,8 +308,9 @@ def load_airport(name_or_path: str | Path = "flying_cloud") -> Airport:
     top = open_data(path)
     top.unknown_keys({"airport", "spaces", "gates"})
     head = top.sub("airport")
-    head.unknown_keys({"name"})
+    head.unknown_keys({"name", "reconstructed"})
     name = head.get("name", str)
+    reconstructed = head.get("reconstructed", bool, False)
     ids, entries = _load_spaces(top)
     n = len(ids)
     next_: list[list[int]] = []
@@ -361,6 +363,7 @@ def load_airport(name_or_path: str | Path = "flying_cloud") -> Airport:
         name=name, space_ids=tuple(ids), gate_ids=tuple(gate_ids), next=next_, poi=poi,
         start=start, gate_access=np.array(access, dtype=np.int64),
         gate_start=np.array(gate_start, dtype=np.int64), at=at, source=source,
+        reconstructed=reconstructed,
     )
 
 

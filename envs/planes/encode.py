@@ -34,13 +34,13 @@ from envs.planes.kernels import (
     blocked,
     deck_row,
     goal_cards,
-    goal_met,
+    goal_on_board,
     goal_points,
     hand_size,
     own_boarded,
     pile_size,
     relative_color,
-    score,
+    space_stats,
 )
 from envs.planes.state import (
     ACTIVE,
@@ -70,6 +70,7 @@ from envs.planes.state import (
     P_NUM_TYPES,
     P_PLANE_SLOTS,
     P_POI,
+    P_VP_PER_CUBE,
     PH_OVER,
     PHASE,
     POS,
@@ -179,21 +180,24 @@ def observe(s, p, seat, out):
     if s[SEL_B] >= 0:
         out[O_SELECTED + MAX_SPACES + s[SEL_B]] = 1.0
     hand = HAND + seat * MAX_TYPES
+    stats = space_stats(s, p, seat)
     for t in range(p[P_NUM_TYPES]):
         k = s[hand + t]
         if k > 0:
             out[O_HAND + t] = k
-            if goal_met(s, p, seat, t):
+            if goal_on_board(p, t, stats):
                 out[O_GOAL_NOW + t] = 1.0
     for k in range(n_players):
         other = (seat + k) % n_players
         block = O_SEATS + k * PLAYER_BLOCK
         out[block + B_HAND] = hand_size(s, other)
         out[block + B_DECK] = pile_size(s, DECK + deck_row(p, other) * MAX_TYPES)
-        out[block + B_GOAL_VP] = goal_points(s, p, other)
+        goal_vp = goal_points(s, p, other)
+        boarded = own_boarded(s, p, other)
+        out[block + B_GOAL_VP] = goal_vp
         out[block + B_GOAL_CARDS] = goal_cards(s, other)
-        out[block + B_BOARDED] = own_boarded(s, p, other)
-        out[block + B_VP] = score(s, p, other)
+        out[block + B_BOARDED] = boarded
+        out[block + B_VP] = goal_vp + p[P_VP_PER_CUBE] * boarded
         if phase != PH_OVER and s[CURRENT] == other:
             out[block + B_TO_MOVE] = 1.0
     discard = DISCARD + deck_row(p, seat) * MAX_TYPES

@@ -273,32 +273,24 @@ def discard_card(s, p, seat, t):
 
 
 # ----- goals ------------------------------------------------------------------------------
+# Goal checks work on per-space statistics, computed once per position and seat:
+# total cubes, distinct colours, neutral cubes (grey or unassigned), the seat's cubes.
+ST_TOTAL, ST_COLORS, ST_NEUTRAL, ST_MINE = 0, 1, 2, 3
+
+
 @nb.njit(cache=True)
-def pattern_at(s, p, seat, t, sp):
-    """Goal Phase / Card Clarifications: does space ``sp`` show the goal of card ``t``
-    for ``seat``? Only cubes on the board count; neutral = grey or an unassigned colour."""
-    poi = p[P_GOAL_POI + t]
-    if poi >= 0 and p[P_POI + sp] != poi:
+def pattern_ok(p, t, poi, total, colors, neutral, mine):
+    """Goal Phase / Card Clarifications: a space with point of interest ``poi`` and these
+    cube statistics shows the goal of card ``t``."""
+    want = p[P_GOAL_POI + t]
+    if want >= 0 and poi != want:
         return False
-    n_players = p[P_NUM_PLAYERS]
-    base = CUBES + sp * NUM_COLORS
-    total = 0
-    colors = 0
-    neutral = 0
-    for c in range(NUM_COLORS):
-        k = s[base + c]
-        total += k
-        if k > 0:
-            colors += 1
-            if c >= n_players:
-                neutral += k
     want = p[P_GOAL_CUBES + t]
     if want >= 0 and total != want:
         return False
     want = p[P_GOAL_COLORS + t]
     if want >= 0 and colors != want:
         return False
-    mine = s[base + seat]
     if mine < p[P_GOAL_MINE_LO + t] or mine > p[P_GOAL_MINE_HI + t]:
         return False
     if neutral < p[P_GOAL_NEUTRAL_LO + t] or neutral > p[P_GOAL_NEUTRAL_HI + t]:
@@ -313,24 +305,50 @@ def pattern_at(s, p, seat, t, sp):
 
 
 @nb.njit(cache=True)
-def goal_met(s, p, seat, t):
-    """The goal of card ``t`` is present somewhere on the board for ``seat``."""
+def space_stats(s, p, seat):
+    """``(spaces, 4)`` statistics of the board for ``seat``: only cubes on the board
+    count (Card Clarifications, General Notes)."""
+    n_players = p[P_NUM_PLAYERS]
+    stats = np.zeros((MAX_SPACES, 4), dtype=np.int64)
+    for sp in range(p[P_NUM_SPACES]):
+        base = CUBES + sp * NUM_COLORS
+        for c in range(NUM_COLORS):
+            k = s[base + c]
+            if k > 0:
+                stats[sp, ST_TOTAL] += k
+                stats[sp, ST_COLORS] += 1
+                if c >= n_players:
+                    stats[sp, ST_NEUTRAL] += k
+        stats[sp, ST_MINE] = s[base + seat]
+    return stats
+
+
+@nb.njit(cache=True)
+def goal_on_board(p, t, stats):
     found = False
     for sp in range(p[P_NUM_SPACES]):
-        if pattern_at(s, p, seat, t, sp):
+        if pattern_ok(p, t, p[P_POI + sp], stats[sp, ST_TOTAL], stats[sp, ST_COLORS],
+                      stats[sp, ST_NEUTRAL], stats[sp, ST_MINE]):
             found = True
             break
     return found
 
 
 @nb.njit(cache=True)
+def goal_met(s, p, seat, t):
+    """The goal of card ``t`` is present somewhere on the board for ``seat``."""
+    return goal_on_board(p, t, space_stats(s, p, seat))
+
+
+@nb.njit(cache=True)
 def scorable_goals(s, p, seat, out):
     """``out[t] = 1`` for every card type in ``seat``'s hand whose goal is met; returns
     how many types qualify."""
+    stats = space_stats(s, p, seat)
     count = 0
     base = HAND + seat * MAX_TYPES
     for t in range(p[P_NUM_TYPES]):
-        if s[base + t] > 0 and goal_met(s, p, seat, t):
+        if s[base + t] > 0 and goal_on_board(p, t, stats):
             out[t] = 1
             count += 1
     return count
@@ -339,9 +357,17 @@ def scorable_goals(s, p, seat, out):
 @nb.njit(cache=True)
 def any_goal_scorable(s, p, seat):
     base = HAND + seat * MAX_TYPES
+    held = False
+    for t in range(p[P_NUM_TYPES]):
+        if s[base + t] > 0:
+            held = True
+            break
+    if not held:
+        return False
+    stats = space_stats(s, p, seat)
     found = False
     for t in range(p[P_NUM_TYPES]):
-        if s[base + t] > 0 and goal_met(s, p, seat, t):
+        if s[base + t] > 0 and goal_on_board(p, t, stats):
             found = True
             break
     return found
@@ -908,14 +934,12 @@ def legal_mask(s, p, mask):
         for t in range(n_types):
             if s[hand + t] > 0 and card_playable(s, p, seat, t):
                 mask[A_CARD + t] = 1
-    elif phase == PH_GOAL:
-        mask[A_PASS] = 1
+    elif phase in (PH_GOAL, PH_EXTRA_GOAL):
+        if phase == PH_GOAL:
+            mask[A_PASS] = 1
+        stats = space_stats(s, p, seat)
         for t in range(n_types):
-            if s[hand + t] > 0 and goal_met(s, p, seat, t):
-                mask[A_CARD + t] = 1
-    elif phase == PH_EXTRA_GOAL:
-        for t in range(n_types):
-            if s[hand + t] > 0 and goal_met(s, p, seat, t):
+            if s[hand + t] > 0 and goal_on_board(p, t, stats):
                 mask[A_CARD + t] = 1
     elif phase == PH_DISCARD:
         for t in range(n_types):

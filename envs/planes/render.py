@@ -94,7 +94,8 @@ def render_text(game: PlanesGame, state: State) -> str:
         status = "game over"
     else:
         status = f"player_{seat} ({COLOR_NAMES[seat]}) to decide: {st.PHASE_NAMES[phase]}"
-    lines = [f"Planes at {a.name}, turn {int(s[st.TURNS]) + 1}: {status}",
+    name = a.name + (" (reconstructed layout)" if a.reconstructed else "")
+    lines = [f"Planes at {name}, turn {int(s[st.TURNS]) + 1}: {status}",
              f"boarding track {int(s[st.TRACK])}/{int(p[st.P_END_AT])}"
              + (" (game ends after this round)" if s[st.END_TRIGGERED] else "")]
     prev = a.prev()

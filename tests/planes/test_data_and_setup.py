@@ -61,6 +61,7 @@ def _steps(airport, a, b):
 def test_shipped_airports_meet_the_rulebooks_board_rules(name):
     """Setup 3/6: P1-P4 with matching G1-G4; neutral gates; each P 9 spaces from its gate."""
     a = data.load_airport(name)
+    assert a.reconstructed                       # flagged: not the printed board
     assert a.num_spaces == 14 and a.num_gates == 6
     assert sorted(a.gate_start.tolist()) == [-1, -1, 0, 1, 2, 3]
     for k in range(4):
@@ -153,6 +154,7 @@ def test_user_airport_file_plays(tmp_path):
     game = PlanesGame(airport=_airport(tmp_path))
     state = game.new_state(0)
     assert game.airport.name == "Test" and game.airport.num_spaces == 5
+    assert not game.airport.reconstructed
     t = Table(airport=_airport(tmp_path))
     assert t.cubes("E") == {"grey": 2}
     assert state["box_cubes"][4] == 18          # only one space takes neutral cubes

@@ -121,6 +121,19 @@ def test_player_decks_draw_and_discard_to_the_own_pile():
     t.check()
 
 
+def test_player_decks_rebuild_a_personal_deck_from_its_own_discards():
+    """Player Decks: in the rare case a personal deck runs out, shuffle that player's own
+    discard pile into a new personal deck."""
+    t = _table(player_decks=True)
+    t.put("S4", red=1)
+    t.empty_deck_into_discard(0)
+    own = t.discard_size(0)
+    t.move(0)
+    t.play(t.SPACE("S4"), t.DROP("red"), t.DRAW)
+    assert t.hand_size(0) == 1 and t.discard_size(0) == 0 and t.deck_size(0) == own - 1
+    assert t.deck_size(1) == 15 and t.discard_size(1) == 0
+
+
 # ----- the end ------------------------------------------------------------------------------------
 def test_a_full_plane_ends_the_game_after_the_round():
     """Winning the Game: when a colour's planes are all full the game ends once every
@@ -224,7 +237,6 @@ def test_tie_goes_to_most_own_cubes_boarded():
     t = _table()
     t.board("G1", 1)
     _score_goals(t, 0, "Draw 2 Discard 1", "Draw 1")           # 5 + 3 = 8
-    t.board("G2", 0)
     _score_goals(t, 1, "Draw 3 Discard 1", "Move Twice", "Regroup")   # 8, no cube
     _over(t)
     assert t.game.scores(t.state) == [8, 8]
