@@ -10,9 +10,10 @@ Options (each settles a point the rulebook leaves open; defaults documented in
 - ``frontier="furthest"``: R&D for building ahead counts from the most advanced
   space ever built in (a closed space keeps counting); ``"open"`` counts from the
   most advanced space that still holds factories.
-- ``parts_with_new_factory=True``: one build action may open a new space with a
-  factory and the parts factory together (the factory is there when the parts
-  factory is placed); ``False`` requires the factory to be there before the action.
+- ``parts_with_new_factory=False``: the parts factory goes only on a space that
+  already holds the player's factories before the build action (RB Components,
+  "General Information", and the summary of I. Build both say "already"); ``True``
+  lets one action open a new space with a factory and the parts factory together.
 - ``sloan="held"``: Sloan discards half (rounded up) of all loss cubes held;
   ``"taken"``: half of the cubes taken this turn.
 - ``shortfall="loan_then_debt"``: a P8 payment the player cannot meet takes loans
@@ -84,7 +85,7 @@ class AutomobileGame(Game):
         super().__init__(num_players, **options)
 
     def _build(self, first_player: int | str = "random", frontier: str = "furthest",
-               parts_with_new_factory: bool = True, sloan: str = "held",
+               parts_with_new_factory: bool = False, sloan: str = "held",
                shortfall: str = "loan_then_debt", markers_on_closed: bool = True,
                durant_borrow: bool = False, reward: str = "win",
                data: str | None = None) -> None:

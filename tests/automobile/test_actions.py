@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from envs.automobile import actions as a
+from envs.automobile import kernels as k
 from envs.automobile import state as st
 from envs.automobile.data import MASS, MIDDLE, PREMIUM
 from tests.automobile.table import Table
@@ -115,22 +116,24 @@ def test_six_factories_per_player():
     """Components: six factories per player."""
     t = _p3()
     t.factories(0, "Duryea", 3)
-    t.factories(0, "Buick Model B", 2)
+    t.factories(0, "Buick Model B", 1)
+    t.factories(0, "Jackson Model 40", 1)
+    t.play(a.A_BUILD, a.A_SPACE + 2)                   # room for two more on the space...
+    assert _whats(t) == {a.WHAT_ONE, a.WHAT_PARTS, a.WHAT_ONE_PARTS}  # ...but one in stock
+    t.play(a.A_WHAT + a.WHAT_ONE)
+    t.play(a.A_RD, a.A_RD)
+    assert a.A_BUILD in t.legal()                      # the parts factory is still possible
     t.play(a.A_BUILD, a.A_SPACE + 2)
-    assert _whats(t) == {a.WHAT_ONE, a.WHAT_ONE_PARTS}  # one factory left: not two
+    assert _whats(t) == {a.WHAT_PARTS}
 
 
 def test_parts_factory_rules():
     """Parts factory: $500 on any space, only with own factories there (never alone), one
-    per player; the option ``parts_with_new_factory`` allows factory + parts on a new space."""
+    per player."""
     t = _p3()
     t.factories(0, "Duryea", 1)
-    t.play(a.A_BUILD, a.A_SPACE + 1)                   # a new space
-    assert a.WHAT_PARTS not in _whats(t) and a.WHAT_ONE_PARTS in _whats(t)
-    strict = _p3(parts_with_new_factory=False)
-    strict.factories(0, "Duryea", 1)
-    strict.play(a.A_BUILD, a.A_SPACE + 1)
-    assert a.WHAT_ONE_PARTS not in _whats(strict)
+    t.play(a.A_BUILD, a.A_SPACE + 0)                   # own space: parts alone or with one
+    assert {a.WHAT_PARTS, a.WHAT_ONE_PARTS} <= _whats(t)
     t2 = _p3()
     t2.factories(0, "Duryea", 1)
     t2.factories(0, "Buick Model B", 1, parts=True)
@@ -140,6 +143,26 @@ def test_parts_factory_rules():
     t3.factories(0, "Cord 810", 1)
     t3.play(a.A_BUILD, a.A_SPACE + 25, a.A_WHAT + a.WHAT_PARTS)
     assert t3.cash(0) == 1500 and t3.get("parts_at", 0) == 25
+
+
+@pytest.mark.parametrize(("allowed", "whats"), [
+    (False, {a.WHAT_ONE, a.WHAT_TWO}),
+    (True, {a.WHAT_ONE, a.WHAT_TWO, a.WHAT_ONE_PARTS}),
+])
+def test_parts_factory_on_a_new_space_option(allowed, whats):
+    """Parts factory (Components, General Information; summary of I. Build): it goes on a
+    space "already containing" the player's factories, so by default one action cannot open
+    a new space with a factory and the parts factory (``parts_with_new_factory=False``);
+    ``True`` reads "a factory and a parts factory" in one action as allowing it."""
+    t = _p3(parts_with_new_factory=allowed)
+    t.factories(0, "Duryea", 1)
+    t.play(a.A_BUILD, a.A_SPACE + 1)                   # a new space, one ahead: 1 R&D
+    assert _whats(t) == whats
+    if allowed:
+        t.play(a.A_WHAT + a.WHAT_ONE_PARTS)
+        assert t.get("parts", 1) == 1 and t.get("factories", 1) == 1
+        assert t.cash(0) == 2000 - 250 - 500 and t.get("rd", 0) == 4
+        t.check()
 
 
 def test_building_needs_the_money_and_the_rd():
@@ -258,6 +281,8 @@ def test_production_is_limited_by_money_and_the_28_cars():
 
 
 def test_produce_needs_a_factory():
+    """IV: cars are produced only in spaces where the player has factories; without any,
+    the action is not offered."""
     t = _p3()
     assert a.A_PRODUCE not in t.legal()
 
@@ -298,6 +323,39 @@ def test_cars_stay_on_a_closed_space():
     t.play(a.A_RD, a.A_RD)
     t.play(a.A_CLOSE, a.A_SPACE + 0)
     assert t.get("cars", 0) == 3 and t.get("owner", 0) == 0 and t.get("car_count", 0) == 3
+    t.check()
+
+
+def test_parts_factory_returns_to_stock_on_closing_and_can_be_rebuilt():
+    """Parts factory: closing the space of the parts factory puts it back in the player's
+    stock; it can be rebuilt in a later action (with a refund of $400 on closing)."""
+    t = _p3()
+    t.factories(0, "Duryea", 1, parts=True)
+    t.factories(0, "Maxwell Model EA", 1)
+    t.play(a.A_CLOSE, a.A_SPACE + 0)
+    assert t.get("parts_at", 0) == -1 and t.cash(0) == 2000 + 100 + 400
+    t.play(a.A_RD, a.A_RD)
+    t.play(a.A_BUILD, a.A_SPACE + 4, a.A_WHAT + a.WHAT_PARTS)
+    assert t.get("parts_at", 0) == 4 and t.get("parts", 4) == 1
+    assert t.cash(0) == 2500 - 500
+    t.check()
+
+
+def test_closing_is_not_limited_by_the_13_closed_factory_tiles():
+    """V: the 13 closed factory tiles do not limit closing (RB: reuse the earliest ones);
+    a 14th closure, by action V and by executive decision, still closes the space."""
+    t = _p3()
+    for i in range(13):
+        t.closed(i, seat=i % 3)
+    t.factories(0, "Space 14", 1)
+    t.factories(1, "Space 15", 1)
+    t.play(a.A_CLOSE, a.A_SPACE + 13)
+    assert t.get("closed", 13) == 1 and int(t.state["closed"].sum()) == 14
+    k._phase6(t.s, t.p)
+    t.play(a.A_PASS)                                   # seat 0
+    t.play(a.A_EXEC_CLOSE, a.A_SPACE + 14)             # seat 1
+    assert t.get("closed", 14) == 1 and int(t.state["closed"].sum()) == 15
+    assert t.get("closed", 0) == 1                     # the earliest tile stays: no effect
     t.check()
 
 

@@ -114,6 +114,36 @@ def test_seat_sees_only_its_own_demand_tiles():
     assert obs0[O_PLAYERS + PLAYER_BLOCK + B_TILES] == 1.0
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_observation_hides_other_tiles_and_the_bag_in_every_turn(seed):
+    """P1 (tiles kept secret) in every turn: in random positions of a 4-player game, giving
+    the other seats different tiles (same count) and reseeding the bag leaves a seat's
+    observation unchanged; its own tiles change it."""
+    game = AutomobileGame(num_players=4)
+    state = game.new_state(seed)
+    rng = np.random.default_rng(seed)
+    turns_seen = set()
+    while not game.is_over(state):
+        turns_seen.add(int(state["turn"][0]))
+        if rng.random() < 0.05:
+            seat = int(rng.integers(4))
+            obs = game.observe(state, seat)
+            other = state.copy()
+            o = other.data
+            o[0:4] = rng.integers(1, 2**31, 4)
+            tiles = other["tiles"].reshape(5, 2)
+            for s in range(4):
+                if s != seat:
+                    tiles[s] = np.where(tiles[s] > 0, 7 - tiles[s], 0)   # 2<->5, 3<->4
+            assert np.array_equal(obs, game.observe(other, seat))
+            mine = other["tiles"].reshape(5, 2)
+            mine[seat] = np.where(mine[seat] > 0, 7 - mine[seat], 0)
+            if (mine[seat] > 0).any():                              # no value maps to itself
+                assert not np.array_equal(obs, game.observe(other, seat))
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert turns_seen == {0, 1, 2, 3}
+
+
 def _user_file(tmp_path: Path, text: str) -> str:
     path = tmp_path / "board.toml"
     path.write_text(text)

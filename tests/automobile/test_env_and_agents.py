@@ -70,7 +70,7 @@ def test_renders_show_the_table():
 
 @pytest.mark.parametrize("options", [
     {"frontier": "open", "sloan": "taken", "shortfall": "debt"},
-    {"shortfall": "forgive", "markers_on_closed": False, "parts_with_new_factory": False},
+    {"shortfall": "forgive", "markers_on_closed": False, "parts_with_new_factory": True},
     {"durant_borrow": True, "reward": "cash", "first_player": 1},
 ])
 def test_option_variants_keep_the_invariants(options):

@@ -81,6 +81,8 @@ def test_advertisements_cost_2_then_1_then_1_rd_one_per_space():
 
 
 def test_the_first_ad_needs_two_cubes():
+    """P6 B, important: the first player to buy an advertisement must buy the one costing
+    two R&D cubes; with one cube the decision is not offered."""
     t = _p6()
     t.set_rd(0, 1)
     assert a.A_EXEC_AD not in t.legal()

@@ -79,10 +79,10 @@ def test_salesmen_move_at_most_one_segment(showroom, tracks):
         t.cars(name, 1)
     t.state["show"][showroom] = 1
     t.to_phase(k._phase5)
-    if len(tracks) > 1:
-        moves = {x - a.A_MOVE for x in t.legal()}
-        assert moves == {showroom * 3 + g for g in tracks}
-        assert a.A_LOAN not in t.legal() and a.A_DONE not in t.legal()
+    assert t.phase == st.PH_SALE_MOVE
+    moves = {x - a.A_MOVE for x in t.legal()}
+    assert moves == {showroom * 3 + g for g in tracks}
+    assert a.A_LOAN not in t.legal() and a.A_DONE not in t.legal()
 
 
 def test_a_salesman_needs_a_matching_car():
@@ -138,6 +138,28 @@ def test_unused_salesmen_are_removed_with_a_loss_cube_each():
     assert t.get("loss", 2) == 2
     assert list(t.state["show"][6:9]) == [0, 1, 0]
     assert k.salesmen_in_stock(t.s, t.p, 2) == 7
+
+
+def test_cars_on_a_closed_space_are_still_sold_by_howard_salesmen_and_demand():
+    """V. Close down: cars produced earlier in the turn stay on the closed space "and can be
+    sold during the following car selling phases": to Howard (P4), through a salesman (P5)
+    and by demand (P7), at the normal prices."""
+    t = _after_p3(turn=0)
+    t.closed("Pathfinder 40", 1)                     # Howard's only cars
+    t.cars("Pathfinder 40", 2)
+    t.closed("Duryea", 0)
+    t.cars("Duryea", 3)
+    t.salesmen(0, middle=1)
+    for seat in range(3):
+        t.set_tiles(seat, [2])
+    t.to_phase(k._phase4)
+    assert t.get("stat_sold_howard", 1) == 2 and t.cash(1) == 2000 + 400
+    assert t.get("stat_sold_salesmen", 0) == 1 and t.cash(0) == 2000 + 150
+    assert t.phase == st.PH_EXEC
+    while t.phase == st.PH_EXEC:
+        t.play(a.A_PASS)
+    assert t.get("stat_sold_demand", 0) == 2 and t.get("stat_revenue", 0) == 3 * 150
+    assert t.get("stat_unsold", 0) == 0
 
 
 # ----- P7 -----------------------------------------------------------------------------------
