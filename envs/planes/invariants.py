@@ -11,6 +11,11 @@ import numba as nb
 import numpy as np
 
 from envs.planes.data import (
+    ACT_CHOOSE_ONE,
+    ACT_DRAW_DISCARD,
+    ACT_GATHER,
+    ACT_REGROUP,
+    ACT_SEND,
     COPIES,
     GREY,
     MAX_GATES,
@@ -42,6 +47,7 @@ from envs.planes.state import (
     MAX_PLAYERS,
     MOVES_LEFT,
     OWN_ONLY,
+    P_ACT_KIND,
     P_GATE_START,
     P_NEUTRAL_CUBES,
     P_NUM_GATES,
@@ -52,7 +58,12 @@ from envs.planes.state import (
     P_PLANE_SLOTS,
     P_PLAYER_DECKS,
     PH_BRANCH,
+    PH_CHOOSE,
+    PH_DEST,
+    PH_DISCARD,
+    PH_EXTRA_GOAL,
     PH_OVER,
+    PH_SOURCE,
     PH_STEP,
     PHASE,
     POS,
@@ -85,6 +96,7 @@ MESSAGES = {
     17: "a card-effect flag or the move count is out of range",
     18: "the game is over without an end trigger",
     19: "turn or move counters are negative",
+    20: "the pending decision lacks its context (card in play, chosen space or arrow)",
 }
 
 
@@ -178,7 +190,28 @@ def violation(s, p):
         return 18
     if s[TURNS] < 0 or s[STEPS] < 0:
         return 19
+    if not _context_ok(s, p, phase):
+        return 20
     return 0
+
+
+@nb.njit(cache=True)
+def _context_ok(s, p, phase):
+    """Each decision has what it acts on: the card being resolved, the destination of a
+    send, the arrow picked at a branch."""
+    card = s[IN_PLAY]
+    kind = p[P_ACT_KIND + card] if card >= 0 else -1
+    if phase in (PH_CHOOSE, PH_EXTRA_GOAL):
+        return kind == ACT_CHOOSE_ONE
+    if phase == PH_DISCARD:
+        return kind == ACT_DRAW_DISCARD
+    if phase == PH_DEST:
+        return kind in (ACT_GATHER, ACT_SEND)
+    if phase == PH_SOURCE:
+        return kind == ACT_REGROUP or (kind == ACT_SEND and s[SEL_A] >= 0)
+    if phase == PH_BRANCH:
+        return s[BRANCH] >= 0
+    return True
 
 
 @nb.njit(cache=True)

@@ -171,17 +171,6 @@ def absolute_color(seat, rel, n_players):
 
 
 # ----- spaces and cubes -------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
-def cube_count(s, sp, color):
-    return s[CUBES + sp * NUM_COLORS + color]
-
-
-@nb.njit(cache=True)
-def space_total(s, sp):
-    base = CUBES + sp * NUM_COLORS
-    return s[base] + s[base + 1] + s[base + 2] + s[base + 3] + s[base + 4]
-
-
 @nb.njit(cache=True)
 def blocked(s, p, sp):
     """Blockages: a cone stands on a space with 7+ party cubes (or 7+ cubes of any kind
@@ -338,20 +327,6 @@ def goal_on_board(p, t, stats):
 def goal_met(s, p, seat, t):
     """The goal of card ``t`` is present somewhere on the board for ``seat``."""
     return goal_on_board(p, t, space_stats(s, p, seat))
-
-
-@nb.njit(cache=True)
-def scorable_goals(s, p, seat, out):
-    """``out[t] = 1`` for every card type in ``seat``'s hand whose goal is met; returns
-    how many types qualify."""
-    stats = space_stats(s, p, seat)
-    count = 0
-    base = HAND + seat * MAX_TYPES
-    for t in range(p[P_NUM_TYPES]):
-        if s[base + t] > 0 and goal_on_board(p, t, stats):
-            out[t] = 1
-            count += 1
-    return count
 
 
 @nb.njit(cache=True)

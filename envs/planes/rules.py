@@ -27,7 +27,7 @@ Options (each rulebook ambiguity has one, with the documented default):
   game needs hundreds of rounds (about 320 rounds per game with 2 random players), so
   by default the game ends, and is scored as usual, after 60 complete rounds. Sensible
   play does not get near it (rule-based agents: 12-17 rounds on average, at most 33 in
-  900 measured games). ``max_rounds=None`` plays without a limit, exactly as printed.
+  1,800 measured games). ``max_rounds=None`` plays without a limit, exactly as printed.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class PlanesGame(Game):
     kernels = KERNELS
     min_players = 2
     max_players = 4
-    obs_bounds = (0.0, 100.0)
+    obs_bounds = (0.0, 200.0)     # VP can exceed 100 in theory (goals up to 120 VP)
 
     def _build(self, airport: str = "flying_cloud", poi: dict[str, str] | None = None,
                cards: str | None = None, blockage_counts: str = "party",

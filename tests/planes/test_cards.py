@@ -190,6 +190,7 @@ def test_two_cubes_to_fine_dining_may_come_from_different_spaces():
 
 
 def test_two_cubes_to_fine_dining_from_one_space():
+    """Card 12: both cubes may come from one space holding two of yours."""
     t = _table()
     t.put("S4", red=3)
     _acting(t, 0, "Two to Fine Dining")
@@ -282,6 +283,7 @@ def test_skip_must_be_used_even_for_the_last_cube():
 
 
 def test_skip_may_option_makes_the_skip_optional():
+    """Card 5 with ``skip="may"``: stopping, dropping the last cube or skipping are all open."""
     t = _table(skip="may")
     t.put("S4", red=1, grey=1)
     _acting(t, 0, "Skip 1 Space")

@@ -38,6 +38,7 @@ def test_deck_is_15_cards_in_4_copies_with_20_cards_at_each_vp():
 
 
 def test_every_game_starts_with_60_cards_and_40_cubes_in_one_place_each():
+    """In This Box: 60 cards and 40 cubes, each in exactly one place at the start."""
     for n in (2, 3, 4):
         t = Table(n, seed=n)
         cards = sum(t.game.card_places(t.state).values())
@@ -177,6 +178,7 @@ def test_user_airport_file_plays(tmp_path):
 ])
 def test_user_airport_errors_name_file_entry_and_expectation(tmp_path, spaces, neutral,
                                                              expected):
+    """Every board rule of the rulebook is checked in a user airport (data 1.4.1)."""
     path = _airport(tmp_path, spaces, neutral)
     with pytest.raises(DataFileError, match=expected) as err:
         PlanesGame(airport=path)
@@ -194,6 +196,7 @@ def test_airport_needs_room_for_two_neutral_cubes_per_space(tmp_path):
 
 
 def test_missing_airport_file_and_bad_airport_option():
+    """Clear errors for a missing airport file or a non-path option."""
     with pytest.raises(DataFileError, match="does not exist"):
         PlanesGame(airport="no/such/airport.toml")
     with pytest.raises(ConfigError, match="airport"):
@@ -210,6 +213,7 @@ vp = {vp}
 
 
 def test_user_card_file_replaces_the_card_table(tmp_path):
+    """A user card table (e.g. the printed pairing of actions and goals) is used as given."""
     path = tmp_path / "cards.toml"
     path.write_text(CARDS.format(goal='{ cubes = 0, poi = "blank" }', vp=4))
     game = PlanesGame(cards=str(path))
@@ -230,6 +234,7 @@ def test_user_card_file_replaces_the_card_table(tmp_path):
     ('{ cubes = 0 }', -1, "'vp' must be between"),
 ])
 def test_user_card_file_errors(tmp_path, goal, vp, expected):
+    """Card-table errors name the file, the card and what was expected."""
     path = tmp_path / "cards.toml"
     path.write_text(CARDS.format(goal=goal, vp=vp))
     if expected is None:
@@ -241,6 +246,7 @@ def test_user_card_file_errors(tmp_path, goal, vp, expected):
 
 
 def test_user_card_file_action_errors(tmp_path):
+    """Unknown action kinds and blank destinations are rejected."""
     path = tmp_path / "cards.toml"
     path.write_text(CARDS.format(goal="{ cubes = 0 }", vp=1).replace('"draw", n = 1',
                                                                       '"teleport"'))
@@ -271,6 +277,7 @@ def test_user_card_file_action_errors(tmp_path):
     ({"poi": {"S1": "lounge"}}, "kinds"),
 ])
 def test_bad_options_raise_config_errors(options, expected):
+    """Every option is validated with a ConfigError naming it."""
     with pytest.raises(ConfigError, match=expected):
         PlanesGame(**options)
 

@@ -41,6 +41,7 @@ def test_rule_based_beats_random_in_80_percent_of_two_player_games():
 
 
 def test_rule_based_agent_boards_its_party_and_scores_goals():
+    """Between rule-based agents both sides board cubes and score goals."""
     game = planes_v0.Game(num_players=2)
     result = play_games(game, policy, ["rule_based", "rule_based"], 20, seed=1)
     infos = [game.final_info(result.state(game, i)) for i in range(20)]
@@ -50,6 +51,7 @@ def test_rule_based_agent_boards_its_party_and_scores_goals():
 
 
 def test_agents_play_only_legal_actions_through_the_aec_env():
+    """Built-in agents act from the observation and mask alone, always legally."""
     env = planes_v0.env(num_players=3, airport="zephyr")
     env.reset(seed=8)
     game = env.unwrapped.game
@@ -67,6 +69,7 @@ def test_agents_play_only_legal_actions_through_the_aec_env():
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_pettingzoo_api_under_the_options(options):
+    """PettingZoo's api_test with non-default options (airport, decks, blockages...)."""
     api_test(planes_v0.env(num_players=3, **options), num_cycles=300)
 
 
@@ -93,6 +96,7 @@ def test_random_games_keep_every_invariant_under_the_options(options):
 
 
 def test_invariant_check_catches_lost_cubes_and_cards():
+    """``check_invariants`` fails on a lost cube, an extra card, a wrong plane, a bad track."""
     t = Table(2)
     t.check()
     broken = t.state.copy()
@@ -111,15 +115,21 @@ def test_invariant_check_catches_lost_cubes_and_cards():
     broken["track"][0] = 3
     with pytest.raises(AssertionError, match="boarding track"):
         t.game.check_invariants(broken)
+    broken = t.state.copy()
+    broken["phase"][0] = st.PH_DEST                 # a destination with no card in play
+    with pytest.raises(AssertionError, match="lacks its context"):
+        t.game.check_invariants(broken)
 
 
 def test_rollouts_are_reproducible_for_each_airport():
+    """Jitted rollouts depend only on the seed, on both airports."""
     for airport in ("flying_cloud", "zephyr"):
         game = planes_v0.Game(num_players=4, airport=airport)
         assert random_rollouts(game, 5, seed=9) == random_rollouts(game, 5, seed=9) > 5
 
 
 def test_batch_api_from_the_version_module():
+    """``planes_v0.batch`` steps several games with options."""
     batch = planes_v0.batch(3, seed=4, num_players=2, airport="zephyr")
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -128,6 +138,7 @@ def test_batch_api_from_the_version_module():
 
 
 def test_illegal_action_error_names_the_legal_actions_in_words():
+    """Illegal actions raise a ValueError listing the legal ones in words."""
     env = planes_v0.env()
     env.reset(seed=0)
     mask = env.last()[0]["action_mask"]
@@ -137,6 +148,7 @@ def test_illegal_action_error_names_the_legal_actions_in_words():
 
 
 def test_text_and_picture_show_the_airport():
+    """ansi and rgb_array renders of both airports."""
     env = planes_v0.env(num_players=3, render_mode="ansi")
     env.reset(seed=2)
     text = env.render()
@@ -151,6 +163,7 @@ def test_text_and_picture_show_the_airport():
 
 
 def test_describe_action_follows_the_pending_decision():
+    """Actions are described in words for the decision at hand."""
     t = Table(2)
     t.clear_board()
     t.put("S4", red=1, grey=1)
@@ -164,6 +177,7 @@ def test_describe_action_follows_the_pending_decision():
 
 
 def test_observation_fits_the_declared_space_and_decision():
+    """Observations lie in the declared Box and name the pending decision."""
     env = planes_v0.env(num_players=4)
     env.reset(seed=5)
     space = env.observation_space("player_0")["observation"]

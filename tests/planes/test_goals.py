@@ -184,6 +184,7 @@ def test_goal_phase_scores_one_met_goal_and_may_pass():
 
 
 def test_goal_phase_is_skipped_when_no_goal_is_met():
+    """Goal Phase: a card may only be played as a goal if its condition is present."""
     t = _table()
     t.put("S4", red=1, grey=5)
     t.give(0, "Move Twice")

@@ -74,6 +74,7 @@ def test_empty_hand_always_draws_with_the_reference_sheet_option():
 
 
 def test_a_hand_with_cards_draws_nothing_at_the_end_of_the_turn():
+    """Goal Phase: with cards remaining in hand you do not draw."""
     t = _table()
     t.put("S4", red=1, grey=5)
     t.give(0, "Move Twice")
@@ -154,6 +155,7 @@ def test_a_full_plane_ends_the_game_after_the_round():
 
 
 def test_the_last_seat_of_the_round_ends_the_game_at_once():
+    """Winning the Game: triggered in the round's last turn, the game ends after it."""
     t = _table(2, end_draw="must")
     t.board("G2", 4)
     t.put("S12", blue=1)
@@ -268,6 +270,7 @@ def test_a_complete_tie_is_shared():
 
 
 def test_score_reward_mode_is_own_vp_minus_the_others_mean():
+    """Option ``reward="score"``: zero-sum score differences instead of win/loss."""
     t = _table(3, reward="score")
     _score_goals(t, 0, "Move Twice")
     _score_goals(t, 1, "Draw 1")
@@ -276,6 +279,7 @@ def test_score_reward_mode_is_own_vp_minus_the_others_mean():
 
 
 def test_final_info_reports_score_rank_winner_and_statistics():
+    """Winning the Game: final scores, ranks and winners in ``infos``."""
     t = Table(2, seed=0)
     while not t.game.is_over(t.state):
         finish_turn(t)
