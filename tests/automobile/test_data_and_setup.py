@@ -184,6 +184,9 @@ def test_bad_data_files_name_file_entry_and_expectation(tmp_path, text, match):
 
 
 def test_missing_data_file_and_bad_options():
+    """Clear errors: a missing data file is a DataFileError; every option (each one a
+    rulebook ambiguity, see docs/automobile.md) rejects bad values with a ConfigError
+    naming the option."""
     with pytest.raises(DataFileError, match="does not exist"):
         AutomobileGame(num_players=3, data="/no/such/file.toml")
     for option, value in (("frontier", "nearest"), ("sloan", 1), ("shortfall", "bankrupt"),

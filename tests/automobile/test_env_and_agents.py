@@ -107,6 +107,8 @@ def test_rule_based_agent_beats_random_agents_in_80_percent_of_three_player_game
 
 
 def test_agents_play_only_legal_actions_through_the_aec_env():
+    """The built-in agents play a whole game through the AEC env with legal actions only;
+    the final infos rank the seats and name one winner (Winning the game)."""
     env = automobile_v0.env(num_players=3)
     env.reset(seed=8)
     game = env.unwrapped.game
