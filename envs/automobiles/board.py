@@ -7,22 +7,21 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.automobiles.data import MAX_ADJ, MAX_SPACES, NUM_GEARS
+from envs.automobiles.data import MAX_ADJ, MAX_LANES, MAX_LAP, MAX_SPACES, NUM_GEARS
 from envs.automobiles.state import (
     CAR_ABS,
     CAR_SEG,
     CAR_SPACE,
     MAX_PATH,
     MAX_PLACED,
-    P_ADJ,
-    P_ADJ_DIST,
-    P_ADJ_SAME,
     P_BRANCH,
+    P_COVER,
     P_DRAFT_SPACE,
     P_LAP,
     P_NEXT_SAME,
     P_NUM_PLAYERS,
     P_SPACE_COLOURS,
+    P_SPACE_END,
     P_SPACE_LANE,
     P_SPACE_LEN,
     PATH_N,
@@ -44,45 +43,62 @@ def cars_in(s, p, space, skip):
 
 
 @nb.njit(cache=True)
-def holds_cube(s, space):
-    """A cube was placed on ``space`` this turn."""
-    for i in range(s[PLACED_N]):  # noqa: SIM110 - numba has no generators
-        if s[PLACED_SPACE + i] == space:
-            return True
-    return False
+def neighbour(p, ref, ref_seg, k):
+    """Candidate ``k`` (0: same lane, 1: one lane in, 2: one lane out) for the next space
+    from segment ``ref_seg`` of space ``ref`` (How to Move on the Track; Next Turn
+    Example): the space of that lane covering the point just past the front of that
+    segment (diagonals count), and how far its front edge lies past that point. The same
+    lane is a candidate only from the front segment: from a rear segment the car ahead
+    fills the way. Returns ``(-1, 0)`` when there is none."""
+    lane = p[P_SPACE_LANE + ref]
+    if k == 0:
+        if ref_seg > 0:
+            return -1, 0
+    elif k == 1:
+        lane -= 1
+    else:
+        lane += 1
+    if lane < 0 or lane >= MAX_LANES:
+        return -1, 0
+    lap = p[P_LAP]
+    point = ((p[P_SPACE_END + ref] - ref_seg) % lap + lap) % lap
+    to = p[P_COVER + lane * MAX_LAP + point]
+    if to < 0 or to == ref:
+        return -1, 0
+    d = (p[P_SPACE_END + to] - point - 1) % lap + 1
+    if d >= lap:
+        return -1, 0
+    return to, d
 
 
 @nb.njit(cache=True)
 def step_target(s, p, seat, ref, ref_seg, k, colours):
-    """The ``k``-th forward neighbour of space ``ref`` if a cube of seat may move onto it
-    (-1 otherwise): one of ``colours`` (bit mask), a segment free of opponents' cars, and
-    not straight through a car ahead of the reference in its own space (``ref_seg > 0``:
-    cars fill the front segments, so the lane ahead is blocked; diagonals go around)."""
-    to = p[P_ADJ + ref * MAX_ADJ + k]
+    """``(space, distance)`` of candidate ``k`` from segment ``ref_seg`` of space ``ref`` if
+    a cube of seat may move onto it, else ``(-1, 0)``: one of ``colours`` (bit mask), and a
+    segment free of opponents' cars that lies ahead of the reference point (cars fill
+    the front segments, so the cube takes the one right behind them; a free segment
+    level with or behind the point would be a sideways or backward move)."""
+    to, d = neighbour(p, ref, ref_seg, k)
     if to < 0:
-        return -1
+        return -1, 0
     if (p[P_SPACE_COLOURS + to] & colours) == 0:
-        return -1
-    if ref_seg > 0 and p[P_ADJ_SAME + ref * MAX_ADJ + k] != 0:
-        return -1
-    if cars_in(s, p, to, seat) >= p[P_SPACE_LEN + to]:
-        return -1
-    if p[P_BRANCH] != 0 and holds_cube(s, to):
-        return -1
-    return to
+        return -1, 0
+    if cars_in(s, p, to, seat) >= d:
+        return -1, 0
+    return to, d
 
 
 @nb.njit(cache=True)
 def car_ref(s, seat):
-    """(space, unwrapped front edge of the space, segment) of seat's car."""
-    seg = s[CAR_SEG + seat]
-    return s[CAR_SPACE + seat], s[CAR_ABS + seat] + seg, seg
+    """(space, segment, unwrapped front of the segment) of seat's car."""
+    return s[CAR_SPACE + seat], s[CAR_SEG + seat], s[CAR_ABS + seat]
 
 
 @nb.njit(cache=True)
 def last_cube_ref(s):
+    """(space, segment, unwrapped front of the segment) of the last cube placed."""
     i = s[PLACED_N] - 1
-    return s[PLACED_SPACE + i], s[PLACED_ABS + i], s[PLACED_SEG + i]
+    return s[PLACED_SPACE + i], s[PLACED_SEG + i], s[PLACED_ABS + i] - s[PLACED_SEG + i]
 
 
 @nb.njit(cache=True)
@@ -91,7 +107,7 @@ def scan_from(s, p, seat, ref, ref_seg, colours, out, offset):
     room) and return how many there are."""
     count = 0
     for k in range(MAX_ADJ):
-        to = step_target(s, p, seat, ref, ref_seg, k, colours)
+        to, _ = step_target(s, p, seat, ref, ref_seg, k, colours)
         if to >= 0:
             count += 1
             if out.shape[0] > 0:
@@ -109,31 +125,34 @@ def first_steps(s, p, seat, colours, out, offset):
         return 0
     count = 0
     if s[PLACED_N] == 0 or p[P_BRANCH] != 0:
-        space, _, seg = car_ref(s, seat)
+        space, seg, _ = car_ref(s, seat)
         count += scan_from(s, p, seat, space, seg, colours, out, offset)
     if s[PLACED_N] > 0:
-        space, _, seg = last_cube_ref(s)
+        space, seg, _ = last_cube_ref(s)
         count += scan_from(s, p, seat, space, seg, colours, out, offset)
     return count
 
 
 @nb.njit(cache=True)
-def neighbour_dist(p, ref, to):
-    """Forward distance from ``ref``'s front edge to ``to``'s (-1 if not adjacent)."""
+def reach(s, p, seat, ref, ref_seg, to, colours):
+    """Distance past the reference point of a legal step from ``ref`` to ``to`` (0: none)."""
     for k in range(MAX_ADJ):
-        if p[P_ADJ + ref * MAX_ADJ + k] == to:
-            return p[P_ADJ_DIST + ref * MAX_ADJ + k]
-    return -1
+        target, d = step_target(s, p, seat, ref, ref_seg, k, colours)
+        if target == to:
+            return d
+    return 0
 
 
 @nb.njit(cache=True)
 def _walk(s, p, seat, ref, ref_seg, bit, steps, out):
     """Breadth-first walk of one colour from space ``ref``: ``out[space]`` keeps the fewest
-    steps; returns the largest number of steps (<= ``steps``) some path can make."""
+    steps; returns the largest number of steps (<= ``steps``) some path can make. A cube
+    entering a space always takes the segment behind the cars there, so the segment of
+    each space reached is fixed and the walk is exact."""
     frontier = np.zeros(MAX_SPACES, dtype=np.bool_)
     nxt = np.zeros(MAX_SPACES, dtype=np.bool_)
     for k in range(MAX_ADJ):
-        to = step_target(s, p, seat, ref, ref_seg, k, bit)
+        to, _ = step_target(s, p, seat, ref, ref_seg, k, bit)
         if to >= 0:
             frontier[to] = True
     deepest = 0
@@ -155,7 +174,7 @@ def _walk(s, p, seat, ref, ref_seg, bit, steps, out):
             if frontier[sp]:
                 seg = cars_in(s, p, sp, seat)
                 for k in range(MAX_ADJ):
-                    to = step_target(s, p, seat, sp, seg, k, bit)
+                    to, _ = step_target(s, p, seat, sp, seg, k, bit)
                     if to >= 0:
                         nxt[to] = True
         frontier[:] = nxt
@@ -165,10 +184,11 @@ def _walk(s, p, seat, ref, ref_seg, bit, steps, out):
 
 @nb.njit(cache=True)
 def reachable(s, p, seat, ref, ref_seg, colours, steps, out):
-    """Spaces a cube of seat can reach from space ``ref`` in 1..``steps`` consecutive
-    moves keeping one colour of ``colours``: ``out[space]`` = fewest steps (0 = no).
-    Each step follows ``step_target`` (occupied segments, cars ahead in the lane).
-    Returns the longest move (in spaces, up to ``steps``) that is possible."""
+    """Spaces a cube of seat can reach from segment ``ref_seg`` of space ``ref`` in
+    1..``steps`` consecutive moves keeping one colour of ``colours``: ``out[space]`` =
+    fewest steps (0 = no). Each step follows ``step_target`` (occupied segments, cars
+    ahead in the lane, forward only). Returns the longest move (in spaces, up to
+    ``steps``) that is possible."""
     out[:] = 0
     longest = 0
     for colour in range(NUM_GEARS):
@@ -256,12 +276,17 @@ def momentum(s, p):
 
 @nb.njit(cache=True)
 def drafting(s, p, seat):
-    """Drafting: the car ended directly behind an opponent's car, in the segment behind it
-    (a car fills every segment ahead of it in its space) or, with ``draft_space``, in the
-    front segment of the space right behind a space holding a car (same lane)."""
+    """Drafting: the car ended directly behind an opponent's car (same lane). In the
+    segment behind it: a car ahead in its own space (cars fill every segment ahead of a
+    car in its space), or, from the front segment, a car in the rear segment of the next
+    space (that space is full). With ``draft_space`` also in the space behind: the next
+    space of the lane holds a car anywhere."""
     if s[CAR_SEG + seat] > 0:
         return True
-    if p[P_DRAFT_SPACE] == 0:
-        return False
     nxt = p[P_NEXT_SAME + s[CAR_SPACE + seat]]
-    return nxt >= 0 and cars_in(s, p, nxt, seat) > 0
+    if nxt < 0:
+        return False
+    cars = cars_in(s, p, nxt, seat)
+    if cars == 0:
+        return False
+    return p[P_DRAFT_SPACE] != 0 or cars >= p[P_SPACE_LEN + nxt]

@@ -274,6 +274,7 @@ class TrackData:
     adj_dist: np.ndarray     # (n, MAX_ADJ) how far the neighbour's front edge is ahead
     adj_same: np.ndarray     # (n, MAX_ADJ) 1 when the neighbour is in the same lane
     next_same: np.ndarray    # (n,) next space of the same lane, -1 = none
+    cover: np.ndarray        # (lanes, lap_length) space covering unit [x, x+1) of a lane, -1
     grid: np.ndarray         # (slots,) space of P1, P2, ...
     allowance: np.ndarray    # (slots,)
     source: str
@@ -368,13 +369,15 @@ def load_track(track: str | Path) -> TrackData:
     return TrackData(
         name=name, lap_length=lap, lanes=lanes, direction=direction, lane=lane_a,
         start=start_a, end=end_a, length=len_a, colours=np.array(col_l, dtype=np.int64),
-        adj=adj, adj_dist=dist, adj_same=same, next_same=nxt, grid=grid,
+        adj=adj, adj_dist=dist, adj_same=same, next_same=nxt, cover=cover, grid=grid,
         allowance=np.array(allowance_l, dtype=np.int64), source=source,
     )
 
 
 def adjacency(lane: np.ndarray, end: np.ndarray, length: np.ndarray, lap: int):
-    """Forward neighbours of every space (R-BASE "How to Move on the Track").
+    """Forward neighbours of every space from its front segment (R-BASE "How to Move on
+    the Track"); the kernels apply the same rule from any segment with the ``cover`` table
+    (``board.neighbour``).
 
     B is ahead of A when its front edge is ``d`` segments past A's front edge with
     ``0 < d < lap``; it is adjacent when the lanes differ by at most one (diagonals count)

@@ -17,12 +17,10 @@ from envs.automobiles.board import (
     cars_in,
     first_steps,
     last_cube_ref,
-    neighbour_dist,
+    reach,
     scan_from,
-    step_target,
 )
 from envs.automobiles.cubes import pile
-from envs.automobiles.data import MAX_ADJ
 from envs.automobiles.state import (
     ACT_COLOUR,
     FAR,
@@ -35,7 +33,6 @@ from envs.automobiles.state import (
     MV_SPACE,
     MV_STEPS,
     ON_TRACK,
-    P_ADJ,
     P_BRANCH,
     P_SPACE_COLOURS,
     P_SPACE_LANE,
@@ -82,28 +79,28 @@ def next_steps(s, p, seat, out, offset):
 
 @nb.njit(cache=True)
 def _first_ref(s, p, seat, to):
-    """(space, front edge, segment) the first step to ``to`` starts from: the last placed
-    cube when it can reach ``to``, else the car."""
+    """(space, segment, unwrapped point) the first step to ``to`` starts from, and the
+    distance of that step: the last placed cube when it can reach ``to``, else the car."""
     if s[PLACED_N] > 0:
-        space, front, seg = last_cube_ref(s)
-        for k in range(MAX_ADJ):
-            if (p[P_ADJ + space * MAX_ADJ + k] == to
-                    and step_target(s, p, seat, space, seg, k, s[MV_MASK]) == to):
-                return space, front, seg
-        if p[P_BRANCH] == 0:
-            return space, front, seg
-    return car_ref(s, seat)
+        space, seg, point = last_cube_ref(s)
+        d = reach(s, p, seat, space, seg, to, s[MV_MASK])
+        if d > 0 or p[P_BRANCH] == 0:
+            return point, d
+    space, seg, point = car_ref(s, seat)
+    return point, reach(s, p, seat, space, seg, to, s[MV_MASK])
 
 
 @nb.njit(cache=True)
 def step_to(s, p, seat, to):
-    """Move the cube one space, onto ``to`` (a legal next space)."""
+    """Move the cube one space, onto ``to`` (a legal next space): it takes the segment
+    right behind the cars already there."""
     if s[MV_STEPS] == 0:
-        ref, front, _ = _first_ref(s, p, seat, to)
+        point, d = _first_ref(s, p, seat, to)
     else:
-        ref, front = s[MV_SPACE], s[MV_ABS]
+        point = s[MV_ABS] - s[MV_SEG]
+        d = reach(s, p, seat, s[MV_SPACE], s[MV_SEG], to, s[MV_MASK])
     s[MV_SPACE] = to
-    s[MV_ABS] = front + neighbour_dist(p, ref, to)
+    s[MV_ABS] = point + d
     s[MV_SEG] = cars_in(s, p, to, seat)
     s[PATH_SPACE + s[PATH_N]] = to
     s[PATH_N] += 1

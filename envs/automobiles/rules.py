@@ -15,16 +15,24 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``start_player=0``: the seat holding the Starting Player card (it takes grid slot
   P1), or ``"random"`` (the rulebook's random choice, from the seed).
 - ``branch_from_car=False``: the gear cards say "adjacent to your race car, or adjacent
-  to the last cube placed"; by default the first cube starts next to the car and each
-  later one next to the last placed cube (the reference sheet's "your previously placed
-  cube"); ``True`` lets a later cube start next to the car again.
+  to the last cube previously placed"; by default the first cube starts next to the car
+  and each later one next to the last placed cube (the reference sheet's "your
+  previously placed cube": the cubes mark one path of the car); ``True`` lets a later
+  cube start next to the car again (the car still goes to the farthest cube).
 - ``draft_behind_space=True``: drafting also counts from the front segment of the space
   directly behind a space holding an opponent's car, in the same lane (the rulebook's
-  "space or segment directly behind"); ``False`` counts only the segment behind a car.
-- ``grid_crossing_counts=True``: the grid lies just behind the line, so the first move
-  crosses it; literally that crossing moves the lap marker (DATA 1: "implement crossings
-  literally"). ``False`` starts counting from the next crossing (full laps).
-- ``buy_wear=False``: wear cubes are not for sale (no rule has a player buy them).
+  "space or segment directly behind"; its Drafting Example has a car "drafting in the
+  space behind"); ``False`` counts only the segment directly behind a car.
+- ``grid_crossing_counts=False``: the grid lies just behind the finish line, so the
+  first move crosses it. The lap marker counts laps: its start space is the number of
+  laps ("select more laps"), it reaches "Final Lap" as the last lap begins, and the
+  rulebook's example car is "on his way to completing the second lap"; so the run from
+  the grid across the line starts the race and does not move the marker, and a 3-lap
+  race is 3 full laps (plus the grid). ``True`` moves the marker on that crossing too
+  (the Car Phase sentence taken literally: the race is then just over 2 laps).
+- ``buy_wear=True``: wear cubes are in the stock like every other cube and the Wear
+  card has a cost like every card (Card Basics), and the Buy Phase lets a player buy
+  any cubes of the stock; ``False`` takes wear off sale (and Pit Team cannot buy it).
 - ``max_rounds=200``: not a rule: an engine guard that ends a game after that many
   rounds (ranked by race position) so that any pair of policies terminates.
 """
@@ -86,8 +94,8 @@ class AutomobilesGame(Game):
                card_set: str | list[str] = "First Game", card_data: str | None = None,
                open_bags: bool = False, accelerated_play: bool = False,
                start_player: int | str = 0, branch_from_car: bool = False,
-               draft_behind_space: bool = True, grid_crossing_counts: bool = True,
-               buy_wear: bool = False, max_rounds: int = 200) -> None:
+               draft_behind_space: bool = True, grid_crossing_counts: bool = False,
+               buy_wear: bool = True, max_rounds: int = 200) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
@@ -188,11 +196,10 @@ class AutomobilesGame(Game):
         p[st.P_SPACE_TOP:st.P_SPACE_TOP + n] = tops
         p[st.P_NEXT_SAME:st.P_NEXT_SAME + st.MAX_SPACES] = -1
         p[st.P_NEXT_SAME:st.P_NEXT_SAME + n] = board_data.next_same
-        width = st.ADJ_WIDTH
-        for table, values in ((st.P_ADJ, board_data.adj), (st.P_ADJ_DIST, board_data.adj_dist),
-                              (st.P_ADJ_SAME, board_data.adj_same)):
-            p[table:table + st.MAX_SPACES * width] = -1 if table == st.P_ADJ else 0
-            p[table:table + n * width] = values.reshape(-1)
+        p[st.P_COVER:st.P_COVER + auto_data.MAX_LANES * auto_data.MAX_LAP] = -1
+        for lane in range(board_data.lanes):
+            start = st.P_COVER + lane * auto_data.MAX_LAP
+            p[start:start + board_data.lap_length] = board_data.cover[lane]
         m = cards.num_cards
         p[st.P_NUM_CARDS] = m
         for table, values in ((st.P_CARD_COLOUR, cards.colours),

@@ -17,8 +17,9 @@ The module-level offsets are compile-time constants of the kernels.
 from __future__ import annotations
 
 from envs.automobiles.data import (
-    MAX_ADJ,
     MAX_CARDS,
+    MAX_LANES,
+    MAX_LAP,
     MAX_PLAYERS,
     MAX_SPACES,
     NUM_COLOURS,
@@ -188,9 +189,7 @@ PARAMS = Layout(
         ("space_colours", MAX_SPACES),
         ("space_top", MAX_SPACES),     # highest colour of the space
         ("next_same", MAX_SPACES),
-        ("adj", MAX_SPACES * MAX_ADJ),
-        ("adj_dist", MAX_SPACES * MAX_ADJ),
-        ("adj_same", MAX_SPACES * MAX_ADJ),
+        ("cover", MAX_LANES * MAX_LAP),   # space of lane l covering unit [x, x+1): l * MAX_LAP + x
         ("num_cards", 1),
         ("card_colour", MAX_CARDS),
         ("card_effect", MAX_CARDS),
@@ -219,10 +218,8 @@ P_HAND, P_SUPPLY, P_STARTING_BAG, P_WEAR_CHART = _p("hand_size"), _p("supply"), 
 P_ALLOWANCE, P_GRID = _p("allowance"), _p("grid")
 P_SPACE_LANE, P_SPACE_END, P_SPACE_LEN, P_SPACE_COLOURS, P_SPACE_TOP = _p("space_lane"), \
     _p("space_end"), _p("space_len"), _p("space_colours"), _p("space_top")
-P_NEXT_SAME, P_ADJ, P_ADJ_DIST, P_ADJ_SAME = _p("next_same"), _p("adj"), _p("adj_dist"), \
-    _p("adj_same")
+P_NEXT_SAME, P_COVER = _p("next_same"), _p("cover")
 P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = _p("num_cards"), _p("card_colour"), \
     _p("card_effect")
 P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("card_wear")
 P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
-ADJ_WIDTH = MAX_ADJ

@@ -246,7 +246,7 @@ def test_pit_crew_second_option_needs_two_discarded_cubes():
 def test_pit_team_buys_exactly_one_cube_with_the_cost_of_the_removed_cubes():
     """Pit Team: remove up to 3 discarded cubes, add their costs (not values), buy exactly
     1 cube with that money into the used pile; the rest is lost."""
-    t = card_table("Pit Team")
+    t = card_table("Pit Team", buy_wear=False)
     t.give(0, "active", purple=1)
     t.give(0, "discard", dark_gray=2, wear=1)          # cost 5 each (data.toml)
     t.turn(0)
@@ -262,14 +262,15 @@ def test_pit_team_buys_exactly_one_cube_with_the_cost_of_the_removed_cubes():
 
 
 def test_pit_team_is_not_legal_when_no_purchase_can_follow():
-    """Pit Team must end in a purchase: with only wear (cost 0, not for sale) in the
-    discard pile it cannot be used; 'stop' waits until some cube is affordable."""
-    t = card_table("Pit Team")
+    """Pit Team must end in a purchase ('buy exactly 1 cube'): with wear off sale
+    (buy_wear=False) and only wear (cost 0) in the discard pile it cannot be used;
+    'stop' waits until some cube is affordable."""
+    t = card_table("Pit Team", buy_wear=False)
     t.give(0, "active", purple=1)
     t.give(0, "discard", wear=3)
     t.turn(0)
     assert activate("purple") not in t.legal()
-    t2 = card_table("Pit Team")
+    t2 = card_table("Pit Team", buy_wear=False)
     t2.give(0, "active", purple=1)
     t2.give(0, "discard", wear=3, white=1)
     t2.turn(0)
@@ -279,6 +280,22 @@ def test_pit_team_is_not_legal_when_no_purchase_can_follow():
     assert from_discard("wear") not in t2.legal()      # would leave nothing to buy with
     t2.act(from_discard("white"))
     assert t2.phase() == "pit_team_buy" and t2.legal() == [buy("white")]
+
+
+def test_pit_team_may_buy_a_wear_cube_when_wear_is_for_sale():
+    """Pit Team with buy_wear=True (default: wear is a stock cube with a cost): removing
+    nothing ('up to 3': zero is valid) leaves $0, enough for exactly one wear cube."""
+    t = card_table("Pit Team")
+    t.give(0, "active", purple=1)
+    t.give(0, "discard", wear=3)
+    t.turn(0)
+    assert activate("purple") in t.legal()
+    t.act(activate("purple"))
+    assert STOP in t.legal()
+    t.act(STOP)
+    assert t.legal() == [buy("wear")]
+    t.act(buy("wear"))
+    assert t.count(0, "used", "wear") == 1 and t.phase() == "action"
 
 
 # ----- Handling -----------------------------------------------------------------------------
@@ -415,7 +432,7 @@ def test_boost_with_accelerated_play_offers_the_draw_at_the_other_players_turn()
     t.act(activate("green"), STOP)
     assert t.current() == 0 and t.phase() == "action"
     assert t.s[st.PENDING_BOOST + 1] == 1
-    t.act(STOP)
+    t.act(STOP, STOP)                                  # end the Action and Buy Phases
     assert t.current() == 1 and t.phase() == "boost_other"
     t.act(DRAW)
     assert t.count(1, "active", "yellow") == 1 and t.phase() == "action"

@@ -103,19 +103,20 @@ def test_reachable_kernel_follows_colour_occupancy_and_lanes():
 @given(seed=hyp.integers(0, 2**32 - 1), players=hyp.integers(2, 5),
        track=hyp.sampled_from(["daytona", "monza"]), accelerated=hyp.booleans(),
        branch=hyp.booleans(), open_bags=hyp.booleans(), draft=hyp.booleans(),
-       laps=hyp.integers(1, 3))
+       grid=hyp.booleans(), buy_wear=hyp.booleans(), laps=hyp.integers(1, 3))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_random_options_keep_every_cube_in_one_place(seed, players, track,
                                                               accelerated, branch, open_bags,
-                                                              draft, laps):
+                                                              draft, grid, buy_wear, laps):
     """Invariant: every cube of every colour is in exactly one place (stock, a bag, a pile,
     the track) after every step, whatever the options and the random card set."""
     game = AutomobilesGame(num_players=players, track=track, card_set="random", laps=laps,
                            accelerated_play=accelerated, branch_from_car=branch,
-                           open_bags=open_bags, draft_behind_space=draft)
+                           open_bags=open_bags, draft_behind_space=draft,
+                           grid_crossing_counts=grid, buy_wear=buy_wear, max_rounds=120)
     state = game.new_state(seed)
     rng = np.random.default_rng(seed)
-    for _ in range(4000):
+    for _ in range(20_000):
         if game.is_over(state):
             break
         mask = game.legal_mask(state)

@@ -114,32 +114,49 @@ def test_final_lap_crossing_ends_the_game_after_the_round():
     round is complete, so everyone has the same number of turns."""
     t = finishing_table(3)
     t.turn(1)
-    t.act(activate("light_gray"), to_space(t.space(0, 0)))   # nothing left: turn ends
+    t.act(activate("light_gray"), to_space(t.space(0, 0)))   # nothing left to activate
+    t.act(STOP)                                   # end the Buy Phase (a wear cube costs $0)
     assert crossings(t.s, t.p, 1) == 3 and t.s[st.END_TRIGGERED] == 1
     assert t.current() == 2                       # the round goes on
-    t.act(STOP)
+    t.act(STOP, STOP)
     assert t.game.is_over(t.state) and t.s[st.ROUNDS] == 1
     assert t.game.current_player(t.state) == -1 and not t.game.legal_mask(t.state).any()
 
 
 def test_game_goes_on_while_no_car_has_finished():
+    """Winning the Game: only the crossing made on the Final Lap space ends the game (here
+    the third crossing of a 4-lap race)."""
     t = finishing_table(3, laps=4)
     t.turn(1)
-    t.act(activate("light_gray"), to_space(t.space(0, 0)))
-    assert t.s[st.END_TRIGGERED] == 0
-    t.act(STOP)
+    t.act(activate("light_gray"), to_space(t.space(0, 0)), STOP)
+    assert crossings(t.s, t.p, 1) == 3 and t.s[st.END_TRIGGERED] == 0
+    t.act(STOP, STOP)
     assert not t.game.is_over(t.state) and t.current() == 0
 
 
-def test_grid_crossing_option_counts_full_laps():
-    """Ambiguity (lap marker vs grid behind the line): grid_crossing_counts=False does not
-    count the crossing out of the grid, so the race is N full laps."""
-    for counts, expected in ((True, 1), (False, 0)):
-        game = AutomobilesGame(num_players=2, grid_crossing_counts=counts)
-        state = game.new_state(0)
-        t_state = state.data
-        t_state[st.CAR_ABS] += 5            # just past the line
-        assert crossings(t_state, game.params, 0) == expected
+@pytest.mark.parametrize("counts", [None, False, True])
+def test_the_run_from_the_grid_across_the_line_is_not_a_lap_by_default(counts):
+    """Setup 5 / Car Phase / Winning the Game: the lap marker counts laps (its start
+    space is the number of laps; 'Final Lap' is the last one), so by default
+    (grid_crossing_counts=False) the first crossing, out of the grid just behind the
+    line, does not move the marker: a 1-lap race needs a whole lap more. With the
+    literal option (True) that crossing counts and ends a 1-lap race at once."""
+    options = {} if counts is None else {"grid_crossing_counts": counts}
+    t = Table(2, laps=1, **options)
+    counts = bool(counts)
+    assert t.s[st.CAR_SPACE] == t.game.track.grid[0]          # P1, white [39, 40)
+    t.give(0, "active", light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 0)), STOP)
+    assert t.s[st.CAR_SPACE] == t.space(0, 0)                  # across the line
+    assert crossings(t.s, t.p, 0) == int(counts)
+    assert t.s[st.END_TRIGGERED] == int(counts)
+    assert (t.game.progress_past_line(t.state, 0) > 0) == counts
+    if not counts:
+        t.s[st.CAR_ABS] += t.game.track.lap_length            # one whole lap later
+        assert crossings(t.s, t.p, 0) == 1
+        assert t.game.progress_past_line(t.state, 0) == 2
 
 
 def test_winner_is_farthest_past_the_line_and_inner_lane_breaks_ties():

@@ -104,18 +104,67 @@ def test_no_cube_on_a_segment_held_by_an_opponent_but_a_free_segment_is_fine():
     assert activate("light_gray") not in full.legal()
 
 
-def test_no_driving_through_a_car_ahead_in_the_same_space():
-    """Next Turn Example / Car Phase note: a car directly behind another in its space
-    cannot start straight ahead (through that car), only diagonally around it."""
+def test_next_turn_example_no_driving_through_a_car_ahead_in_the_same_space():
+    """Next Turn Example / Car Phase note: the purple car sits right behind the green car
+    in a dark gray space; its move may start only with the light gray space beside it on
+    the inside or the black space on the outside, not the next dark gray space nor the
+    light gray space ahead of the green car (both would drive through it)."""
     t = Table(2)
-    t.put_car(1, 1, 0, seg=0)             # lane 1 dark gray [0, 4), front segment
-    t.put_car(0, 1, 0, seg=1)             # right behind it
-    t.give(0, "active", dark_gray=1, light_gray=1, black=1)
+    t.put_car(1, 1, 0, seg=0)             # green: lane 1 dark gray [0, 4), front segment
+    t.put_car(0, 1, 0, seg=1)             # purple: right behind it, segment [2, 3)
+    t.give(0, "active", dark_gray=1, light_gray=2, black=1)
     t.turn(0)
     legal = t.legal()
-    assert activate("dark_gray") not in legal     # lane 1 [4, 8) is straight through
-    assert activate("light_gray") in legal        # lane 0 [4, 6): around, inside
-    assert activate("black") in legal             # lane 2 [0, 6): around, outside
+    assert activate("dark_gray") not in legal     # lane 1 [4, 8): straight through
+    assert activate("light_gray") in legal and activate("black") in legal
+    t.act(activate("light_gray"))
+    assert t.legal() == [to_space(t.space(0, 2))]    # beside purple, not lane 0 [4, 6)
+    t.act(to_space(t.space(0, 2)))
+    assert t.s[st.PLACED_ABS] - t.s[st.PLACED_SEG] == 4      # one segment of progress
+    t.act(activate("dark_gray"))                  # around the green car by the inside
+    assert t.legal() == [to_space(t.space(1, 4))]
+    behind = Table(2)
+    behind.put_car(1, 1, 0, seg=0)
+    behind.put_car(0, 1, 0, seg=1)
+    behind.give(0, "active", black=1)
+    behind.turn(0)
+    behind.act(activate("black"))
+    assert behind.legal() == [to_space(behind.space(2, 0))]   # outside, beside purple
+
+
+def test_next_turn_example_note_front_segment_may_go_straight_ahead():
+    """Next Turn Example note: had the green car moved, purple would start from the front
+    segment of its dark gray space, and the next dark gray and light gray spaces ahead
+    would be open."""
+    t = Table(2)
+    t.put_car(0, 1, 0, seg=0)
+    t.park_others(1)
+    t.give(0, "active", dark_gray=1, light_gray=1)
+    t.turn(0)
+    t.act(activate("light_gray"))
+    assert t.legal() == [to_space(t.space(0, 4))]
+    t2 = Table(2)
+    t2.put_car(0, 1, 0, seg=0)
+    t2.park_others(1)
+    t2.give(0, "active", dark_gray=1)
+    t2.turn(0)
+    t2.act(activate("dark_gray"))
+    assert t2.legal() == [to_space(t2.space(1, 4))]
+
+
+def test_no_sideways_move_into_a_free_rear_segment():
+    """How to Move on the Track: each space or segment entered must move the car forward,
+    never sideways. Beside a car at [0, 2) (front 2), the dark gray space [0, 4) holds two
+    cars in its front segments; its free segments [0, 2) are level with or behind the
+    car, so no dark gray cube may go there."""
+    t = Table(3)
+    t.put_car(0, 0, 0)                    # lane 0 light gray [0, 2)
+    t.put_car(1, 1, 0, seg=0)             # lane 1 dark gray [0, 4): segments [3, 4)
+    t.put_car(2, 1, 0, seg=1)             # and [2, 3)
+    t.give(0, "active", dark_gray=1, light_gray=1)
+    t.turn(0)
+    assert activate("dark_gray") not in t.legal()
+    assert activate("light_gray") in t.legal()    # lane 0 [2, 4) straight ahead
 
 
 def test_a_cube_behind_a_car_cannot_continue_straight_through_it():
@@ -181,15 +230,21 @@ def test_buying_is_limited_by_the_stock():
     assert buy("black") not in t.legal() and buy("dark_gray") in t.legal()
 
 
-def test_wear_is_not_for_sale_unless_the_option_says_so():
-    """Option buy_wear (default False): no rule has a player buy wear cubes."""
-    for allowed in (False, True):
-        t = racing_table(buy_wear=allowed)
-        t.give(0, "active", white=2)
-        t.give(0, "bag", white=7)
-        t.turn(0)
-        t.act(STOP)
-        assert (buy("wear") in t.legal()) == allowed
+@pytest.mark.parametrize("allowed", [None, True, False])
+def test_wear_is_for_sale_like_any_stock_cube_unless_the_option_says_no(allowed):
+    """Buy Phase / Card Basics: any cube of the stock may be bought at its card's cost,
+    and wear cubes are stock cubes (option buy_wear, default True; False: off sale)."""
+    options = {} if allowed is None else {"buy_wear": allowed}
+    t = racing_table(**options)
+    t.give(0, "active", white=2)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(STOP)
+    assert (buy("wear") in t.legal()) == (allowed is not False)
+    if allowed is not False:
+        t.act(buy("wear"))
+        assert t.count(0, "used", "wear") == 1 and t.s[st.MONEY] == 2   # wear costs $0
+        assert t.s[st.STAT_BOUGHT + 4] == 1
 
 
 # ----- Car, Decline, End --------------------------------------------------------------------
@@ -277,6 +332,30 @@ def test_drafting_from_the_space_behind_is_an_option(option):
     t.act(activate("light_gray"), to_space(t.space(0, 4)))
     t.act(STOP, STOP)
     assert t.count(0, "discard", "wear") == (0 if option else 2)
+
+
+@pytest.mark.parametrize("option", [True, False])
+def test_drafting_in_the_segment_behind_a_car_in_the_next_space(option):
+    """Drafting: 'a space or segment directly behind' a car: ending in the front segment of
+    a space when the car ahead fills the rear segment of the next space (a one-segment
+    white space here) is the segment directly behind it under either reading."""
+    t = Table(2, draft_behind_space=option)
+    t.put_car(0, 0, 12)                   # lane 0 white [12, 13)
+    t.put_car(1, 0, 14)                   # white [14, 15): its only segment
+    t.give(0, "active", white=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("white"), to_space(t.space(0, 13)), STOP, STOP)
+    assert t.s[st.CAR_SPACE] == t.space(0, 13)
+    assert t.count(0, "discard", "wear") == 0
+    away = Table(2, draft_behind_space=option)
+    away.put_car(0, 0, 12)
+    away.put_car(1, 0, 15)                # one empty white space between the cars
+    away.give(0, "active", white=1)
+    away.give(0, "bag", white=7)
+    away.turn(0)
+    away.act(activate("white"), to_space(away.space(0, 13)), STOP, STOP)
+    assert away.count(0, "discard", "wear") == 1
 
 
 def test_no_move_no_wear():
