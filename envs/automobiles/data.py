@@ -252,7 +252,8 @@ def set_problem(cards: object, rows: dict[str, dict]) -> str | None:
         if colours.count(COLOURS[colour]) != 1:
             return (f"needs exactly one {COLOURS[colour]} card, got "
                     f"{[c for c, k in zip(cards, colours, strict=True) if k == COLOURS[colour]]}"
-                    f" (cards by colour: {dict(zip(cards, colours, strict=True))})")
+                    f" (cards and colours: "
+                    f"{', '.join(f'{c} ({k})' for c, k in zip(cards, colours, strict=True))})")
     return None
 
 

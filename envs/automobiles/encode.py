@@ -105,7 +105,7 @@ PLAYER_BLOCK = PB_BAG + NC
 
 # space block
 SB_COLOURS = 0                  # 4 gear colour bits
-SB_LANE, SB_SEGMENTS, SB_CARS, SB_OWN_CAR, SB_OWN_CUBE, SB_AHEAD, SB_HEAD = range(4, 11)
+SB_LANE, SB_SEGMENTS, SB_CARS, SB_OWN_CAR, SB_TURN_CUBE, SB_AHEAD, SB_HEAD = range(4, 11)
 SPACE_BLOCK = 11
 
 OBS = Layout(
@@ -238,11 +238,10 @@ def observe(s, p, seat, out):
         if sp == own_space:
             out[b + SB_OWN_CAR] = 1.0
         out[b + SB_AHEAD] = ((p[P_SPACE_END + sp] - own_end) % lap) / lap
-    if turn_seat == seat:
-        for i in range(s[PLACED_N]):
-            out[O_SPACES + s[PLACED_SPACE + i] * SPACE_BLOCK + SB_OWN_CUBE] = 1.0
-        if mine and s[MV_SPACE] >= 0:
-            out[O_SPACES + s[MV_SPACE] * SPACE_BLOCK + SB_HEAD] = 1.0
+    for i in range(s[PLACED_N]):        # cubes on the board are public
+        out[O_SPACES + s[PLACED_SPACE + i] * SPACE_BLOCK + SB_TURN_CUBE] = 1.0
+    if mine and s[MV_SPACE] >= 0:
+        out[O_SPACES + s[MV_SPACE] * SPACE_BLOCK + SB_HEAD] = 1.0
     out[O_GAME] = laps
     out[O_GAME + 1] = lap
     out[O_GAME + 2] = s[ROUNDS]

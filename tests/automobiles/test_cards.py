@@ -121,6 +121,8 @@ def test_engineer_discards_up_to_three_active_cubes_then_removes_as_many():
 
 
 def test_engineer_with_three_choices_removes_three_and_zero_removes_none():
+    """Engineer: three cubes chosen (the most) remove exactly three; zero chosen ("up to":
+    zero is valid, Rule Clarifications) removes none."""
     t = card_table("Engineer")
     t.give(0, "active", yellow=1, wear=3)
     t.turn(0)
@@ -203,6 +205,8 @@ def test_crew_chief_action_phase_example():
 
 
 def test_pit_captain_removes_up_to_six_discarded_cubes():
+    """Pit Captain: remove up to 6 cubes of any kind (wear included) from the discard
+    pile; stopping is allowed at every point, and the sixth removal ends the choice."""
     t = card_table("Pit Captain")
     t.give(0, "active", purple=1)
     t.give(0, "discard", wear=8)
@@ -234,6 +238,8 @@ def test_pit_crew_removes_all_discarded_wear_or_exactly_two_cubes():
 
 
 def test_pit_crew_second_option_needs_two_discarded_cubes():
+    """Pit Crew: "any 2 cubes" needs two discarded cubes; with one, only "remove all wear"
+    can be applied in full (Action Phase), so it is taken."""
     t = card_table("Pit Crew")
     t.give(0, "active", purple=1)
     t.give(0, "discard", white=1)
@@ -339,6 +345,8 @@ def test_steering_example_black_discarded_moves_up_to_three_dark_gray():
 
 
 def test_steering_may_stop_early_up_to_means_zero_is_fine():
+    """Steering: "up to 3" spaces; zero is a valid choice (Rule Clarifications): the red
+    cube then stays in the used pile, the chosen gear in the discard pile."""
     t = card_table("Steering")
     t.put_car(0, 1, 38)
     t.give(0, "active", red=1, black=1)
@@ -364,6 +372,9 @@ def test_suspension_example_dark_gray_in_discard_moves_one_dark_gray_space():
 
 
 def test_suspension_is_not_legal_without_a_matching_space():
+    """Suspension: the red cube must go on a space of the chosen discarded gear's colour;
+    with no such space next to the car the effect cannot be applied in full (Action
+    Phase), so the cube cannot be activated."""
     t = card_table("Suspension")
     t.give(0, "active", red=1)
     t.give(0, "discard", white=2)
@@ -412,6 +423,8 @@ def test_boost_draws_one_at_a_time_with_wear_then_offers_each_other_player_a_dra
 
 
 def test_boost_stops_after_three_draws():
+    """Boost: at most 3 cubes are drawn (+1 wear each); after the third the offers to the
+    other players follow at once."""
     t = card_table("Boost")
     t.give(0, "active", green=1)
     t.give(0, "bag", white=5)
@@ -574,6 +587,7 @@ def test_rotary_engine_example_counts_distinct_discarded_colours():
 
 
 def test_supercharged_brings_up_to_two_discarded_cubes_back_to_the_active_pile():
+    """Supercharged: +1 wear; up to 2 discarded cubes go to the active pile (zero allowed)."""
     t = card_table("Supercharged")
     t.give(0, "active", blue=1)
     t.give(0, "discard", black=2, white=1)

@@ -54,6 +54,23 @@ def test_observation_does_not_depend_on_hidden_bag_order():
     assert np.array_equal(game.observe(a, 0), game.observe(b, 0))
 
 
+def test_cubes_on_the_board_are_seen_by_every_seat():
+    """Action Phase: movement cubes mark the car's progress on the board, in view of all
+    (public information): every seat's observation shows the spaces holding them."""
+    from envs.automobiles.encode import O_SPACES, SB_TURN_CUBE, SPACE_BLOCK
+    t = Table(2)
+    t.put_car(0, 0, 2)
+    t.park_others(1)
+    t.give(0, "active", light_gray=2)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    for seat in (0, 1):
+        obs = t.game.observe(t.state, seat)
+        marked = [sp for sp in range(MAX_SPACES)
+                  if obs[O_SPACES + sp * SPACE_BLOCK + SB_TURN_CUBE] > 0]
+        assert marked == [t.space(0, 4)]
+
+
 def test_observation_layout_names_every_slot():
     game = AutomobilesGame(num_players=4)
     assert game.obs_layout().size == game.obs_size == OBS.size

@@ -85,6 +85,26 @@ def test_branch_from_car_option_lets_a_later_cube_start_next_to_the_car():
             assert t.legal() == [to_space(t.space(0, 4))]
 
 
+def test_branch_from_car_may_start_again_onto_a_space_holding_a_cube():
+    """With branch_from_car=True nothing in the rules keeps a new cube started next to the
+    car off a space already holding a cube of this turn; the car goes to the farthest."""
+    t = Table(2, branch_from_car=True)
+    t.put_car(0, 0, 2)                    # lane 0 light gray [2, 4)
+    t.park_others(1)
+    t.give(0, "active", light_gray=3)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)))
+    t.act(activate("light_gray"))
+    assert sorted(t.legal()) == sorted([to_space(t.space(0, 4)), to_space(t.space(0, 6))])
+    t.act(to_space(t.space(0, 4)))                      # a second cube on [4, 6)
+    t.act(activate("light_gray"), to_space(t.space(0, 6)))
+    assert t.on_track("light_gray") == 3
+    while t.current() == 0:
+        t.act(STOP)
+    assert t.s[st.CAR_SPACE] == t.space(0, 6)
+
+
 def test_no_cube_on_a_segment_held_by_an_opponent_but_a_free_segment_is_fine():
     """Rule Clarifications: no cube on a segment occupied by an opponent's car; an
     unoccupied segment of a space partly occupied by a car is allowed (behind that car)."""
