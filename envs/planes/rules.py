@@ -23,11 +23,13 @@ Options (each rulebook ambiguity has one, with the documented default):
   while a space ahead could still be skipped; ``"may"`` makes the skip optional.
 - ``first_player=0``: the seat that starts (at P1), or ``"random"`` from the seed.
 - ``reward="win"``: zero-sum win/loss; ``"score"``: own VP minus the others' mean.
-- ``max_rounds=60``: NOT a rulebook rule. Uniformly random play boards so rarely that a
-  game needs hundreds of rounds (about 320 rounds per game with 2 random players), so
-  by default the game ends, and is scored as usual, after 60 complete rounds. Sensible
-  play does not get near it (rule-based agents: 12-17 rounds on average, at most 33 in
-  1,800 measured games). ``max_rounds=None`` plays without a limit, exactly as printed.
+- ``max_rounds=100``: NOT a rulebook rule but a guard against stalling. Moves are
+  mandatory but need not board, so a policy can avoid the end forever (always stopping
+  after one space does), and in a zero-sum game a losing learner would learn to. The game
+  therefore also ends, scored as usual, after this many complete rounds. Sensible play
+  never gets near it (rule-based agents: 12-17 rounds on average, at most 33 in 1,800
+  measured games); uniformly random play needs about 320 rounds with 2 players and is
+  usually cut at 100. ``max_rounds=None`` plays exactly as printed.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ class PlanesGame(Game):
                cards: str | None = None, blockage_counts: str = "party",
                exact_goals: str = "strict", end_at: int = 12, player_decks: bool = False,
                end_draw: str = "may", skip: str = "must", first_player: int | str = 0,
-               reward: str = "win", max_rounds: int | None = 60) -> None:
+               reward: str = "win", max_rounds: int | None = 100) -> None:
         if not isinstance(airport, str):
             raise ConfigError(f"airport must be 'flying_cloud', 'zephyr' or a file path "
                               f"(a string), got {airport!r}")

@@ -164,7 +164,7 @@ def test_batch_api_matches_single_games_and_auto_resets(name, players):
         assert np.array_equal(batch.masks[b], game.legal_mask(singles[b]))
     rng = np.random.default_rng(4)
     finished = 0
-    for _ in range(3000):
+    for _ in range(20000):  # random Planes games take ~4000 decisions
         actions = batch.sample_actions(rng)
         prev = [batch.state(b) for b in range(4)]
         batch.step(actions)
@@ -183,7 +183,7 @@ def test_batch_api_matches_single_games_and_auto_resets(name, players):
                 assert np.array_equal(batch.obs[b], obs)
         if finished >= 3:
             break
-    assert finished >= 3, "no game finished in the batch within 3000 steps"
+    assert finished >= 3, "fewer than 3 games finished in the batch within 20000 steps"
     with pytest.raises(IllegalActionError, match="batch slot"):
         bad = batch.sample_actions(rng)
         bad[1] = -1
