@@ -10,6 +10,7 @@ P1-P9, Loans, the characters, Winning the game.
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from envs.automobile.actions import (
     A_BUILD,
@@ -196,6 +197,7 @@ from envs.automobile.state import (
 )
 from envs.core.draw import draw_from_counts
 from envs.core.rng import below
+from envs.core.scoring import score_difference_rewards, win_share_rewards
 
 MAX_PLAYERS = 5
 ACTION_ROUNDS = 3
@@ -967,13 +969,11 @@ def rewards(s, p, out):
     if s[PHASE] != PH_OVER:
         return
     if p[P_REWARD] == 1:
-        total = 0
+        cash = np.zeros(n, dtype=np.float64)
         for seat in range(n):
-            total += s[CASH + seat]
-        for seat in range(n):
-            own = s[CASH + seat]
-            out[seat] = (own - (total - own) / (n - 1)) / 1000.0
+            cash[seat] = s[CASH + seat]
+        score_difference_rewards(cash, n, out, 1.0 / 1000.0)
         return
-    best = winner(s, p)
-    for seat in range(n):
-        out[seat] = 1.0 if seat == best else -1.0 / (n - 1)
+    won = np.zeros(n, dtype=np.int64)
+    won[winner(s, p)] = 1
+    win_share_rewards(won, n, out)

@@ -143,6 +143,7 @@ from envs.automobiles.state import (
 )
 from envs.core.draw import uniform_legal
 from envs.core.rng import below
+from envs.core.scoring import win_share_rewards
 
 # ----- actions ----------------------------------------------------------------------------------
 A_STOP = 0          # end the phase / stop moving / choose no more / decline a draw
@@ -768,8 +769,10 @@ def rewards(s, p, out):
     out[:] = 0.0
     if s[PHASE] != PH_OVER:
         return
+    won = np.zeros(n, dtype=np.int64)
     for seat in range(n):
-        out[seat] = 1.0 if rank(s, p, seat) == 1 else -1.0 / (n - 1)
+        won[seat] = rank(s, p, seat) == 1
+    win_share_rewards(won, n, out)
 
 
 @nb.njit(cache=True)

@@ -51,6 +51,14 @@ from envs.automobiles import state as st
 from envs.automobiles.data import CARD_COLOURS, COLOURS, GEARS, MAX_PLAYERS, NUM_COLOURS, WEAR
 from envs.automobiles.encode import OBS, action_name, observe
 from envs.core.errors import ConfigError
+from envs.core.functional import (  # noqa: F401  (the functional API)
+    apply,
+    current_player,
+    is_over,
+    legal_mask,
+    make_new_game,
+    scores,
+)
 from envs.core.game import Game, Kernels, State
 
 KERNELS = Kernels(
@@ -350,28 +358,5 @@ class AutomobilesGame(Game):
             assert len(ahead) == seg, f"car {seat} has empty segments ahead (momentum)"
 
 
-# ----- DESIGN.md's functional rules API -----------------------------------------------------------
-def new_game(config: dict[str, Any] | None = None, seed: int | None = None) -> State:
-    """A new game from options ``config`` (``num_players`` and the options above)."""
-    return AutomobilesGame(**(config or {})).new_state(seed)
-
-
-def legal_mask(state: State) -> np.ndarray:
-    return state.game.legal_mask(state)
-
-
-def apply(state: State, action: int) -> None:
-    state.game.apply(state, action)
-
-
-def current_player(state: State) -> int:
-    return state.game.current_player(state)
-
-
-def is_over(state: State) -> bool:
-    return state.game.is_over(state)
-
-
-def scores(state: State) -> list[int]:
-    """Race position per seat (1 = first)."""
-    return state.game.scores(state)
+# ----- DESIGN.md's functional rules API (shared; see envs.core.functional) ---
+new_game = make_new_game(AutomobilesGame)

@@ -12,6 +12,7 @@ import numpy as np
 
 from envs.core.draw import shuffle_prefix
 from envs.core.rng import below
+from envs.core.scoring import score_difference_rewards, win_share_rewards
 from envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE, STRAIGHT
 from envs.loose_caboose.state import (
     CABOOSE,
@@ -519,22 +520,14 @@ def rewards(s, p, out):
     if s[PHASE] != PHASE_OVER:
         return
     if p[P_REWARD] == 1:
-        total = 0
+        negated = np.zeros(n_players, dtype=np.float64)
         for seat in range(n_players):
-            total += pile_points(s, p, seat)
-        for seat in range(n_players):
-            own = pile_points(s, p, seat)
-            out[seat] = (total - own) / (n_players - 1) - own
+            negated[seat] = -pile_points(s, p, seat)
+        score_difference_rewards(negated, n_players, out, 1.0)
         return
     won = np.zeros(n_players, dtype=np.int64)
-    n_won = winners(s, p, won)
-    if n_won == n_players:
-        return
-    for seat in range(n_players):
-        if won[seat]:
-            out[seat] = 1.0 / n_won
-        else:
-            out[seat] = -1.0 / (n_players - n_won)
+    winners(s, p, won)
+    win_share_rewards(won, n_players, out)
 
 
 # ----- conservation -----------------------------------------------------------------------
