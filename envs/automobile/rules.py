@@ -52,14 +52,7 @@ from envs.core.functional import (  # noqa: F401  (the functional API)
 )
 from envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels(
-    init=k.init,
-    legal_mask=k.legal_mask,
-    apply=k.apply,
-    current_player=k.current_player,
-    rewards=k.rewards,
-    observe=observe,
-)
+KERNELS = Kernels.of(k, observe)
 
 FRONTIER_MODES = {"furthest": 0, "open": 1}
 SLOAN_MODES = {"held": 0, "taken": 1}
@@ -85,6 +78,8 @@ class AutomobileGame(Game):
     name = "automobile"
     layout = st.LAYOUT
     kernels = KERNELS
+    render_module = "envs.automobile.render"
+    obs = OBS
     min_players = 3
     max_players = 5
     obs_bounds = (-1.0e6, 1.0e6)
@@ -177,19 +172,6 @@ class AutomobileGame(Game):
     # ----- words and pictures ------------------------------------------------------------------
     def describe_action(self, state: State, action: int) -> str:
         return action_name(int(action), self.data.names)
-
-    def render_text(self, state: State) -> str:
-        from envs.automobile.render import render_text
-
-        return render_text(self, state)
-
-    def render_rgb(self, state: State) -> np.ndarray:
-        from envs.automobile.render import render_rgb
-
-        return render_rgb(self, state)
-
-    def obs_layout(self):
-        return OBS
 
     # ----- results -------------------------------------------------------------------------------
     def scores(self, state: State) -> list[int]:

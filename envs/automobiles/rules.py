@@ -61,14 +61,7 @@ from envs.core.functional import (  # noqa: F401  (the functional API)
 )
 from envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels(
-    init=kernels.init,
-    legal_mask=kernels.legal_mask,
-    apply=kernels.apply,
-    current_player=kernels.current_player,
-    rewards=kernels.rewards,
-    observe=observe,
-)
+KERNELS = Kernels.of(kernels, observe)
 
 
 def _slug(name: str) -> str:
@@ -94,6 +87,8 @@ class AutomobilesGame(Game):
     name = "automobiles"
     layout = st.LAYOUT
     kernels = KERNELS
+    render_module = "envs.automobiles.render"
+    obs = OBS
     min_players = 2
     max_players = 5
     obs_bounds = (0.0, 100_000.0)   # max_rounds may be up to 100000
@@ -232,19 +227,6 @@ class AutomobilesGame(Game):
             return (f"move to track space {sp} (lane {int(t.lane[sp])}, positions "
                     f"{int(t.start[sp])}-{int(t.start[sp] + t.length[sp])}, {colours})")
         return action_name(action, int(state.data[st.PHASE]))
-
-    def render_text(self, state: State) -> str:
-        from envs.automobiles.render import render_text
-
-        return render_text(self, state)
-
-    def render_rgb(self, state: State) -> np.ndarray:
-        from envs.automobiles.render import render_rgb
-
-        return render_rgb(self, state)
-
-    def obs_layout(self):
-        return OBS
 
     # ----- results ---------------------------------------------------------------------------
     def market(self, state: State) -> dict[str, str]:

@@ -10,6 +10,7 @@ env, the batch API and the rollouts are written once in ``envs.core``.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 from abc import ABC, abstractmethod
@@ -50,6 +51,14 @@ class Kernels:
     rewards: Callable
     observe: Callable
 
+    @classmethod
+    def of(cls, rules_module, observe: Callable) -> Kernels:
+        """The kernels of a game whose rules module defines ``init``, ``legal_mask``,
+        ``apply``, ``current_player`` and ``rewards``."""
+        return cls(init=rules_module.init, legal_mask=rules_module.legal_mask,
+                   apply=rules_module.apply, current_player=rules_module.current_player,
+                   rewards=rules_module.rewards, observe=observe)
+
 
 class Game(ABC):
     """A configured game. Subclasses set the class attributes and ``_build``."""
@@ -59,6 +68,11 @@ class Game(ABC):
     kernels: ClassVar[Kernels]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    #: module with ``render_text(game, state)`` and ``render_rgb(game, state)`` (imported
+    #: on first use, so rendering code stays out of the rules)
+    render_module: ClassVar[str | None] = None
+    #: the observation layout, when it does not depend on the options
+    obs: ClassVar[Layout | None] = None
 
     num_players: int
     num_actions: int
@@ -96,12 +110,17 @@ class Game(ABC):
         return f"action {action}"
 
     def render_text(self, state: State) -> str:
-        """The table as text (the ``ansi`` render)."""
-        return repr(state)
+        """The table as text (the ``ansi`` render): ``render_module.render_text``."""
+        return self._renderer().render_text(self, state)
 
     def render_rgb(self, state: State) -> np.ndarray:
-        """A picture of the table, ``(H, W, 3) uint8``."""
-        return np.zeros((64, 64, 3), dtype=np.uint8)
+        """A picture of the table, ``(H, W, 3) uint8``: ``render_module.render_rgb``."""
+        return self._renderer().render_rgb(self, state)
+
+    def _renderer(self):
+        if not self.render_module:
+            raise ConfigError(f"{self.name} has no renderer (set Game.render_module)")
+        return importlib.import_module(self.render_module)
 
     def final_info(self, state: State) -> list[dict[str, Any]]:
         """Per-seat scores, ranks and statistics for ``infos`` at the end."""
@@ -112,6 +131,8 @@ class Game(ABC):
 
     def obs_layout(self) -> Layout:
         """Named slices of the observation vector."""
+        if self.obs is not None:
+            return self.obs
         return Layout([("observation", self.obs_size)])
 
     # ----- identity --------------------------------------------------------------------------

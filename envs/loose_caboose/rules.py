@@ -38,14 +38,7 @@ from envs.loose_caboose import kernels as k
 from envs.loose_caboose import state as st
 from envs.loose_caboose.encode import OBS, action_name, observe
 
-KERNELS = Kernels(
-    init=k.init,
-    legal_mask=k.legal_mask,
-    apply=k.apply,
-    current_player=k.current_player,
-    rewards=k.rewards,
-    observe=observe,
-)
+KERNELS = Kernels.of(k, observe)
 
 REWARD_MODES = {"win": 0, "score": 1}
 
@@ -62,6 +55,8 @@ class LooseCabooseGame(Game):
     name = "loose_caboose"
     layout = st.LAYOUT
     kernels = KERNELS
+    render_module = "envs.loose_caboose.render"
+    obs = OBS
     min_players = 2
     max_players = 4
     obs_bounds = (0.0, 100.0)
@@ -122,19 +117,6 @@ class LooseCabooseGame(Game):
     # ----- words and pictures ---
     def describe_action(self, state: State, action: int) -> str:
         return action_name(int(action))
-
-    def render_text(self, state: State) -> str:
-        from envs.loose_caboose.render import render_text
-
-        return render_text(self, state)
-
-    def render_rgb(self, state: State) -> np.ndarray:
-        from envs.loose_caboose.render import render_rgb
-
-        return render_rgb(self, state)
-
-    def obs_layout(self):
-        return OBS
 
     # ----- results ---
     def scores(self, state: State) -> list[tuple[int, int]]:
