@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import balance_report, card_sets
-from benchmarks.progress import Progress
-from benchmarks.runner import make_backend
+from benchmarks.runner import make_backend, run_with_progress
 from envs.core.errors import ConfigError
 from envs.core.rollout import AGENT_CODES
 from envs.registry import available_games, game_class
@@ -190,20 +189,12 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     total = sum(c.count for c in todo)
     if todo and backend.name == "pool":
         run_chunk(Chunk(**{**todo[0].__dict__, "count": 1}))  # compile before forking
-    bar = Progress(total, label="games ") if progress and total else None
     started = time.perf_counter()
-    try:
-        for records in backend.run((run_chunk, c) for c in todo):
-            fresh = [r for r in records if (r["set"], r["game"]) not in done]
-            done.update((r["set"], r["game"]) for r in fresh)
-            sink.write(fresh)
-            rows.extend(fresh)
-            if bar:
-                bar.update(len(records))
-    finally:
-        backend.close()
-        if bar:
-            bar.close()
+    for records in run_with_progress(backend, ((run_chunk, c) for c in todo), total, progress):
+        fresh = [r for r in records if (r["set"], r["game"]) not in done]
+        done.update((r["set"], r["game"]) for r in fresh)
+        sink.write(fresh)
+        rows.extend(fresh)
     elapsed = time.perf_counter() - started
     rows = [r for r in rows if r["set"] in wanted and int(r["game"]) < sweep.games]
     rows.sort(key=lambda r: ([n for n, _ in sweep.sets].index(r["set"]), int(r["game"])))

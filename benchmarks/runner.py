@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
+from benchmarks.progress import Progress
 from envs.core.errors import ConfigError
 
 Task = tuple[Callable[[Any], Any], Any]
@@ -131,3 +132,19 @@ def make_backend(workers: int | None = None, ray_address: str | None | bool = Fa
         return RayBackend(ray_address or None, workers)
     workers = workers or default_workers()
     return Backend() if workers == 1 else PoolBackend(workers)
+
+
+def run_with_progress(backend: Backend, tasks: Iterable[Task], total: int, show: bool = True,
+                      size: Callable[[Any], int] = len) -> Iterator[Any]:
+    """Results of ``backend.run(tasks)`` with a progress bar over ``total`` games (each
+    result counting ``size(result)``); the backend is closed at the end."""
+    bar = Progress(total, label="games ") if show and total else None
+    try:
+        for result in backend.run(tasks):
+            if bar:
+                bar.update(size(result))
+            yield result
+    finally:
+        backend.close()
+        if bar:
+            bar.close()

@@ -25,8 +25,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.registry import make_agent
-from benchmarks.progress import Progress
-from benchmarks.runner import make_backend
+from benchmarks.runner import make_backend, run_with_progress
 from benchmarks.stats import elo_ratings, seat_wins
 from envs.core.errors import ConfigError
 from envs.core.game import Game
@@ -113,17 +112,10 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
              for first in range(0, games, CHUNK)]
     backend = make_backend(workers, ray_address)
     total = games * len(specs) * (len(specs) - 1) // 2
-    bar = Progress(total, label="games ") if progress else None
     results: list[tuple[int, int, float]] = []
-    try:
-        for chunk_results in backend.run((play_pair, t) for t in tasks):
-            results.extend(chunk_results)
-            if bar:
-                bar.update(len(chunk_results))
-    finally:
-        backend.close()
-        if bar:
-            bar.close()
+    for chunk_results in run_with_progress(backend, ((play_pair, t) for t in tasks), total,
+                                           progress):
+        results.extend(chunk_results)
     results.sort()
     ratings = elo_ratings(specs, results, seed=seed)
     scores = np.zeros((len(specs), len(specs)))
