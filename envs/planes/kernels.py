@@ -17,6 +17,7 @@ import numpy as np
 
 from envs.core.draw import draw_from_counts
 from envs.core.rng import below
+from envs.core.scoring import score_difference_rewards, win_share_rewards
 from envs.planes.data import (
     ACT_BACKWARDS,
     ACT_CHOOSE_ONE,
@@ -411,19 +412,14 @@ def rewards(s, p, out):
     if s[PHASE] != PH_OVER:
         return
     if p[P_REWARD] == 1:
-        total = 0
+        points = np.zeros(n_players, dtype=np.float64)
         for seat in range(n_players):
-            total += score(s, p, seat)
-        for seat in range(n_players):
-            own = score(s, p, seat)
-            out[seat] = own - (total - own) / (n_players - 1)
+            points[seat] = score(s, p, seat)
+        score_difference_rewards(points, n_players, out, 1.0)
         return
     won = np.zeros(n_players, dtype=np.int64)
-    n_won = winners(s, p, won)
-    if n_won == n_players:
-        return
-    for seat in range(n_players):
-        out[seat] = 1.0 / n_won if won[seat] else -1.0 / (n_players - n_won)
+    winners(s, p, won)
+    win_share_rewards(won, n_players, out)
 
 
 # ----- setup ------------------------------------------------------------------------------

@@ -39,6 +39,14 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import ConfigError
+from envs.core.functional import (  # noqa: F401  (the functional API)
+    apply,
+    current_player,
+    is_over,
+    legal_mask,
+    make_new_game,
+    scores,
+)
 from envs.core.game import Game, Kernels, State
 from envs.planes import data as planes_data
 from envs.planes import kernels as k
@@ -47,14 +55,7 @@ from envs.planes.data import MAX_ARROWS, MAX_TYPES, NUM_COLORS, NUM_PARTY_COLORS
 from envs.planes.encode import OBS, observe
 from envs.planes.invariants import MESSAGES, violation
 
-KERNELS = Kernels(
-    init=k.init,
-    legal_mask=k.legal_mask,
-    apply=k.apply,
-    current_player=k.current_player,
-    rewards=k.rewards,
-    observe=observe,
-)
+KERNELS = Kernels.of(k, observe)
 
 REWARD_MODES = {"win": 0, "score": 1}
 CHOICES = {
@@ -86,6 +87,8 @@ class PlanesGame(Game):
     name = "planes"
     layout = st.LAYOUT
     kernels = KERNELS
+    render_module = "envs.planes.render"
+    obs = OBS
     min_players = 2
     max_players = 4
     obs_bounds = (0.0, 200.0)     # VP can exceed 100 in theory (goals up to 120 VP)
@@ -196,19 +199,6 @@ class PlanesGame(Game):
 
         return describe_action(self, state, int(action))
 
-    def render_text(self, state: State) -> str:
-        from envs.planes.render import render_text
-
-        return render_text(self, state)
-
-    def render_rgb(self, state: State) -> np.ndarray:
-        from envs.planes.render import render_rgb
-
-        return render_rgb(self, state)
-
-    def obs_layout(self):
-        return OBS
-
     # ----- results ------------------------------------------------------------------------------
     def scores(self, state: State) -> list[int]:
         """Victory points per seat: goal VP plus 5 per own cube on the own plane."""
@@ -283,27 +273,5 @@ class PlanesGame(Game):
                                  f"(phase {int(state.data[st.PHASE])}, cubes {cubes})")
 
 
-# ----- DESIGN.md's functional rules API -----------------------------------------------------------
-def new_game(config: dict[str, Any] | None = None, seed: int | None = None) -> State:
-    """A new game from options ``config`` (``num_players`` and the options above)."""
-    return PlanesGame(**(config or {})).new_state(seed)
-
-
-def legal_mask(state: State) -> np.ndarray:
-    return state.game.legal_mask(state)
-
-
-def apply(state: State, action: int) -> None:
-    state.game.apply(state, action)
-
-
-def current_player(state: State) -> int:
-    return state.game.current_player(state)
-
-
-def is_over(state: State) -> bool:
-    return state.game.is_over(state)
-
-
-def scores(state: State) -> list[int]:
-    return state.game.scores(state)
+# ----- DESIGN.md's functional rules API (the rest comes from envs.core.functional) ---------------
+new_game = make_new_game(PlanesGame)
