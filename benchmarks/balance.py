@@ -20,7 +20,6 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from benchmarks import balance_report, card_sets
 from benchmarks.runner import make_backend, run_with_progress
 from envs.core.errors import ConfigError
 from envs.core.rollout import AGENT_CODES
-from envs.registry import available_games, game_class
+from envs.registry import cached_game, game_for_cli, options_key
 
 CHUNK = 200
 
@@ -58,19 +57,10 @@ class Sweep:
     base_options: dict[str, Any] = field(default_factory=dict)
 
 
-@lru_cache(maxsize=32)
-def _build_game(name: str, players: int, options: tuple[tuple[str, Any], ...]):
-    return game_class(name)(num_players=players, **dict(options))
-
-
-def _as_options(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
-
-
 def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     """Play one chunk and return a record per game (the worker's whole job)."""
     options = {k: list(v) if isinstance(v, tuple) else v for k, v in chunk.options}
-    game = _build_game(chunk.game, chunk.players, _as_options(options))
+    game = cached_game(chunk.game, chunk.players, options_key(options))
     if all(a in AGENT_CODES for a in chunk.agents):
         return _jitted_records(game, chunk)
     return _python_records(game, chunk)
@@ -109,7 +99,7 @@ def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 def chunks(sweep: Sweep, done: set[tuple[str, int]]) -> Iterator[Chunk]:
     """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK)."""
     for set_name, set_options in sweep.sets:
-        options = _as_options({**sweep.base_options, **set_options})
+        options = options_key({**sweep.base_options, **set_options})
         g = 0
         while g < sweep.games:
             if (set_name, g) in done:
@@ -250,13 +240,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.game not in available_games():
-            raise ConfigError(f"unknown game {args.game!r}; available: {available_games()}")
-        cls = game_class(args.game)
-        players = args.players or cls.min_players
-        if not cls.min_players <= players <= cls.max_players:
-            raise ConfigError(f"--players must be {cls.min_players}-{cls.max_players} "
-                              f"for {args.game}, got {players}")
+        cls, players = game_for_cli(args.game, args.players)
         if args.games < 1:
             raise ConfigError(f"--games must be positive, got {args.games}")
         if args.seed < 0:
@@ -269,7 +253,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sets = card_sets.parse_sets(args.game, args.sets, args.seed, base)
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)
-        game_class(args.game)(num_players=players, **base, **sets[0][1])  # options valid?
+        cls(num_players=players, **base, **sets[0][1])  # options valid?
     except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
         parser.error(str(exc))
     out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"

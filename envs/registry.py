@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
+from typing import Any
 
 from envs.core.errors import ConfigError
 
@@ -52,3 +54,27 @@ def available_games() -> list[str]:
             raise
         found.append(name)
     return found
+
+
+def game_for_cli(name: str, players: int | None) -> tuple[type, int]:
+    """The game class of a command line's ``game`` argument and its checked player count
+    (the game's minimum when ``players`` is None); ``ConfigError`` naming what is wrong."""
+    if name not in available_games():
+        raise ConfigError(f"unknown game {name!r}; available: {available_games()}")
+    cls = game_class(name)
+    players = players or cls.min_players
+    if not cls.min_players <= players <= cls.max_players:
+        raise ConfigError(f"--players must be {cls.min_players}-{cls.max_players} "
+                          f"for {name}, got {players}")
+    return cls, players
+
+
+def options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """A hashable form of an options dict (lists become tuples), for :func:`cached_game`."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+
+
+@lru_cache(maxsize=32)
+def cached_game(name: str, players: int, options: tuple[tuple[str, Any], ...]):
+    """One configured game per (name, players, options key), built once per process."""
+    return game_class(name)(num_players=players, **dict(options))

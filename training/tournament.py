@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from benchmarks.stats import elo_ratings, seat_wins
 from envs.core.errors import ConfigError
 from envs.core.game import Game
 from envs.core.rollout import AGENT_CODES
-from envs.registry import available_games, game_class
+from envs.registry import cached_game, game_for_cli, options_key
 
 CHUNK = 100
 
@@ -62,14 +61,9 @@ def seating(players: int, game_index: int) -> list[int]:
     return [(seat + game_index) % 2 for seat in range(players)]
 
 
-@lru_cache(maxsize=16)
-def _game(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> Game:
-    return game_class(name)(num_players=players, **dict(options))
-
-
 def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
     """Results ``(a, b, score of a)`` of one chunk of games between agents a and b."""
-    game = _game(chunk.game, chunk.players, chunk.options)
+    game = cached_game(chunk.game, chunk.players, chunk.options)
     spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
     results = []
     if spec_a in AGENT_CODES and spec_b in AGENT_CODES:
@@ -105,8 +99,8 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
         raise ConfigError("a tournament needs at least two agents")
     if len(set(specs)) != len(specs):
         raise ConfigError(f"agents must be distinct, got {specs}")
-    options_key = tuple(sorted((options or {}).items()))
-    tasks = [PairChunk(game, players, options_key, a, b, tuple(specs), seed, first,
+    key = options_key(options or {})
+    tasks = [PairChunk(game, players, key, a, b, tuple(specs), seed, first,
                        min(CHUNK, games - first))
              for a, b in combinations(range(len(specs)), 2)
              for first in range(0, games, CHUNK)]
@@ -169,12 +163,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
-        if args.game not in available_games():
-            raise ConfigError(f"unknown game {args.game!r}; available: {available_games()}")
-        cls = game_class(args.game)
-        players = args.players or cls.min_players
-        if not cls.min_players <= players <= cls.max_players:
-            raise ConfigError(f"--players must be {cls.min_players}-{cls.max_players}")
+        cls, players = game_for_cli(args.game, args.players)
         if args.games < 1:
             raise ConfigError(f"--games must be positive, got {args.games}")
         for spec in args.agents:

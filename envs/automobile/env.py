@@ -9,12 +9,6 @@ from envs.core.aec import TransitAECEnv, make_env_fn
 class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Automobile (Martin Wallace) for 3-5 players; options as in ``AutomobileGame``."""
 
-    metadata = {
-        "name": "automobile_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
     game_class = AutomobileGame
 
 

@@ -28,7 +28,7 @@ from envs.core.rng import fresh_seed, split_seed
 
 
 class TransitAECEnv(AECEnv):
-    """AEC env over a :class:`Game`; subclasses set ``game_class`` and ``metadata``."""
+    """AEC env over a :class:`Game`; subclasses set ``game_class`` (``metadata`` follows)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "transit_game",
@@ -37,6 +37,13 @@ class TransitAECEnv(AECEnv):
         "render_fps": 2,
     }
     game_class: ClassVar[type[Game]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass naming a ``game_class`` and no ``metadata`` of its own gets the
+        shared metadata under the name ``<game>_v0``."""
+        super().__init_subclass__(**kwargs)
+        if "game_class" in cls.__dict__ and "metadata" not in cls.__dict__:
+            cls.metadata = {**TransitAECEnv.metadata, "name": f"{cls.game_class.name}_v0"}
 
     def __init__(self, num_players: int | None = None, render_mode: str | None = None,
                  **options: Any):

@@ -9,12 +9,6 @@ from envs.loose_caboose.rules import LooseCabooseGame
 class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Loose Caboose! for 2-4 players; options as in ``LooseCabooseGame``."""
 
-    metadata = {
-        "name": "loose_caboose_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
     game_class = LooseCabooseGame
 
 

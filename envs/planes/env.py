@@ -9,12 +9,6 @@ from envs.planes.rules import PlanesGame
 class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Planes for 2-4 players; options as in ``PlanesGame``."""
 
-    metadata = {
-        "name": "planes_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
     game_class = PlanesGame
 
 

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
 from agents.automobile import policy
-from agents.registry import make_agent
 from envs import automobile_v0
 from envs.automobile import actions as a
 from envs.automobile import state as st
@@ -106,29 +105,18 @@ def test_rule_based_agent_beats_random_agents_in_80_percent_of_three_player_game
     assert wins / (3 * GAMES_PER_SEATING) >= 0.80
 
 
-def test_agents_play_only_legal_actions_through_the_aec_env():
-    """The built-in agents play a whole game through the AEC env with legal actions only;
-    the final infos rank the seats and name one winner (Winning the game)."""
-    env = automobile_v0.env(num_players=3)
-    env.reset(seed=8)
-    game = env.unwrapped.game
-    agents = {name: make_agent(kind, game, seed=1) for name, kind in
-              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
-    finals = {}
-    for name in env.agent_iter():
-        obs, _, term, trunc, info = env.last()
-        if term or trunc:
-            finals[name] = info
-        action = None if (term or trunc) else agents[name].act(obs["observation"],
-                                                                obs["action_mask"])
-        if action is not None:
-            assert obs["action_mask"][action] == 1
-        env.step(action)
-    assert not env.agents and set(finals) == set(env.possible_agents)
-    assert sorted(info["rank"] for info in finals.values()) == [1, 2, 3]
-    assert sum(info["winner"] for info in finals.values()) == 1
-    assert {"cash", "cars_produced", "cars_sold", "loss_cubes_taken", "loans"} <= set(
-        finals["player_0"])
+def test_final_infos_rank_the_seats_and_name_one_winner():
+    """Winning the game: ranks 1..3 without ties (ties go to the earlier selection order),
+    one winner, and the economic statistics of every seat in the final infos."""
+    game = AutomobileGame(num_players=3)
+    result = play_games(game, policy, ["rule_based", "random", "rule_based"], 3, seed=8)
+    for i in range(3):
+        info = game.final_info(result.state(game, i))
+        assert sorted(seat["rank"] for seat in info) == [1, 2, 3]
+        assert sum(seat["winner"] for seat in info) == 1
+        for seat in info:
+            assert {"cash", "cars_produced", "cars_sold", "loss_cubes_taken",
+                    "loans"} <= set(seat)
 
 
 def test_training_cli_smoke(tmp_path):

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
 from agents.automobiles import policy
-from agents.registry import make_agent
 from envs import automobiles_v0
 from envs.automobiles import kernels
 from envs.automobiles import state as st
@@ -177,22 +176,17 @@ def test_rule_based_agents_finish_four_player_games_on_every_suggested_set():
             assert state.data[st.ROUNDS] < game.params[st.P_MAX_ROUNDS]
 
 
-def test_agents_play_only_legal_actions_through_the_aec_env():
-    env = automobiles_v0.env(num_players=3, card_set="random")
-    env.reset(seed=8)
-    game = env.unwrapped.game
-    agents = {a: make_agent(kind, game, seed=1) for a, kind in
-              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
-    for agent in env.agent_iter():
-        obs, _, term, trunc, info = env.last()
-        action = None if (term or trunc) else agents[agent].act(obs["observation"],
-                                                                 obs["action_mask"])
-        if action is not None:
-            assert obs["action_mask"][action] == 1
-        env.step(action)
-    assert not env.agents
-    assert {"rank", "winner", "past_line", "rounds", "wear_gained", "bought",
-            "activated"} <= set(info)
+def test_final_infos_carry_the_statistics_the_balance_tool_reads():
+    """End of the game (issue 3): final ranks and per-player statistics for every seat."""
+    game = AutomobilesGame(num_players=3, card_set="random")
+    result = play_games(game, policy, ["rule_based", "random", "rule_based"], 2, seed=8)
+    for i in range(2):
+        info = game.final_info(result.state(game, i))
+        assert sorted(seat["rank"] for seat in info)[0] == 1
+        for seat in info:
+            assert {"rank", "winner", "past_line", "rounds", "wear_gained", "bought",
+                    "activated"} <= set(seat)
+            assert len(seat["bought"]) == len(seat["activated"])
 
 
 def test_space_actions_are_described_with_lane_positions_and_colours():

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 from pettingzoo.test import api_test, render_test, seed_test
 
-from agents.registry import policy_kernel
+from agents.registry import make_agent, policy_kernel
 from envs.core.batch import BatchEnv
 from envs.core.errors import ConfigError, IllegalActionError, StateDictError
 from envs.core.game import State
@@ -250,3 +250,34 @@ def test_functional_rules_api_of_design_md(name):
         rules.apply(state, int(rng.choice(np.flatnonzero(mask))))
     assert rules.current_player(state) == -1
     assert rules.scores(state) is not None
+
+
+AGENT_GAME_OPTIONS = {"automobiles": {"card_set": "random"}, "planes": {"airport": "zephyr"}}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_built_in_agents_play_legally_through_the_aec_env(name):
+    """Random and rule-based agents act from the observation and mask alone; every action
+    they choose is legal, the game ends, and the final infos rank every seat and agree
+    with the rewards (a winner never gets a negative reward)."""
+    env = env_module(name).env(num_players=3, **AGENT_GAME_OPTIONS.get(name, {}))
+    env.reset(seed=8)
+    game = env.unwrapped.game
+    agents = {a: make_agent(kind, game, seed=1) for a, kind in
+              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            final[agent] = (reward, info)
+            env.step(None)
+            continue
+        action = agents[agent].act(obs["observation"], obs["action_mask"])
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+    assert not env.agents
+    assert set(final) == set(env.possible_agents)
+    for reward, info in final.values():
+        assert 1 <= info["rank"] <= 3
+        assert reward >= 0 if info["winner"] else reward <= 0
+    assert any(info["winner"] for _, info in final.values())

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from agents.loose_caboose import policy, wheel_distribution
-from agents.registry import make_agent
 from envs.core.rollout import play_games
 from envs.loose_caboose.rules import LooseCabooseGame
 
@@ -33,21 +32,3 @@ def test_wheel_distribution_matches_the_dice():
     two = wheel_distribution(game.params, 2)
     assert np.isclose(two.sum(), 1.0)
     assert np.isclose((two * np.arange(two.size)).sum(), 2.0)
-
-
-def test_agents_play_only_legal_actions_through_the_aec_env():
-    from envs import loose_caboose_v0
-
-    env = loose_caboose_v0.env(num_players=3)
-    env.reset(seed=8)
-    game = env.unwrapped.game
-    agents = {a: make_agent(kind, game, seed=1) for a, kind in
-              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        action = None if (term or trunc) else agents[agent].act(obs["observation"],
-                                                                 obs["action_mask"])
-        if action is not None:
-            assert obs["action_mask"][action] == 1
-        env.step(action)
-    assert not env.agents
