@@ -360,3 +360,100 @@ def test_move_twice_makes_two_move_phases_before_the_goal_phase():
     assert t.current == 0 and t.phase == st.PH_DRAW      # empty hand: the end-of-turn draw
     assert t.cubes("S5") == {"red": 1} and t.cubes("S11") == {"red": 1}
     assert t.s[st.STAT_MOVES] == 2
+
+
+def test_a_played_action_card_is_not_offered_as_a_goal_that_turn():
+    """Action Phase: a card played as an action cannot be used as a goal later during
+    the turn, even when its goal shows on the board (blank S0 empty for Draw 1)."""
+    t = _table()
+    t.put("S4", red=1)
+    t.put("S8", blue=1, green=1, grey=1)         # goal 6 shows: the goal phase opens
+    _acting(t, 0, "Draw 1", "Draw 2 Discard 1")
+    d1 = t.card("Draw 1")                        # the drawn card is not another Draw 1
+    t.state["discard"][d1] += t.state["deck"][d1]
+    t.state["deck"][d1] = 0
+    t.play(t.CARD("Draw 1"), t.SPACE("S4"), t.DROP("red"))
+    assert t.phase == st.PH_GOAL and t.cubes("S0") == {}
+    assert t.CARD("Draw 1") not in t.legal() and t.CARD("Draw 2 Discard 1") in t.legal()
+
+
+def test_actions_use_only_cubes_still_in_the_airport():
+    """Card Clarifications, General Notes: actions refer only to cubes not yet boarded.
+    Gather leaves boarded cubes on their plane; Two to Fine Dining needs two cubes that
+    are still in the airport."""
+    t = _table()
+    t.board("G1", 3)
+    t.put("S4", red=1)
+    t.put("S11", red=1)
+    _acting(t, 0, "Gather at Restroom")
+    t.play(t.CARD("Gather at Restroom"), t.SPACE("S12"))
+    assert t.cubes("S12") == {"red": 2} and t.boarded("G1") == 3
+    t2 = _table()
+    t2.board("G1", 4)
+    t2.put("S4", red=1)
+    t2.give(0, "Two to Fine Dining")
+    t2.turn(0)
+    assert t2.phase == st.PH_START                  # one cube in the airport: unplayable
+
+
+def test_a_cone_made_by_a_card_action_stops_the_move_at_once():
+    """Blockages: a cone is placed whenever seven party cubes share a space, also when a
+    card places them (data Q2); the move that follows cannot pass it."""
+    t = _table()
+    t.put("S3", blue=5, green=1)
+    t.put("S0", red=1)
+    t.put("S1", red=2, grey=1)
+    _acting(t, 0, "One to Gift Shop")
+    t.play(t.CARD("One to Gift Shop"), t.SPACE("S3"), t.SPACE("S0"))
+    assert t.blocked("S3")
+    t.play(t.SPACE("S1"), t.DROP("grey"), t.DROP("red"))
+    assert not _moving(t)
+    assert t.cubes("S3") == {"red": 3, "blue": 5, "green": 1} and t.cubes("S4") == {}
+
+
+def test_a_cone_removed_by_a_card_action_no_longer_stops_the_move():
+    """Blockages: the cone leaves as soon as fewer than seven party cubes remain, here
+    because Regroup took two of them away."""
+    t = _table()
+    t.put("S5", blue=5, red=2)
+    t.put("S3", red=1, grey=2)
+    _acting(t, 0, "Regroup")
+    assert t.blocked("S5")
+    t.play(t.CARD("Regroup"), t.SPACE("S3"))
+    assert not t.blocked("S5") and t.cubes("S3") == {"red": 3, "grey": 2}
+    t.play(t.SPACE("S3"), t.DROP("grey"), t.DROP("red"), t.DROP("red"))
+    assert t.cubes("S5") == {"blue": 5, "red": 1} and t.cubes("S6") == {"red": 1}
+
+
+def test_game_example_move_twice_makes_a_cone_then_picks_it_up():
+    """Game example, round 2 (Yellow): the first move makes a blockage; the second move
+    picks up every cube of that space, which removes the cone, and moves them on."""
+    t = _table()
+    t.put("S4", red=4)
+    t.put("S5", blue=5, green=1)
+    _acting(t, 0, "Move Twice")
+    t.play(t.CARD("Move Twice"), t.SPACE("S4"), t.DROP("red"), t.STOP)
+    assert t.blocked("S5") and t.phase == st.PH_START and t.current == 0
+    t.play(t.SPACE("S5"))
+    assert not t.blocked("S5") and t.state["active"].tolist() == [4, 5, 1, 0, 0]
+    t.play(*[t.DROP("blue")] * 5, t.DROP("green"), t.DROP("red"), t.STOP)
+    assert t.cubes("S12") == {"red": 4} and t.cubes("S6") == {"blue": 1}
+    assert not any(t.blocked(f"S{i}") for i in range(14))
+
+
+def test_game_example_move_only_your_party_boards_a_single_cube_from_a_crowd():
+    """Game example, round 3 (Blue): with Move Only Your Party her single blue cube is the
+    only active cube, so it boards from a crowded space in front of her gate; without the
+    card every cube there would be active and no gate could be entered."""
+    t = _table()
+    t.put("S12", blue=1, red=2, grey=1)
+    t.move(1)
+    t.play(t.SPACE("S12"))
+    assert t.BOARD("G2") not in t.legal()
+    t2 = _table()
+    t2.put("S12", blue=1, red=2, grey=1)
+    _acting(t2, 1, "Move Only Your Party")
+    t2.play(t2.CARD("Move Only Your Party"), t2.SPACE("S12"))
+    assert t2.BOARD("G2") in t2.legal()
+    t2.play(t2.BOARD("G2"))
+    assert t2.boarded("G2") == 1 and t2.cubes("S12") == {"red": 2, "grey": 1}

@@ -223,3 +223,18 @@ def test_cards_drawn_for_boarding_may_be_scored_in_the_same_goal_phase():
     assert t.hand(0) == {"Gather at Restroom": 2} and t.phase == st.PH_GOAL
     t.play(t.CARD("Gather at Restroom"))
     assert t.goals(0) == {"Gather at Restroom": 1}
+
+
+def test_a_goal_shown_by_cubes_the_scorer_did_not_move_may_be_scored():
+    """Rule Clarifications: the condition need not be created this turn or by the active
+    cubes; it only has to be somewhere on the board when the card is played."""
+    t = _table()
+    t.put("S12", blue=2, yellow=2)                 # goal 7 (4 cubes, 2 colours), not red's
+    t.put("S4", red=1, grey=1)
+    t.give(0, "Regroup")
+    t.move(0)
+    t.play(t.SPACE("S4"), t.DROP("grey"), t.DROP("red"))   # S12 is not touched
+    assert [t.total(s) for s in ("S4", "S5", "S6")] == [0, 1, 1]
+    assert t.phase == st.PH_GOAL and t.CARD("Regroup") in t.legal()
+    t.play(t.CARD("Regroup"))
+    assert t.goals(0) == {"Regroup": 1} and k.goal_points(t.s, t.p, 0) == 2

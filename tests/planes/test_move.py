@@ -282,3 +282,16 @@ def test_observation_marks_cones_and_relative_colours(n):
     assert obs[O_CONES + sp] == 1.0 and obs[O_CONES + t.sp("S4")] == 0.0
     assert obs[O_CUBES + sp * 5 + 0] == 5.0                 # blue is seat 1's own colour
     assert obs[O_CUBES + sp * 5 + (n - 1)] == 2.0           # red: the seat before
+
+
+def test_two_blockages_can_stand_at_once():
+    """Blockages: there may be one or more blockages at any given point; each space is
+    judged by its own party cubes."""
+    t = _table()
+    t.put("S5", blue=5, red=2)
+    t.put("S11", green=4, yellow=3)
+    t.put("S8", red=3, grey=3)
+    assert t.blocked("S5") and t.blocked("S11") and not t.blocked("S8")
+    t.move(0)
+    t.play(t.SPACE("S5"))                       # S5's cone goes, S11's stays
+    assert not t.blocked("S5") and t.blocked("S11")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.core.rng import RNG_WORDS
 from envs.planes import kernels as k
 from envs.planes import state as st
 from envs.planes.encode import O_HAND, O_SEATS, PLAYER_BLOCK
@@ -180,6 +181,40 @@ def test_one_full_neutral_plane_is_not_all_grey_planes():
     assert t.s[st.END_TRIGGERED] == 1
 
 
+def test_an_unassigned_colours_full_plane_ends_the_game():
+    """Winning the Game: any one colour, neutrals included, filling all of its planes ends
+    the game; with two players green is neutral and has its one plane at G3."""
+    t = _table(end_draw="must")
+    t.board("G3", 4)
+    t.put("S1", red=1, green=1)
+    t.put("S4", blue=1)
+    t.move(0)
+    t.play(t.SPACE("S1"), t.DROP("red"), t.BOARD("G3"))
+    assert t.boarded("G3") == 5 and t.s[st.TRACK] == 5 and t.s[st.END_TRIGGERED] == 1
+    assert t.hand_size(0) == 2                        # and the neutral boarding drew 2
+    assert t.current == 1 and t.phase != st.PH_OVER
+
+
+@pytest.mark.parametrize(("trigger", "more_turns"), [(0, []), (1, [2, 0]), (2, [0])])
+def test_the_round_ends_with_the_seat_before_the_starting_player(trigger, more_turns):
+    """Winning the Game: the game ends after the current round, when each player has had
+    the same number of turns; with seat 1 starting, seat 0 plays last in each round.
+    (Shorter Games, ``end_at=1``: the first cube boarded triggers the end.)"""
+    t = _table(3, first_player=1, end_draw="must", end_at=1)
+    gate = {0: "G3", 1: "G1", 2: "G2"}[trigger]      # seat 1 starts at P1, seat 0 at P3
+    access = {"G1": "S9", "G2": "S12", "G3": "S2"}[gate]
+    t.put(access, **{("red", "blue", "green")[trigger]: 1})
+    for seat in range(3):
+        t.put(("S0", "S4", "S7")[seat], **{("red", "blue", "green")[seat]: 1})
+    t.move(trigger)
+    t.play(t.SPACE(access), t.BOARD(gate))
+    assert t.s[st.END_TRIGGERED] == 1
+    for seat in more_turns:
+        assert t.phase != st.PH_OVER and t.current == seat
+        finish_turn(t)
+    assert t.phase == st.PH_OVER
+
+
 @pytest.mark.parametrize("end_at", [12, 8])
 def test_the_boarding_track_end_space_triggers_the_end(end_at):
     """Winning the Game: the token on '12' (Optional Rules, Shorter Games: an earlier
@@ -313,3 +348,20 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_others():
     assert not np.array_equal(game.observe(swapped, 1), game.observe(t.state, 1))
     block = O_SEATS + 1 * PLAYER_BLOCK
     assert obs[block] == 3                   # seat 1's hand size is public
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_no_seat_sees_the_order_of_the_deck(n):
+    """Setup 7 / hidden information: the deck is face down. Which card comes next is
+    fixed only by the generator, and no observation depends on the generator."""
+    t = Table(n, seed=11)
+    reseeded = t.state.copy()
+    reseeded.data[:RNG_WORDS] = Table(n, seed=12).state.data[:RNG_WORDS]
+    for seat in range(n):
+        assert np.array_equal(t.game.observe(reseeded, seat), t.game.observe(t.state, seat))
+    drawn = set()
+    for seed in range(12, 20):
+        state = t.state.copy()
+        state.data[:RNG_WORDS] = Table(n, seed=seed).state.data[:RNG_WORDS]
+        drawn.add(int(k.draw_card(state.data, t.p, 0)))
+    assert len(drawn) > 1                     # the same observation, different next cards
