@@ -282,6 +282,38 @@ def test_bad_options_raise_config_errors(options, expected):
         PlanesGame(**options)
 
 
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"num_players": 1}, "2-4 players, got num_players=1"),
+    ({"num_players": 5}, "2-4 players, got num_players=5"),
+    ({"num_players": "3"}, "num_players must be an integer"),
+    ({"blockage_count": "all"}, r"unknown option\(s\) \['blockage_count'\]"),
+])
+def test_player_count_and_unknown_options_raise_config_errors(options, expected):
+    """2-4 players (rulebook cover); a misspelt option is named, never ignored."""
+    with pytest.raises(ConfigError, match=expected):
+        PlanesGame(**options)
+
+
+@pytest.mark.parametrize("kind", ["airport", "cards"])
+def test_malformed_data_files_name_the_file(tmp_path, kind):
+    """A data file that is not TOML raises a DataFileError naming it."""
+    path = tmp_path / f"broken_{kind}.toml"
+    path.write_text("[[spaces]\nid = \n")
+    with pytest.raises(DataFileError, match=r"broken_\w+\.toml.*not valid TOML"):
+        PlanesGame(**{kind: str(path)})
+
+
+def test_card_file_without_a_cards_list_names_the_file(tmp_path):
+    """A card file must hold a [[cards]] list; its errors name the file and the key."""
+    path = tmp_path / "cards.toml"
+    path.write_text('name = "x"\n')
+    with pytest.raises(DataFileError, match=r"cards\.toml.*unknown keys \['name'\]"):
+        PlanesGame(cards=str(path))
+    path.write_text("cards = 3\n")
+    with pytest.raises(DataFileError, match=r"cards\.toml.*'cards' must be list"):
+        PlanesGame(cards=str(path))
+
+
 def test_poi_tokens_cover_or_replace_printed_points_of_interest():
     """Optional Rules, Point of Interest Tokens: blanks cover, any kind can be placed."""
     game = PlanesGame(poi={"S1": "blank", "S0": "fine_dining"})

@@ -147,6 +147,31 @@ def test_illegal_action_error_names_the_legal_actions_in_words():
         env.step(illegal)
 
 
+def test_illegal_action_is_a_value_error_naming_it_and_the_legal_ones():
+    """Through the game API too: the error is a ValueError that names the refused action
+    and each legal one in words (here mid-move: no stop before the first space, Move
+    Phase), and says when the game is over."""
+    t = Table(2)
+    t.clear_board()
+    t.put("S4", red=1, grey=1)
+    t.move(0)
+    t.play(t.SPACE("S4"))
+    with pytest.raises(ValueError, match=rf"illegal action {t.STOP}\b") as err:
+        t.game.apply(t.state, t.STOP)
+    assert isinstance(err.value, IllegalActionError)
+    message = str(err.value)
+    assert "drop a red cube at S5 (restroom)" in message
+    assert "drop a grey cube at S5 (restroom)" in message
+    for bad in (-1, 999, "stop", 1.5):
+        with pytest.raises(ValueError, match="illegal action"):
+            t.game.apply(t.state, bad)
+    over = Table(2, end_at=1)
+    over.s[st.PHASE] = st.PH_OVER
+    over.s[st.END_TRIGGERED] = 1
+    with pytest.raises(ValueError, match="the game is over"):
+        over.game.apply(over.state, 0)
+
+
 def test_text_and_picture_show_the_airport():
     """ansi and rgb_array renders of both airports."""
     env = planes_v0.env(num_players=3, render_mode="ansi")
