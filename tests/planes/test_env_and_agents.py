@@ -11,7 +11,6 @@ from hypothesis import strategies as hyp
 from pettingzoo.test import api_test
 
 from agents.planes import policy
-from agents.registry import make_agent
 from envs import planes_v0
 from envs.core.errors import IllegalActionError
 from envs.core.rollout import play_games, random_rollouts
@@ -48,23 +47,6 @@ def test_rule_based_agent_boards_its_party_and_scores_goals():
     boarded = np.mean([[i["own_cubes_boarded"] for i in info] for info in infos])
     goals = np.mean([[i["goals_scored"] for i in info] for info in infos])
     assert boarded >= 2.0 and goals >= 2.0
-
-
-def test_agents_play_only_legal_actions_through_the_aec_env():
-    """Built-in agents act from the observation and mask alone, always legally."""
-    env = planes_v0.env(num_players=3, airport="zephyr")
-    env.reset(seed=8)
-    game = env.unwrapped.game
-    agents = {a: make_agent(kind, game, seed=1) for a, kind in
-              zip(env.possible_agents, ["rule_based", "random", "rule_based"], strict=True)}
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        action = None if (term or trunc) else agents[agent].act(obs["observation"],
-                                                                 obs["action_mask"])
-        if action is not None:
-            assert obs["action_mask"][action] == 1
-        env.step(action)
-    assert not env.agents
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
