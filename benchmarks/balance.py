@@ -27,7 +27,7 @@ from benchmarks import balance_report, card_sets
 from benchmarks.runner import make_backend, run_with_progress
 from envs.core.errors import ConfigError
 from envs.core.rollout import AGENT_CODES
-from envs.registry import cached_game, game_for_cli, options_key
+from envs.registry import cached_game, game_class, game_for_cli, options_key
 
 CHUNK = 200
 
@@ -97,9 +97,13 @@ def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def chunks(sweep: Sweep, done: set[tuple[str, int]]) -> Iterator[Chunk]:
-    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK)."""
+    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK).
+
+    Seat 0 starts every game (the game's start option is set to 0 unless the sweep's
+    options say otherwise), so that seats are turn-order positions."""
+    seat_zero_starts = {game_class(sweep.game).start_option: 0}
     for set_name, set_options in sweep.sets:
-        options = options_key({**sweep.base_options, **set_options})
+        options = options_key({**seat_zero_starts, **sweep.base_options, **set_options})
         g = 0
         while g < sweep.games:
             if (set_name, g) in done:

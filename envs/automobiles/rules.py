@@ -12,8 +12,8 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``open_bags=False``: online rules' deviation: everyone sees every bag's contents.
 - ``accelerated_play=False``: online variant: Boost's free draws for the other players
   wait until each of them starts their own turn.
-- ``start_player=0``: the seat holding the Starting Player card (it takes grid slot
-  P1), or ``"random"`` (the rulebook's random choice, from the seed).
+- ``start_player="random"``: the seat holding the Starting Player card (it takes grid
+  slot P1): the rulebook's random choice (Setup 4), drawn from the seed, or a seat number.
 - ``branch_from_car=False``: the gear cards say "adjacent to your race car, or adjacent
   to the last cube previously placed"; by default the first cube starts next to the car
   and each later one next to the last placed cube (the reference sheet's "your
@@ -91,12 +91,13 @@ class AutomobilesGame(Game):
     obs = OBS
     min_players = 2
     max_players = 5
+    start_option = "start_player"
     obs_bounds = (0.0, 100_000.0)   # max_rounds may be up to 100000
 
     def _build(self, laps: int | None = None, track: str = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
                open_bags: bool = False, accelerated_play: bool = False,
-               start_player: int | str = 0, branch_from_car: bool = False,
+               start_player: int | str = "random", branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
                buy_wear: bool = True, max_rounds: int = 200) -> None:
         for key, value in (("track", track), ("card_data", card_data)):

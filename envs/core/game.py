@@ -73,6 +73,9 @@ class Game(ABC):
     render_module: ClassVar[str | None] = None
     #: the observation layout, when it does not depend on the options
     obs: ClassVar[Layout | None] = None
+    #: the option naming the seat that starts (a seat number or ``"random"``); sweeps
+    #: and tournaments set it to 0 so that seat 0 is the first in turn order
+    start_option: ClassVar[str] = "first_player"
 
     num_players: int
     num_actions: int

@@ -30,6 +30,7 @@ class Table:
     """A game whose piles, cars and turn are set by hand."""
 
     def __init__(self, num_players: int = 2, seed: int = 0, **options):
+        options.setdefault("start_player", 0)   # seat 0 holds the Starting Player card
         self.game = AutomobilesGame(num_players=num_players, **options)
         self.state: State = self.game.new_state(seed)
         self.clear()

@@ -235,7 +235,7 @@ def test_boost_offer_moves_agent_selection_to_the_other_player_and_back():
     t.give(1, "bag", yellow=2)
     t.give(2, "bag", yellow=2)
     t.turn(0)
-    env = automobiles_v0.env(num_players=3, card_set=list(t.game.card_set))
+    env = automobiles_v0.env(num_players=3, card_set=list(t.game.card_set), start_player=0)
     env.reset(seed=0)
     env.unwrapped.set_state(t.state)
     assert env.agent_selection == "player_0"

@@ -66,8 +66,9 @@ def test_cars_take_the_grid_in_turn_order_from_the_start_player():
 
 
 def test_random_start_player_comes_from_the_seed():
-    """Setup 4: a random start player (start_player='random'), fixed by the seed."""
-    game = AutomobilesGame(num_players=4, start_player="random")
+    """Setup 4: "choose a random player" for the Starting Player card: the default
+    (start_player='random') draws it from the seed."""
+    game = AutomobilesGame(num_players=4)
     firsts = {int(game.new_state(seed).data[st.START_PLAYER]) for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
     assert game.new_state(9) == game.new_state(9)
