@@ -9,7 +9,9 @@ from benchmarks import balance
 from benchmarks.balance import Sweep, run_sweep
 from benchmarks.balance_report import set_statistics
 from benchmarks.card_sets import parse_sets
+from envs.automobiles import state as st
 from envs.automobiles.data import CARD_COLOURS, COLOURS, SUGGESTED_SETS, load_cards
+from envs.automobiles.rules import AutomobilesGame
 from envs.core.errors import ConfigError
 
 
@@ -109,6 +111,18 @@ def test_a_small_sweep_records_colours_rounds_and_lead_changes(tmp_path):
         assert bought > 0
     report = (tmp_path / "report.md").read_text()
     assert "Race length and decisiveness" in report and "Colours" in report
+
+
+def test_seat_zero_holds_the_starting_player_card_in_every_swept_game():
+    """First-player advantage is seat 0's: the sweep gives seat 0 the Starting Player card
+    (Setup 4) although the game's own default draws it at random."""
+    sets = parse_sets("automobiles", "suggested", 0, {})[:1]
+    sweep = Sweep("automobiles", 4, sets, ["rule_based"] * 4, 3, seed=5)
+    for chunk in balance.chunks(sweep, set()):
+        game = balance.cached_game(chunk.game, chunk.players, chunk.options)
+        assert all(int(game.new_state(seed).data[st.START_PLAYER]) == 0 for seed in range(20))
+    default = AutomobilesGame(num_players=4)
+    assert {int(default.new_state(seed).data[st.START_PLAYER]) for seed in range(20)} != {0}
 
 
 def test_track_and_card_data_pass_through_and_bad_ones_are_named(tmp_path, capsys):
