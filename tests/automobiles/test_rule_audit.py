@@ -1,0 +1,138 @@
+"""Audit of the rulebook against the engine: rules and card sub-choices that had no test
+that would fail if they broke (rulebook sections named in each docstring).
+
+Daytona Beach positions: lane 0 light gray 2-segment spaces at 0-12, one-segment white
+spaces at 12-20; lane 1 dark gray 4-segment spaces at 0-12, light gray at 12-20.
+"""
+
+from __future__ import annotations
+
+from envs.automobiles import state as st
+from envs.automobiles.board import crossings
+from tests.automobiles.table import DRAW, STOP, Table, activate, from_active, to_space
+from tests.automobiles.test_cards import card_table, moves
+
+
+def leave_wear_in_stock(t: Table, n: int) -> None:
+    """Only ``n`` wear cubes stay in the stock (the rest parked in seat 1's bag)."""
+    t.empty_stock("wear")
+    wear = st.STOCK + 4
+    t.s[wear] = n
+    t.s[st.BAG + 10 + 4] -= n
+
+
+# ----- Action Phase: in full, and the wear-stock exception -------------------------------------
+def test_action_phase_note_short_wear_stock_gives_what_is_left_and_the_move_still_applies():
+    """Action Phase note: Turbo asks for 2 wear; with 1 in the stock that one is gained and
+    the move (2 light gray spaces here) still happens in full."""
+    t = card_table("Turbo")
+    t.give(0, "active", green=1)
+    leave_wear_in_stock(t, 1)
+    t.turn(0)
+    assert activate("green") in t.legal()
+    t.act(activate("green"))
+    assert t.count(0, "used", "wear") == 1 and t.stock("wear") == 0
+    assert t.phase() == "move" and t.s[st.MV_LEFT] == 2
+
+
+def test_action_phase_note_boost_draws_even_with_no_wear_in_the_stock():
+    """Action Phase note / Boost: each drawn cube asks for a wear cube; with none in the
+    stock the draws still happen."""
+    t = card_table("Boost")
+    t.give(0, "active", green=1)
+    t.give(0, "bag", black=3)
+    t.empty_stock("wear")
+    t.turn(0)
+    t.act(activate("green"), DRAW, DRAW)
+    assert t.count(0, "active", "black") == 2 and t.count(0, "used", "wear") == 0
+
+
+def test_action_phase_in_full_crew_chief_needs_a_cube_to_draw():
+    """Action Phase (in full) / Crew Chief: with an empty bag and discard pile the draw
+    cannot happen, so the cube cannot be activated."""
+    t = card_table("Crew Chief")
+    t.give(0, "active", purple=1)
+    t.turn(0)
+    assert activate("purple") not in t.legal()
+    t.give(0, "discard", white=1)            # an empty bag is refilled from the discard
+    t.turn(0)
+    assert activate("purple") in t.legal()
+
+
+def test_card_clarifications_steering_needs_a_gear_with_a_lower_colour():
+    """Steering: the chosen active gear names the colour one lower; a white gear has none,
+    so with only white gears Steering cannot be applied in full, and white is never
+    offered as the choice."""
+    t = card_table("Steering")
+    t.give(0, "active", red=1, white=2)
+    t.turn(0)
+    assert activate("red") not in t.legal()
+    t2 = card_table("Steering")
+    t2.put_car(0, 0, 11)                     # lane 0 light gray [10, 12): whites ahead
+    t2.give(0, "active", red=1, white=1, light_gray=1)
+    t2.turn(0)
+    t2.act(activate("red"))
+    assert t2.phase() == "steering" and t2.legal() == [from_active("light_gray")]
+    t2.act(from_active("light_gray"))
+    assert t2.count(0, "discard", "light_gray") == 1 and t2.count(0, "active", "white") == 1
+    assert t2.s[st.MV_LEFT] == 3 and STOP in t2.legal()
+    assert moves(t2) == [t2.space(0, 12)]
+
+
+def test_card_clarifications_tires_needs_a_lower_colour_space_next_to_the_car():
+    """Tires: one space of a colour lower than the chosen active gear, exactly one. Only a
+    white gear (nothing lower), or a light gray gear with no white space next to the car:
+    not legal. A light gray gear beside white spaces: the cube must go on a white one."""
+    t = card_table("Tires")
+    t.give(0, "active", red=1, white=1)
+    t.turn(0)
+    assert activate("red") not in t.legal()
+    t2 = card_table("Tires")                 # car at lane 0 [2, 4): no white space ahead
+    t2.give(0, "active", red=1, light_gray=1)
+    t2.turn(0)
+    assert activate("red") not in t2.legal()
+    t3 = card_table("Tires")
+    t3.put_car(0, 0, 11)                     # lane 0 light gray [10, 12)
+    t3.give(0, "active", red=1, light_gray=1)
+    t3.turn(0)
+    t3.act(activate("red"), from_active("light_gray"))
+    assert moves(t3) == [t3.space(0, 12)] and STOP not in t3.legal()
+
+
+# ----- Drafting -----------------------------------------------------------------------------
+def test_drafting_example_a_car_ahead_in_the_next_lane_is_not_drafted():
+    """Drafting Example (the red player is NOT drafting): the car ahead must be in the same
+    lane; one diagonally ahead in the next lane gives no shelter, so the light gray wear
+    (2) is gained."""
+    t = Table(2)
+    t.put_car(0, 0, 2)                       # lane 0 [2, 4)
+    t.put_car(1, 1, 4, seg=0)                # lane 1 [4, 8), front segment
+    t.give(0, "active", light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 4)), STOP, STOP)
+    assert t.s[st.CAR_SPACE] == t.space(0, 4)
+    assert t.count(0, "discard", "wear") == 2
+
+
+# ----- Winning the Game ---------------------------------------------------------------------
+def test_winning_the_game_round_ends_before_the_start_player_whoever_that_is():
+    """Winning the Game: the game ends when the round is complete, i.e. before the start
+    player's next turn. With seat 2 as start player, seat 1 is last in the round: its
+    final-lap crossing ends the game at once; with seat 0 as start player seat 2 still
+    plays."""
+    for start, over_at_once in ((2, True), (0, False)):
+        t = Table(3)
+        t.put_car(0, 0, 30, lap=2)
+        t.put_car(1, 0, 39, lap=2)            # white [39, 40), 2 crossings of 3
+        t.put_car(2, 1, 20, lap=2)
+        for seat in range(3):
+            t.give(seat, "bag", white=7)
+        t.give(1, "active", light_gray=1)
+        t.turn(1)
+        t.s[st.START_PLAYER] = start
+        t.act(activate("light_gray"), to_space(t.space(0, 0)), STOP)
+        assert crossings(t.s, t.p, 1) == 3
+        assert t.game.is_over(t.state) == over_at_once
+        if not over_at_once:
+            assert t.current() == 2
