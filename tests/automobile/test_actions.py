@@ -369,3 +369,36 @@ def test_loans_500_each_at_most_two():
     t.play(a.A_LOAN)
     assert a.A_LOAN not in t.legal() and t.cash(0) == 3000
     t.check()
+
+
+# ----- audit additions ------------------------------------------------------------------------
+@pytest.mark.parametrize(("space", "cubes"), [(6, 1), (7, 3), (8, 6), (9, 10)])
+def test_rd_ahead_is_counted_from_the_most_advanced_occupied_space_mid_game(space, cubes):
+    """I. Build: with the Overland Model 40 (index 5) the most advanced occupied space,
+    building 1, 2, 3, 4 spaces ahead costs 1, 3, 6, 10 R&D, once per build (two factories
+    pay it once); the money is the space's cost per factory."""
+    t = _p3()
+    t.factories(2, "Overland Model 40", 1)
+    t.set_rd(0, 10)
+    t.build(space, a.WHAT_TWO)
+    assert t.get("rd", 0) == 10 - cubes
+    assert t.cash(0) == 2000 - 2 * int(t.game.data.cost[space])
+    assert t.get("owner", space) == 0 and t.get("frontier") == space
+    t.check()
+
+
+def test_spaces_skipped_over_are_free_and_further_ones_need_the_cubes():
+    """I. Build: with no R&D, every unoccupied space behind the most advanced occupied one
+    is open (no R&D cost for a skipped space), none beyond it; with 3 cubes two spaces
+    ahead becomes reachable but not three."""
+    t = _p3()
+    t.factories(2, "Overland Model 40", 1)
+    t.factories(1, "Buick Model B", 1)
+    t.set_rd(0, 0)
+    t.play(a.A_BUILD)
+    assert _spaces(t) == [0, 2, 3, 4]
+    t = _p3()
+    t.factories(2, "Overland Model 40", 1)
+    t.set_rd(0, 3)
+    t.play(a.A_BUILD)
+    assert _spaces(t) == [0, 1, 2, 3, 4, 6, 7]

@@ -10,6 +10,7 @@ from envs.automobile import kernels as k
 from envs.automobile import market
 from envs.automobile import state as st
 from envs.automobile.data import CHRYSLER, SLOAN
+from envs.automobile.economy import take_loan
 from envs.automobile.rules import AutomobileGame
 from envs.core.rollout import play_games
 from tests.automobile.table import Table
@@ -200,3 +201,52 @@ def test_cash_reward_option_is_zero_sum():
     k._phase8(t.s, t.p)
     r = t.game.rewards(t.state)
     assert np.allclose(r, [3.0, -1.5, -1.5]) and abs(float(r.sum())) < 1e-6
+
+
+# ----- audit additions ------------------------------------------------------------------------
+def test_p8_a_closed_tile_on_the_most_advanced_space_pushes_the_ranks_back():
+    """P8: a closed factory piece "counts as an occupied space": on the most advanced space
+    of a segment it makes the first open space behind it take one cube; closed tiles in
+    between count too; one behind the last factory changes nothing. Mass and middle are
+    ranked separately."""
+    t = _table(0)
+    t.closed("Space 10", 0)                        # middle, most advanced: counted
+    t.factories(1, "Overland Model 40", 1)         # middle 2nd: 1 cube
+    t.closed("Buick Model 10", 2)                  # middle 3rd: counted
+    t.factories(2, "Jackson Model 40", 2)          # middle 4th: 3 cubes
+    t.closed("Duryea", 0)                          # behind everything: nothing
+    t.factories(0, "Space 09", 1)                  # mass, most advanced: none
+    t.closed("Space 07", 1)                        # mass 2nd: counted
+    t.factories(2, "Maxwell Model EA", 1)          # mass 3rd: 2 cubes
+    market.allocate_losses(t.s, t.p)
+    assert [t.get("loss", s) for s in range(3)] == [0, 1, 3 + 2]
+    assert [t.get("turn_loss", s) for s in range(3)] == [0, 1, 5]
+
+
+@pytest.mark.parametrize(("turn", "price"), [(0, 10), (1, 20), (2, 30), (3, 40)])
+def test_p8_cubes_are_paid_at_the_present_turns_price_and_a_loan_costs_50(turn, price):
+    """P8: every cube held costs the price above the present turn box ($10 in turn 1, the
+    RB example; turns 2-4 INFERRED $20/$30/$40); the cubes are kept; then $50 per loan.
+    After turn 4 the loan is repaid at $600 (Winning the game)."""
+    t = _table(turn)
+    t.s[st.LOSS + 1] = 3
+    take_loan(t.s, t.p, 1)
+    k._phase8(t.s, t.p)
+    assert t.get("stat_loss_paid", 1) == 3 * price and t.get("stat_interest", 1) == 50
+    assert t.get("loss", 1) == 3
+    assert t.cash(1) == 2000 + 500 - 3 * price - 50 - (600 if turn == 3 else 0)
+    assert t.cash(0) == 2000 and t.cash(2) == 2000
+    t.check()
+
+
+def test_ties_are_broken_among_the_tied_players_only():
+    """Winning the game: the first passer of the last P6 wins only if tied for the most
+    cash; among the tied players the earliest passer wins."""
+    t = _table(3)
+    t.state["next_order"][:3] = [1, 2, 0]
+    t.set_cash(0, 3000)
+    t.set_cash(2, 3000)
+    k._phase8(t.s, t.p)
+    assert int(k.winner(t.s, t.p)) == 2
+    assert t.game.rewards(t.state).tolist() == [-0.5, -0.5, 1.0]
+    assert [i["rank"] for i in t.game.final_info(t.state)] == [2, 3, 1]
