@@ -233,3 +233,15 @@ def test_max_rounds_guard_ends_a_game_that_would_not_finish():
         game.apply(state, k.A_PIT_STOP if k.A_PIT_STOP in legal else legal[0])
     assert int(state.data[st.ROUNDS]) == 2
     assert sorted(game.scores(state)) == [1, 2]
+
+
+def test_tie_for_first_place_goes_to_the_inner_lane():
+    """Winning the Game: "Ties are broken by whichever race car is in the innermost lane":
+    two cars level past the line on their last lap, the inner one wins the +1."""
+    t = Table(2)
+    t.put_car(0, 1, 8, lap=3)           # lane 1 [8, 12): front edge 12
+    t.put_car(1, 0, 10, lap=3)          # lane 0 [10, 12): front edge 12, inner
+    assert t.s[st.CAR_ABS] == t.s[st.CAR_ABS + 1]
+    t.s[st.PHASE] = st.PH_OVER
+    assert t.game.scores(t.state) == [2, 1]
+    assert t.game.rewards(t.state).tolist() == pytest.approx([-1.0, 1.0])
