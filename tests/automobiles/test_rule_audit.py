@@ -136,3 +136,65 @@ def test_winning_the_game_round_ends_before_the_start_player_whoever_that_is():
         assert t.game.is_over(t.state) == over_at_once
         if not over_at_once:
             assert t.current() == 2
+
+
+# ----- more in-full / wear-stock cases ------------------------------------------------------
+def test_decline_phase_short_wear_stock_gives_what_is_left():
+    """Decline Phase with the Action Phase note's wear exception: a dark gray move owes 3
+    wear; with 1 in the stock that one is gained and the turn goes on."""
+    t = Table(2)
+    t.put_car(0, 0, 2)
+    t.park_others(1)
+    t.give(0, "active", dark_gray=1)
+    t.give(0, "bag", white=7)
+    leave_wear_in_stock(t, 1)
+    t.turn(0)
+    t.act(activate("dark_gray"), to_space(t.space(1, 4)), STOP)
+    assert t.count(0, "discard", "wear") == 1 and t.stock("wear") == 0
+    assert t.current() == 1
+
+
+def test_nitro_draws_exactly_two_with_a_refill_from_the_discard_pile():
+    """Nitro / Drawing Cubes: one cube in the bag and one in the discard pile still make
+    two draws (the empty bag is refilled when the second draw needs it)."""
+    t = card_table("Nitro")
+    t.give(0, "active", green=1)
+    t.give(0, "bag", black=1)
+    t.give(0, "discard", white=1)
+    t.turn(0)
+    t.act(activate("green"))
+    assert set(t.legal()) == {from_active("black"), from_active("white")}
+    t.act(from_active("white"))
+    assert t.count(0, "active", "white") == 1 and t.count(0, "discard", "black") == 1
+
+
+def test_boost_offer_skips_a_player_with_nothing_to_draw():
+    """Boost: each other player may draw 1; one with an empty bag and discard pile has no
+    draw to make and is not asked."""
+    t = card_table("Boost", players=3)
+    t.give(0, "active", green=1)
+    t.give(0, "bag", white=3)
+    t.give(2, "bag", yellow=1)
+    t.turn(0)
+    t.act(activate("green"), DRAW, STOP)
+    assert t.current() == 2 and t.phase() == "boost_other"
+    t.act(DRAW)
+    assert t.count(2, "active", "yellow") == 1 and t.current() == 0
+
+
+def test_aerodynamics_keeps_action_wear_and_lasts_only_this_turn():
+    """Aerodynamics: Gearbox's Action-Phase wear is still gained while the light gray
+    Decline wear is not; Rule Clarifications: effects last until the end of the turn, so
+    the next turn's light gray move gains its 2 wear again."""
+    t = card_table("Aerodynamics", keep=False)
+    t.put_car(0, 1, 0)                       # lane 1 dark gray [0, 4); seat 0 leads
+    t.give(0, "active", red=1, green=1)
+    t.give(0, "bag", white=14)
+    t.turn(0)
+    t.act(activate("red"), activate("green"), to_space(t.space(0, 4)), STOP)
+    assert t.s[st.CAR_SPACE] == t.space(0, 4)
+    assert t.count(0, "discard", "wear") == 1                 # Gearbox's wear only
+    t.give(0, "active", light_gray=1)
+    t.turn(0)
+    t.act(activate("light_gray"), to_space(t.space(0, 6)), STOP)
+    assert t.count(0, "discard", "wear") == 1 + 2
