@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from agents.automobile import policy
+from envs.automobile import actions as a
 from envs.automobile import kernels as k
 from envs.automobile import market
 from envs.automobile import state as st
@@ -250,3 +251,30 @@ def test_ties_are_broken_among_the_tied_players_only():
     assert int(k.winner(t.s, t.p)) == 2
     assert t.game.rewards(t.state).tolist() == [-0.5, -0.5, 1.0]
     assert [i["rank"] for i in t.game.final_info(t.state)] == [2, 3, 1]
+
+
+@pytest.mark.parametrize(("mode", "left"), [("held", 7 - 4), ("taken", 7 - 2)])
+def test_p5_p7_and_p8_loss_cubes_of_one_turn_add_up_before_sloan_and_payment(mode, left):
+    """P5 (two idle salesmen: 2 cubes), P7 (one unsold car: 1 cube) and P8 (second
+    middle-class space: 1 cube) add to the 3 cubes already held; Sloan then discards half
+    of the 7 held (option ``held``) or of the 4 taken this turn (``taken``), rounded up,
+    and the rest is paid at $10 (turn 1)."""
+    t = _table(0, {0: "sloan", 1: "howard", 2: "durant"}, sloan=mode)
+    t.factories(0, "Duryea", 3)
+    t.cars("Duryea", 10)
+    t.factories(1, "Buick Model B", 1)             # more advanced middle space, no cars
+    t.salesmen(0, middle=5)
+    t.s[st.LOSS] = 3
+    for seat in range(3):
+        t.set_tiles(seat, [2])
+    t.to_phase(k._phase4)                          # P4 (nothing), P5: 3 boxes in turn 1
+    assert t.phase == st.PH_EXEC
+    assert t.get("stat_sold_salesmen", 0) == 3 and t.get("loss", 0) == 3 + 2
+    while t.phase == st.PH_EXEC:
+        t.play(a.A_PASS)
+    assert t.get("stat_sold_demand", 0) == 6 and t.get("stat_unsold", 0) == 1
+    assert t.get("stat_loss_taken", 0) == 4
+    assert t.get("loss", 0) == left and t.get("stat_loss_paid", 0) == 10 * left
+    assert t.cash(0) == 2000 + 9 * 150 - 10 * left
+    assert t.get("loss", 1) == 0 and t.get("turn") == 1
+    t.check()
