@@ -728,3 +728,46 @@ def test_gearbox_tied_position_goes_to_the_inner_lane(lane, spaces):
     t.turn(0)
     t.act(activate("green"))
     assert t.s[st.START_RANK] == (1 if lane == 0 else 2) and t.s[st.MV_LEFT] == spaces
+
+
+def test_hybrid_and_turbo_count_only_the_other_players_discard_piles():
+    """Hybrid Engine compares with "blue cubes found in each other player's discard pile";
+    Turbo counts the green cubes "in their discard piles": the other player's active and
+    bag cubes do not count."""
+    t = card_table("Hybrid Engine")
+    t.give(0, "active", blue=1)                          # 1 (used once activated)
+    t.give(1, "active", blue=5)
+    t.give(1, "bag", blue=5)
+    t.turn(0)
+    t.act(activate("blue"))
+    assert t.phase() == "move" and t.s[st.MV_LEFT] == 2
+    t2 = card_table("Turbo")
+    t2.give(0, "active", green=1)
+    t2.give(0, "used", green=1)                          # own used pile: not a discard
+    t2.give(1, "active", green=3)
+    t2.give(1, "discard", green=1)
+    t2.turn(0)
+    t2.act(activate("green"))
+    assert t2.s[st.MV_LEFT] == 2 + 1
+
+
+def test_aerodynamics_lasts_only_until_the_end_of_the_turn():
+    """Rule Clarifications: "effects only last until the end of your turn": the next turn
+    after an Aerodynamics turn gains Decline wear again."""
+    t = card_table("Aerodynamics", keep=False)
+    t.put_car(0, 1, 0)                                  # lane 1 dark gray [0, 4)
+    t.give(0, "active", red=1, black=1)
+    t.give(0, "bag", black=1, white=6)
+    t.give(1, "bag", white=7)
+    t.turn(0)
+    t.act(activate("red"), activate("black"), to_space(t.space(2, 0)))
+    while t.current() == 0:
+        t.act(STOP)
+    assert t.s[st.STAT_WEAR] == 0
+    while t.current() == 1:                              # seat 1 passes
+        t.act(STOP)
+    assert t.phase() == "action" and t.s[st.AERO] == 0
+    t.act(activate("black"), to_space(t.space(2, 6)))
+    while t.current() == 0:
+        t.act(STOP)
+    assert t.s[st.STAT_WEAR] == 4                       # black: 4 (now in the refilled bag)

@@ -470,3 +470,15 @@ def test_no_pit_stop_after_a_standard_turn_started():
     assert PIT_STOP in t.legal()
     t.act(activate("light_gray"), to_space(t.space(0, 4)))
     assert PIT_STOP not in t.legal()
+
+
+def test_buy_several_cubes_including_copies_of_one_kind():
+    """Buy Phase: "You can buy several cubes ... including multiple copies of the same
+    cube, as long as you have enough money": $10 buys two dark gray ($5 each)."""
+    t = racing_table()
+    t.give(0, "active", dark_gray=5)                     # 5 x $2
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(STOP, buy("dark_gray"), buy("dark_gray"))
+    assert t.count(0, "used", "dark_gray") == 2 and t.s[st.MONEY] == 0
+    assert t.s[st.STAT_BOUGHT + 2] == 2
