@@ -198,3 +198,24 @@ def test_aerodynamics_keeps_action_wear_and_lasts_only_this_turn():
     t.turn(0)
     t.act(activate("light_gray"), to_space(t.space(0, 6)), STOP)
     assert t.count(0, "discard", "wear") == 1 + 2
+
+
+# ----- How to Move on the Track: within one multi-space move ---------------------------------
+def test_car_phase_note_a_multi_space_move_cannot_drive_through_a_car():
+    """Car Phase note / Next Turn Example, inside one move: Turbo's light gray move enters
+    the rear segment behind a car in lane 0 [4, 6); from there the same lane would drive
+    through that car and the diagonals are not light gray, so the move ends after one
+    space although more were allowed. With the lane clear it goes on."""
+    t = card_table("Turbo")
+    t.put_car(1, 0, 4, seg=0)                # lane 0 [4, 6), front segment
+    t.give(0, "active", green=1)
+    t.turn(0)
+    t.act(activate("green"))
+    assert moves(t) == [t.space(0, 4)]
+    t.act(to_space(t.space(0, 4)))
+    assert t.phase() == "action" and t.s[st.PLACED_SEG] == 1
+    clear = card_table("Turbo")
+    clear.give(0, "active", green=1)
+    clear.turn(0)
+    clear.act(activate("green"), to_space(clear.space(0, 4)))
+    assert clear.phase() == "move" and moves(clear) == [clear.space(0, 6)]
