@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from envs.automobiles import state as st
+from envs.automobiles.board import crossings
 from tests.automobiles.table import (
     ALL_WEAR,
     DRAW,
@@ -771,3 +772,38 @@ def test_aerodynamics_lasts_only_until_the_end_of_the_turn():
     while t.current() == 0:
         t.act(STOP)
     assert t.s[st.STAT_WEAR] == 4                       # black: 4 (now in the refilled bag)
+
+
+def test_action_phase_example_part_2_then_car_and_decline_examples():
+    """Action Phase Example Part 2 with the Car and Decline Phase examples (example set):
+    2 wear cubes to the discard pile (now 4 colours there: white, light gray, blue, wear),
+    Rotary Engine moves 4 white spaces (+1 wear), then Gearbox, 4th of 5 (up to 4), moves
+    2 light gray spaces (+1 wear) to draft the purple car; the car crosses the line
+    (lap marker +1) and drafting saves the 2 Decline wear of light gray."""
+    t = card_table("Rotary Engine", players=5, keep=False)
+    blue, purple, ahead1, ahead2, behind = range(5)
+    t.put_car(blue, 0, 35, lap=1)                        # lane 0 white [35, 36)
+    t.put_car(purple, 0, 4, lap=2)                       # lane 0 light gray [4, 6)
+    t.put_car(ahead1, 1, 20, lap=2)
+    t.put_car(ahead2, 2, 20, lap=2)
+    t.put_car(behind, 0, 30, lap=1)
+    t.give(blue, "active", wear=2, blue=1, green=1)
+    t.give(blue, "discard", white=1, light_gray=3, blue=1)
+    t.give(blue, "bag", white=7)
+    t.turn(blue)
+    assert t.s[st.START_RANK] == 4
+    crossed = crossings(t.s, t.p, blue)
+    t.act(activate("wear"), activate("wear"))
+    assert t.count(blue, "discard", "wear") == 2
+    t.act(activate("blue"))
+    assert t.s[st.MV_LEFT] == 4 and t.count(blue, "used", "wear") == 1
+    for at in (36, 37, 38, 39):
+        t.act(to_space(t.space(0, at)))
+    t.act(activate("green"))
+    assert t.s[st.MV_LEFT] == 4 and t.count(blue, "used", "wear") == 2
+    t.act(to_space(t.space(0, 0)), to_space(t.space(0, 2)), STOP)
+    assert t.phase() == "buy"
+    t.act(STOP)
+    assert t.s[st.CAR_SPACE + blue] == t.space(0, 2)     # the farthest cube
+    assert crossings(t.s, t.p, blue) == crossed + 1
+    assert t.s[st.STAT_WEAR + blue] == 2                 # Action Phase wear only
