@@ -256,3 +256,39 @@ def test_unsold_cars_give_loss_cubes_and_markers_go_back():
     assert t.get("car_count", 0) == 0 and t.get("cars", 0) == 0
     assert t.get("ad", 0) == 0 and t.get("ads_bought") == 0
     t.check()
+
+
+# ----- audit additions ------------------------------------------------------------------------
+@pytest.mark.parametrize(("demand", "sold"), [(1, [1, 0, 0]), (2, [1, 1, 0]), (4, [2, 1, 1]),
+                                              (5, [2, 2, 1])])
+def test_demand_runs_out_on_the_most_advanced_spaces_first(demand, sold):
+    """P7: "Cars are sold from the most advanced production space, going backwards", and a
+    new pass starts again at the most advanced one: when the demand ends in the middle of
+    a pass, the owners of the more advanced spaces have sold more (a run from the least
+    advanced space would favour seat 2)."""
+    t = _after_p3()
+    for seat, name in ((0, "Overland Model 40"), (1, "Buick Model 10"), (2, "Duryea")):
+        t.factories(seat, name, 1)
+        t.cars(name, 3)
+    t.factories(1, "Maxwell Model EA", 1)          # another segment: never touched
+    t.cars("Maxwell Model EA", 2)
+    assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
+    assert [t.get("stat_sold_demand", s) for s in range(3)] == sold
+    assert [t.cash(s) for s in range(3)] == [2000 + 150 * n for n in sold]
+    assert t.get("cars", 4) == 2
+
+
+@pytest.mark.parametrize(("demand", "sold"), [(4, [1, 2, 1, 0]), (6, [2, 2, 1, 1]),
+                                              (8, [2, 3, 2, 1])])
+def test_an_advertised_space_sells_its_extra_car_in_its_own_place_of_each_pass(demand, sold):
+    """P7 example: "The order of selling would go Yellow, Red, Green and Blue ... Red's
+    would sell two cars during each pass thanks to his advertisement": with demand 4 the
+    last space gets nothing; a second pass starts again at the most advanced space."""
+    t = _after_p3(players=4)
+    for seat, name in ((0, "Overland Model 40"), (1, "Buick Model 10"),
+                       (2, "Jackson Model 40"), (3, "Duryea")):
+        t.factories(seat, name, 1)
+        t.cars(name, 3)
+    t.s[st.AD + t.space("Buick Model 10")] = 1
+    assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
+    assert [t.get("stat_sold_demand", s) for s in range(4)] == sold
