@@ -619,73 +619,6 @@ def test_hybrid_counts_cubes_on_the_track_as_used():
     assert t.phase() == "move"
 
 
-# ----- audit additions ------------------------------------------------------------------------
-def test_aerodynamics_keeps_the_wear_gained_by_action_phase_effects():
-    """Aerodynamics card clarification: no Decline Phase wear, but it "does not prevent you
-    from gaining wear cubes during your Action Phase": Gearbox's +1 wear stays while the
-    light gray move's Decline wear (2) is not gained."""
-    t = card_table("Aerodynamics", keep=False)
-    t.put_car(0, 0, 39, lap=1)                          # white [39, 40), light gray ahead
-    t.put_car(1, 1, 20, lap=2)                          # seat 0 is last of 2: 2 + 1
-    t.give(0, "active", red=1, green=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
-    t.act(activate("red"), activate("green"))
-    assert t.count(0, "used", "wear") == 1
-    t.act(to_space(t.space(0, 0)), to_space(t.space(0, 2)), STOP)
-    assert t.phase() == "buy"
-    t.act(STOP)
-    assert t.s[st.CAR_SPACE] == t.space(0, 2)
-    assert t.count(0, "discard", "wear") == 1 and t.s[st.STAT_WEAR] == 1
-
-
-@pytest.mark.parametrize(("card", "cubes"), [
-    ("Steering", {"white": 2}),           # no gear with a lower colour in the active pile
-    ("Tires", {"white": 2}),              # the same for Tires
-    ("Crew Chief", {}),                   # nothing to draw: bag and discard pile empty
-])
-def test_an_effect_that_cannot_be_applied_in_full_cannot_be_chosen(card, cubes):
-    """Action Phase: "If some of the card's effects cannot be applied, you cannot apply any
-    of the effects": Steering and Tires need a gear of the active pile naming a lower
-    colour (a white gear names none), Crew Chief needs a cube to draw."""
-    t = card_table(card)
-    t.give(0, "active", **{COLOUR_OF[card]: 1}, **cubes)
-    t.turn(0)
-    assert activate(COLOUR_OF[card]) not in t.legal()
-    if card != "Crew Chief":
-        t.give(0, "active", dark_gray=1)                # names light gray (and white)
-    else:
-        t.give(0, "discard", white=1)                   # an empty bag is refilled from it
-    assert activate(COLOUR_OF[card]) in t.legal()
-
-
-def test_tires_needs_a_space_of_a_lower_colour_next_to_the_car():
-    """Tires must place its red cube (exactly one space, no "up to"): a light gray gear
-    names only white, and with no white space next to the car the cube cannot be used;
-    a dark gray gear (light gray or white) can."""
-    t = card_table("Tires")
-    t.give(0, "active", red=1, light_gray=1)             # car on lane 0 light gray [2, 4)
-    t.turn(0)
-    assert activate("red") not in t.legal()
-    t.give(0, "active", dark_gray=1)
-    t.act(activate("red"))
-    assert t.legal() == [from_active("dark_gray")]
-
-
-def test_partial_wear_stock_gains_what_is_left_and_applies_the_rest():
-    """Action Phase note (the single exception): with fewer wear cubes in the stock than a
-    card gains, Turbo (+2 wear) still moves in full and gains the 1 cube left."""
-    t = card_table("Turbo", keep=False)
-    t.put_car(0, 0, 39, lap=1)
-    t.give(0, "active", green=1)
-    t.give(1, "bag", wear=t.stock("wear") - 1)          # one wear cube left in the stock
-    t.turn(0)
-    assert activate("green") in t.legal()
-    t.act(activate("green"))
-    assert t.count(0, "used", "wear") == 1 and t.stock("wear") == 0
-    assert t.phase() == "move" and t.s[st.MV_LEFT] == 2
-
-
 def test_mechanic_up_to_two_removals_may_be_zero():
     """Mechanic: "remove up to 2" (Rule Clarifications: zero is valid); the parked cube
     still goes to the used pile."""
@@ -698,21 +631,6 @@ def test_mechanic_up_to_two_removals_may_be_zero():
     t.act(STOP)
     assert t.phase() == "action" and t.count(0, "discard", "wear") == 3
     assert t.count(0, "used", "black") == 1
-
-
-def test_boost_skips_a_player_with_nothing_to_draw():
-    """Boost: the other players "have the choice to draw 1 cube from their bag"; a player
-    with an empty bag and discard pile has nothing to draw and is not asked."""
-    t = card_table("Boost", players=3)
-    t.give(0, "active", green=1)
-    t.give(0, "bag", white=3)
-    t.give(2, "discard", yellow=1)                       # empty bag: refilled to draw
-    t.turn(0)
-    t.act(activate("green"), STOP)
-    assert t.current() == 2 and t.phase() == "boost_other"
-    t.act(DRAW)
-    assert t.count(2, "active", "yellow") == 1 and t.count(2, "used", "wear") == 0
-    assert t.current() == 0 and t.phase() == "action"
 
 
 @pytest.mark.parametrize(("lane", "spaces"), [(0, 1), (1, 2 + 1)])
@@ -750,28 +668,6 @@ def test_hybrid_and_turbo_count_only_the_other_players_discard_piles():
     t2.turn(0)
     t2.act(activate("green"))
     assert t2.s[st.MV_LEFT] == 2 + 1
-
-
-def test_aerodynamics_lasts_only_until_the_end_of_the_turn():
-    """Rule Clarifications: "effects only last until the end of your turn": the next turn
-    after an Aerodynamics turn gains Decline wear again."""
-    t = card_table("Aerodynamics", keep=False)
-    t.put_car(0, 1, 0)                                  # lane 1 dark gray [0, 4)
-    t.give(0, "active", red=1, black=1)
-    t.give(0, "bag", black=1, white=6)
-    t.give(1, "bag", white=7)
-    t.turn(0)
-    t.act(activate("red"), activate("black"), to_space(t.space(2, 0)))
-    while t.current() == 0:
-        t.act(STOP)
-    assert t.s[st.STAT_WEAR] == 0
-    while t.current() == 1:                              # seat 1 passes
-        t.act(STOP)
-    assert t.phase() == "action" and t.s[st.AERO] == 0
-    t.act(activate("black"), to_space(t.space(2, 6)))
-    while t.current() == 0:
-        t.act(STOP)
-    assert t.s[st.STAT_WEAR] == 4                       # black: 4 (now in the refilled bag)
 
 
 def test_action_phase_example_part_2_then_car_and_decline_examples():
