@@ -220,37 +220,3 @@ def test_car_phase_note_a_multi_space_move_cannot_drive_through_a_car():
     clear.act(activate("green"), to_space(clear.space(0, 4)))
     assert clear.phase() == "move" and moves(clear) == [clear.space(0, 6)]
 
-
-# ----- the rulebook's worked example, whole ---------------------------------------------------
-def test_action_phase_example_part_2_rotary_four_whites_then_gearbox_drafting_purple():
-    """Action Phase Example Part 2 with Decline Phase Example (example set, 5 players,
-    blue in 4th place): the 2 active wear go to the discard pile first, which makes 4
-    discarded colours, so Rotary Engine moves 4 white spaces (+1 wear); Gearbox could
-    move up to 4 light gray spaces (4th place) and moves 2 (+1 wear) to end right behind
-    purple; drafting, so no Decline wear for the light gray spaces."""
-    t = Table(5, card_set=["Car Chief", "Crew Chief", "Steering", "Gearbox",
-                           "Rotary Engine"])
-    blue, purple = 0, 1
-    t.put_car(blue, 0, 11)                   # lane 0 light gray [10, 12), front 12
-    t.put_car(purple, 1, 18, seg=0)          # lane 1 light gray [18, 20), front 20
-    t.put_car(2, 0, 30)
-    t.put_car(3, 1, 28)
-    t.put_car(4, 0, 26, lap=0)               # the only car behind blue
-    t.give(blue, "active", wear=2, blue=1, green=1)
-    t.give(blue, "discard", white=1, light_gray=1, blue=1)
-    t.give(blue, "bag", yellow=7)
-    t.turn(blue)
-    assert t.s[st.START_RANK] == 4
-    t.act(activate("wear"), activate("wear"))
-    assert t.count(blue, "discard", "wear") == 2
-    t.act(activate("blue"))
-    assert t.s[st.MV_LEFT] == 4 and t.count(blue, "used", "wear") == 1
-    for at in (12, 13, 14, 15):
-        t.act(to_space(t.space(0, at)))
-    t.act(activate("green"))
-    assert t.s[st.MV_LEFT] == 4 and t.count(blue, "used", "wear") == 2
-    t.act(to_space(t.space(1, 16)), to_space(t.space(1, 18)), STOP)
-    assert t.s[st.PLACED_SEG + 1] == 1       # the rear segment, right behind purple
-    t.act(STOP)                              # Buy Phase: nothing bought
-    assert t.s[st.CAR_SPACE + blue] == t.space(1, 18)
-    assert t.count(blue, "discard", "wear") == 2 + 2        # no Decline wear
