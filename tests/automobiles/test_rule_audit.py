@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from envs.automobiles import state as st
 from envs.automobiles.board import crossings
-from tests.automobiles.table import DRAW, STOP, Table, activate, from_active, to_space
+from tests.automobiles.table import (
+    DRAW,
+    STOP,
+    Table,
+    activate,
+    buy,
+    from_active,
+    from_discard,
+    to_space,
+)
 from tests.automobiles.test_cards import card_table, moves
 
 
@@ -220,3 +229,21 @@ def test_car_phase_note_a_multi_space_move_cannot_drive_through_a_car():
     clear.act(activate("green"), to_space(clear.space(0, 4)))
     assert clear.phase() == "move" and moves(clear) == [clear.space(0, 6)]
 
+
+
+# ----- Removing Cubes -------------------------------------------------------------------------
+def test_removing_cubes_returns_them_to_the_stock_for_anyone_to_buy():
+    """Removing Cubes: a removed cube goes back to the stock and can be bought again.
+    The last black cubes sit in seat 0's discard pile; Pit Captain removes one, and the
+    same turn's Buy Phase can buy it."""
+    t = card_table("Pit Captain", keep=False)
+    t.empty_stock("black")
+    t.s[st.BAG + 10 + 3] -= 1                # one parked black goes to seat 0's discard
+    t.s[st.DISCARD + 3] += 1
+    t.give(0, "active", purple=1, yellow=4)             # $8 of money after the action
+    t.turn(0)
+    t.act(activate("purple"), from_discard("black"))    # nothing left: Buy Phase
+    assert t.stock("black") == 1 and t.phase() == "buy"
+    assert buy("black") in t.legal()
+    t.act(buy("black"))
+    assert t.count(0, "used", "black") == 1 and t.stock("black") == 0
