@@ -247,3 +247,19 @@ def test_removing_cubes_returns_them_to_the_stock_for_anyone_to_buy():
     assert buy("black") in t.legal()
     t.act(buy("black"))
     assert t.count(0, "used", "black") == 1 and t.stock("black") == 0
+
+
+# ----- Decline Phase --------------------------------------------------------------------------
+def test_decline_phase_highest_colour_counts_even_when_the_car_ends_on_a_lower_one():
+    """Decline Phase: the highest colour moved on anywhere this turn sets the wear, not the
+    colour the car ends on: dark gray [4, 8) then light gray [8, 10) gives 3, not 2."""
+    t = Table(2)
+    t.put_car(0, 0, 2)                       # lane 0 light gray [2, 4)
+    t.park_others(1)
+    t.give(0, "active", dark_gray=1, light_gray=1)
+    t.give(0, "bag", white=7)
+    t.turn(0)
+    t.act(activate("dark_gray"), to_space(t.space(1, 4)))
+    t.act(activate("light_gray"), to_space(t.space(0, 8)), STOP)
+    assert t.s[st.CAR_SPACE] == t.space(0, 8)
+    assert t.count(0, "discard", "wear") == 3
