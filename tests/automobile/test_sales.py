@@ -292,3 +292,38 @@ def test_an_advertised_space_sells_its_extra_car_in_its_own_place_of_each_pass(d
     t.s[st.AD + t.space("Buick Model 10")] = 1
     assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
     assert [t.get("stat_sold_demand", s) for s in range(4)] == sold
+
+
+@pytest.mark.parametrize(("demand", "sold"), [(3, [3, 0]), (4, [3, 1]), (6, [5, 1])])
+def test_the_stack_of_two_discount_markers_sells_two_extra_cars_per_pass(demand, sold):
+    """P7: "Each single advertisement or discount marker allows you to sell one extra car
+    in each round of selling": the stack of two discount markers (P6 C) sells three cars
+    per pass, all at the reduced price ($100 middle)."""
+    t = _after_p3()
+    t.factories(0, "Overland Model 40", 2)
+    t.cars("Overland Model 40", 5)
+    t.s[st.DISC + t.space("Overland Model 40")] = 2
+    t.factories(1, "Duryea", 2)
+    t.cars("Duryea", 5)
+    assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
+    assert [t.get("stat_sold_demand", s) for s in range(2)] == sold
+    assert t.cash(0) == 2000 + 100 * sold[0] and t.cash(1) == 2000 + 150 * sold[1]
+
+
+def test_forced_sales_still_alternate_one_car_per_player_in_play_order():
+    """P5: "each player has the opportunity to sell one car through one of his or her
+    salesmen. This procedure is repeated": also when every sale is forced (played
+    automatically), the players take turns, so in turn 1 the three middle-class boxes go
+    seat 0, seat 1, seat 0 and the other salesmen stay idle (a loss cube each)."""
+    t = _after_p3(turn=0)
+    t.factories(0, "Overland Model 40", 2)
+    t.cars("Overland Model 40", 5)
+    t.factories(1, "Duryea", 2)
+    t.cars("Duryea", 5)
+    t.salesmen(0, middle=3)
+    t.salesmen(1, middle=3)
+    t.to_phase(k._phase5)
+    assert t.phase == st.PH_EXEC
+    assert [t.get("stat_sold_salesmen", s) for s in range(2)] == [2, 1]
+    assert [t.get("loss", s) for s in range(2)] == [1, 2]
+    assert [t.cash(s) for s in range(2)] == [2300, 2150]
