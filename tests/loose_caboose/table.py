@@ -92,6 +92,10 @@ class Table:
     def bank(self, seat: int, cards: list[int]) -> None:
         self._put(cards, st.Z_BANK + seat)
 
+    def hand_final(self, seat: int, cards: list[int]) -> None:
+        """Cards of a hand already added to the pile at the end of the game."""
+        self._put(cards, st.Z_HAND_FINAL + seat)
+
     def discard(self, cards: list[int]) -> None:
         self._put(cards, st.Z_DISCARD)
 

@@ -98,6 +98,24 @@ def test_play_continues_with_same_value_only():
     assert len(t.rail_cards()) == 4
 
 
+def test_laid_cards_go_to_the_front_and_a_broken_track_joins_cards_of_its_value():
+    """Add Tracks: cards of one value, Broken Tracks included, go to the front of the
+    railway in the order laid; a card of another value (broken or not) may not join."""
+    t = Table(geometry=False)
+    rail = [t.card(2), t.card(2), t.card(2)]
+    t.railway(rail, caboose=1)
+    plain, broken = t.card(3), t.card(3, True)
+    t.hand(0, [plain, broken, t.card(1, True), t.card(4)])
+    t.deck(t.filler(3))
+    t.play(lay(3))
+    mask = t.game.legal_mask(t.state)
+    assert mask[lay(3, True)] == 1
+    assert mask[lay(1, True)] == 0 and mask[lay(4)] == 0
+    t.play(lay(3, True))
+    assert t.rail_cards() == rail + [plain, broken]
+    assert t.caboose() == 1, "laying does not move the caboose"
+
+
 def test_dice_rolled_equal_the_card_value_not_the_number_of_cards():
     """Add Tracks example: two '3' cards roll three dice (each face here shows 1 wheel)."""
     t = Table(dice_faces=[1], geometry=False)
@@ -118,6 +136,19 @@ def test_wheels_move_the_caboose_toward_the_front_and_end_the_turn():
     t.play(lay(1), ROLL)
     assert t.caboose() == 2
     assert t.penalty_of(0) == []
+    assert t.state.data[st.CURRENT] == 1
+
+
+def test_a_roll_of_no_wheels_leaves_the_caboose_and_ends_the_turn():
+    """Add Tracks: the caboose moves as many cards as wheels rolled, so blank dice leave it
+    where it is; it ends on a Track card, which ends the turn with no penalty."""
+    t = Table(dice_faces=[0], geometry=False)
+    t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)
+    t.hand(0, [t.card(4)])
+    t.deck(t.filler(3))
+    t.play(lay(4), ROLL)
+    assert t.state.data[st.LAST_WHEELS] == 0
+    assert t.caboose() == 1 and t.penalty_of(0) == [] and t.bank_of(0) == []
     assert t.state.data[st.CURRENT] == 1
 
 
@@ -190,6 +221,37 @@ def test_each_card_cancels_only_once_and_cards_of_one_turn_cancel_each_other():
     t.play(lay(4), ROLL)
     assert t.penalty_of(0) == [c]          # a and b cancelled, c stays
     assert sorted(t.discard_pile()) == sorted([a, b])
+
+
+def test_a_penalty_from_the_draw_pile_cancels_like_any_other():
+    """Cancelling Out Penalty Cards: whenever a card is added to the pile, including one drawn
+    from the draw pile (Taking Penalty Cards, note), it cancels an equal top card."""
+    t = Table(dice_faces=[1], geometry=False)
+    t.penalty(0, [t.card(1)])
+    back = t.card(2)
+    t.railway([back], caboose=0)
+    t.hand(0, [t.card(3)])
+    drawn = t.card(2)
+    t.deck(t.filler(3) + [drawn])
+    # 3 wheels, 1 ahead: 2 penalties: the back 2, then (nothing behind) the draw pile's 2
+    t.play(lay(3), ROLL)
+    assert sorted(t.discard_pile()) == sorted([back, drawn])
+    assert [t.value(c) for c in t.penalty_of(0)] == [1]
+    t.check()
+
+
+def test_a_banked_card_alone_under_the_pile_does_not_cancel_the_next_card():
+    """Broken Tracks: the banked card lies face down at the bottom, so a face-up card of its
+    value added on top has no top card to cancel (Cancelling Out Penalty Cards)."""
+    t = Table(geometry=False)
+    banked = t.card(3)
+    t.bank(0, [banked])
+    back = t.card(3)
+    t.railway([back, t.card(2), t.card(2)], caboose=1)
+    t.deck(t.filler(3))
+    t.play(PASS)
+    assert t.penalty_of(0) == [back] and t.bank_of(0) == [banked]
+    assert t.discard_pile() == []
 
 
 def test_broken_track_passed_over_banks_a_card_face_down_that_never_cancels():
@@ -279,6 +341,17 @@ def test_pass_at_the_front_only_costs_one_penalty():
     t.play(PASS)
     assert t.caboose() == 1 and len(t.rail_cards()) == 2
     assert t.penalty_of(0) == [back]
+
+
+def test_pass_on_a_broken_track_at_the_front_banks_nothing():
+    """Pass / Broken Tracks: at the front the caboose does not move, so it neither passes
+    over nor stops on a Broken Track (the card it starts on does not count, data 2.2)."""
+    t = Table(geometry=False, pass_banks=True)
+    back = t.card(4)
+    t.railway([back, t.card(1), t.card(2, True)], caboose=2)
+    t.deck(t.filler(3))
+    t.play(PASS)
+    assert t.bank_of(0) == [] and t.penalty_of(0) == [back]
 
 
 @pytest.mark.parametrize("pass_banks", [True, False])
@@ -380,6 +453,25 @@ def test_game_ends_after_the_turn_of_the_player_who_drew_the_last_card():
     t.check()
 
 
+def test_a_penalty_that_empties_the_draw_pile_ends_the_game_after_that_turn():
+    """Ending the Game: the game ends when the draw pile is empty; a player who takes its
+    last card as a penalty (Taking Penalty Cards, note) drew the last card and finishes
+    the turn, then the game is over (the next player does not get a turn)."""
+    t = Table(dice_faces=[1], geometry=False)
+    back = t.card(2)
+    t.railway([back], caboose=0)
+    t.hand(0, [t.card(3)])
+    t.hand(1, [t.card(1)])
+    last = t.card(4)
+    t.deck([last])
+    t.play(lay(3), ROLL)   # 3 wheels, 1 ahead: the back 2, then the draw pile's last card
+    assert t.penalty_of(0) == [back, last]
+    assert t.state.data[st.DECK_LEN] == 0
+    assert t.game.is_over(t.state)
+    assert t.places()["hand_final_1"] != [], "seat 1 never drew: its hand joined its pile"
+    t.check()
+
+
 def test_end_reshuffles_the_discards_when_the_last_turn_needs_penalties():
     """Ending the Game: if penalties are due with the caboose on the only railway card and
     the draw pile empty, the discard pile is shuffled into a new draw pile."""
@@ -402,20 +494,26 @@ def test_end_reshuffles_the_discards_when_the_last_turn_needs_penalties():
 
 
 def test_hands_join_penalty_piles_without_cancelling_at_the_end():
-    """Ending the Game, note: hand cards join the pile and cancel nothing (nor each other)."""
+    """Ending the Game, note: every player's hand joins their pile and cancels nothing: not
+    the pile's top card (a 2 on a 2 here) and not each other (two 4s)."""
     t = Table(geometry=False)
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=2)
     t.penalty(1, [t.card(4)])
-    t.hand(1, [t.card(4), t.card(4)])
+    t.hand(0, [t.card(3)])
+    t.hand(1, [t.card(4), t.card(4), t.card(2)])
     last = t.card(1)
     t.deck([last])
-    t.play(PASS)                     # player 1 draws the last card (hand: 4, 4, 1)
-    t.play(PASS)                     # ...passes (one penalty: the back 2) and the game ends
+    t.play(PASS)                     # seat 0 takes a back 2; seat 1 draws the last card
+    t.play(PASS)                     # seat 1 takes a back 2 (pile 4, 2) and the game ends
     assert t.game.is_over(t.state)
-    info = t.game.final_info(t.state)[1]
-    assert info["cards"] == 1 + 1 + 3           # pile 4, penalty 2, hand 4 4 1
-    assert info["points"] == 4 + 2 + 4 + 4 + 1
-    assert info["cancels"] == 0
+    assert t.hand_of(0) == [] and t.hand_of(1) == []
+    assert len(t.places()["hand_final_1"]) == 4
+    info = t.game.final_info(t.state)
+    assert info[1]["cards"] == 2 + 4           # pile 4 2, hand 4 4 2 1
+    assert info[1]["points"] == 4 + 2 + 4 + 4 + 2 + 1
+    assert info[1]["cancels"] == 0
+    assert (info[0]["cards"], info[0]["points"]) == (2, 2 + 3), "seat 0's hand counts too"
+    t.check()
 
 
 def _finished(t: Table, scores: list[list[int]]) -> None:
@@ -440,6 +538,26 @@ def test_tie_on_points_goes_to_fewest_cards():
     t = Table(num_players=2)
     _finished(t, [[2, 2], [4]])
     assert list(t.game.rewards(t.state)) == [-1.0, 1.0]
+
+
+def test_points_decide_before_the_number_of_cards():
+    """Ending the Game: fewest points wins even with more cards; cards only break ties."""
+    t = Table(num_players=2)
+    _finished(t, [[1, 1, 1], [4]])
+    assert list(t.game.rewards(t.state)) == [1.0, -1.0]
+    assert [i["rank"] for i in t.game.final_info(t.state)] == [1, 2]
+
+
+def test_banked_and_hand_cards_count_in_points_and_in_the_tie_break():
+    """Ending the Game: points include banked cards and the hand added at the end; the
+    tie-break counts the same cards. Seats 0 and 2 tie seat 1 on 4 points, with 2 cards."""
+    t = Table(num_players=3)
+    _finished(t, [[3], [4], [2]])
+    t.bank(0, [t.card(1)])
+    t.hand_final(2, [t.card(2)])
+    assert t.game.scores(t.state) == [(4, 2), (4, 1), (4, 2)]
+    assert list(t.game.rewards(t.state)) == [-0.5, 1.0, -0.5]
+    t.check()
 
 
 def test_full_tie_shares_the_victory():
@@ -499,6 +617,16 @@ def test_observation_shows_own_hand_and_hides_other_hands():
 def test_bad_options_are_rejected_with_the_option_named(options, message):
     with pytest.raises(ValueError, match=message):
         LooseCabooseGame(num_players=2, **options)
+
+
+def test_first_player_option_starts_and_draws_first():
+    """How to Play: whoever last traveled by train goes first (option first_player): that
+    seat draws the first card and decides first."""
+    game = LooseCabooseGame(num_players=3, first_player=2)
+    state = game.new_state(7)
+    assert game.current_player(state) == 2
+    places = game.card_places(state)
+    assert [len(places[f"hand_{i}"]) for i in range(3)] == [2, 2, 3]
 
 
 def test_first_player_random_is_fixed_by_the_seed():
