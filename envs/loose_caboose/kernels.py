@@ -239,6 +239,18 @@ def _lay(s, card, turn):
 
 
 @nb.njit(cache=True)
+def _cell_taken(s, x, y):
+    """Whether a railway card occupies grid cell ``(x, y)``."""
+    target = (x + CELL_BIAS) | ((y + CELL_BIAS) << 8)
+    found = False
+    for i in range(s[RAIL_LO], s[RAIL_HI]):
+        if (s[RAIL_CELL + i] & 0xFFFF) == target:
+            found = True
+            break
+    return found
+
+
+@nb.njit(cache=True)
 def placement_ok(s, turn):
     """Adding Tracks: the next cell is free (no overlap) and the new card does not close
     the railway into a loop (its exit would lead into the back card's open end)."""
@@ -248,15 +260,135 @@ def placement_ok(s, turn):
     direction = cell_out(front)
     x = cell_x(front) + DX[direction]
     y = cell_y(front) + DY[direction]
-    target = (x + CELL_BIAS) | ((y + CELL_BIAS) << 8)
-    for i in range(lo, hi):
-        if (s[RAIL_CELL + i] & 0xFFFF) == target:
-            return False
+    if _cell_taken(s, x, y):
+        return False
     out = turned(direction, turn)
     back = s[RAIL_CELL + lo]
     joins_back = (out == cell_in(back) and x + DX[out] == cell_x(back)
                   and y + DY[out] == cell_y(back))
     return not joins_back
+
+
+@nb.njit(cache=True)
+def _escapes(s, x, y):
+    """Whether the free cell ``(x, y)`` is joined through free cells to the outside of the
+    railway's bounding box (so a railway led into it can always be extended)."""
+    lo = s[RAIL_LO]
+    hi = s[RAIL_HI]
+    x0 = x1 = x
+    y0 = y1 = y
+    for i in range(lo, hi):
+        cx = cell_x(s[RAIL_CELL + i])
+        cy = cell_y(s[RAIL_CELL + i])
+        x0, x1 = min(x0, cx), max(x1, cx)
+        y0, y1 = min(y0, cy), max(y1, cy)
+    x0 -= 1
+    y0 -= 1
+    w = x1 - x0 + 2
+    h = y1 - y0 + 2
+    blocked = np.zeros(w * h, dtype=np.bool_)
+    for i in range(lo, hi):
+        blocked[(cell_y(s[RAIL_CELL + i]) - y0) * w + cell_x(s[RAIL_CELL + i]) - x0] = True
+    queue = np.empty(w * h, dtype=np.int64)
+    start = (y - y0) * w + x - x0
+    queue[0] = start
+    blocked[start] = True
+    head, tail = 0, 1
+    while head < tail:
+        at = queue[head]
+        head += 1
+        ax, ay = at % w, at // w
+        if ax == 0 or ay == 0 or ax == w - 1 or ay == h - 1:
+            return True
+        for d in range(4):
+            nxt = (ay + DY[d]) * w + ax + DX[d]
+            if not blocked[nxt]:
+                blocked[nxt] = True
+                queue[tail] = nxt
+                tail += 1
+    return False
+
+
+@nb.njit(cache=True)
+def _setup_turn_ok(s, turn, lookahead):
+    """Setup 2: the next initial card may take ``turn`` under Adding Tracks (no overlap, no
+    loop); with ``lookahead`` its rail must also lead into a free cell joined to the open
+    grid, so that the railway can always be extended."""
+    hi = s[RAIL_HI]
+    if hi == s[RAIL_LO]:
+        return True
+    if not placement_ok(s, turn):
+        return False
+    if not lookahead:
+        return True
+    front = s[RAIL_CELL + hi - 1]
+    direction = cell_out(front)
+    out = turned(direction, turn)
+    cx = cell_x(front) + DX[direction]
+    cy = cell_y(front) + DY[direction]
+    x = cx + DX[out]
+    y = cy + DY[out]
+    if _cell_taken(s, x, y):
+        return False
+    # the new card's own cell blocks the grid too: lay it, test, take it back
+    s[RAIL_CELL + hi] = pack_cell(cx, cy, direction, out)
+    s[RAIL_HI] = hi + 1
+    ok = _escapes(s, x, y)
+    s[RAIL_HI] = hi
+    return ok
+
+
+@nb.njit(cache=True)
+def _initial_turn(s, p, card, lookahead):
+    """Turn of an initial railway card (a curve turns left or right at random among the
+    allowed ways), or -1 when the card fits nowhere."""
+    words = s[0:4]
+    geometry = p[P_GEOMETRY] != 0
+    if p[P_SHAPES + card] != CURVE:
+        if not geometry or _setup_turn_ok(s, TURN_STRAIGHT, lookahead):
+            return TURN_STRAIGHT
+        return -1
+    if not geometry:
+        return TURN_LEFT + below(words, 2)
+    left = _setup_turn_ok(s, TURN_LEFT, lookahead)
+    right = _setup_turn_ok(s, TURN_RIGHT, lookahead)
+    if left and right:
+        return TURN_LEFT + below(words, 2)
+    if left:
+        return TURN_LEFT
+    if right:
+        return TURN_RIGHT
+    return -1
+
+
+@nb.njit(cache=True)
+def _put_under_draw_pile(s, card):
+    """Return ``card`` (just drawn) to the bottom of the draw pile."""
+    n = s[DECK_LEN]
+    for i in range(n, 0, -1):
+        s[DECK + i] = s[DECK + i - 1]
+    s[DECK] = card
+    s[DECK_LEN] = n + 1
+
+
+@nb.njit(cache=True)
+def _lay_initial_card(s, p):
+    """Setup 2: draw a card and lay it with its rails connected (Adding Tracks: no overlap,
+    no loop, and the rail leads into open grid). A card that fits nowhere goes under the
+    draw pile and the next is drawn; if no card fits, the next one is laid without the
+    open-grid condition (or, failing that too, straight or turning left)."""
+    for _ in range(s[DECK_LEN]):
+        card = _draw_top(s)
+        turn = _initial_turn(s, p, card, True)
+        if turn >= 0:
+            _lay(s, card, turn)
+            return
+        _put_under_draw_pile(s, card)
+    card = _draw_top(s)
+    turn = _initial_turn(s, p, card, False)
+    if turn < 0:
+        turn = TURN_STRAIGHT if p[P_SHAPES + card] != CURVE else TURN_LEFT
+    _lay(s, card, turn)
 
 
 # ----- hands ------------------------------------------------------------------------------
@@ -315,8 +447,9 @@ def _end_turn(s, p):
 
 @nb.njit(cache=True)
 def init(s, p):
-    """Setup 1-6: shuffle, lay 3 connected cards, caboose on the middle one, remove
-    cards unseen by player count, deal 2 each; the first player draws to start."""
+    """Setup 1-6: shuffle, lay 3 connected cards (``_lay_initial_card``), caboose on the
+    middle one, remove cards unseen by player count, deal 2 each; the first player draws
+    to start."""
     n_cards = p[P_NUM_CARDS]
     words = s[0:4]
     for c in range(MAX_CARDS):
@@ -331,11 +464,7 @@ def init(s, p):
     s[RAIL_LO] = 0
     s[RAIL_HI] = 0
     for _ in range(p[P_INITIAL]):
-        card = _draw_top(s)
-        turn = TURN_STRAIGHT
-        if p[P_SHAPES + card] == CURVE:
-            turn = TURN_LEFT + below(words, 2)
-        _lay(s, card, turn)
+        _lay_initial_card(s, p)
     s[CABOOSE] = (s[RAIL_HI] - 1) // 2
     for _ in range(p[P_REMOVED]):
         s[LOC + _draw_top(s)] = Z_REMOVED

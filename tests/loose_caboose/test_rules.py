@@ -49,6 +49,35 @@ def test_setup_initial_railway_cards_connect_on_the_grid():
             assert k.cell_y(after) == k.cell_y(before) + k.DY[out]
 
 
+def test_setup_long_initial_railway_follows_adding_tracks(tmp_path):
+    """Setup 2 ("making sure that the rails connect properly", see Adding Tracks): an initial
+    railway longer than 3 cards (a user data file) never overlaps or closes a loop, and its
+    front can still be extended."""
+    path = tmp_path / "long.toml"
+    path.write_text(
+        "[setup]\ninitial_railway = 16\ncards_removed = { 2 = 4, 3 = 4, 4 = 4 }\n"
+        "hand_size = 2\n"
+    )
+    game = LooseCabooseGame(deck=str(path))
+    for seed in range(200):
+        state = game.new_state(seed)
+        s = state.data
+        lo, hi = s[st.RAIL_LO], s[st.RAIL_HI]
+        assert hi - lo == 16
+        cells = [int(c) for c in s[st.RAIL_CELL + lo:st.RAIL_CELL + hi]]
+        spots = {(k.cell_x(c), k.cell_y(c)) for c in cells}
+        assert len(spots) == 16, f"seed {seed}: cards overlap"
+        for before, after in zip(cells, cells[1:], strict=False):
+            assert k.cell_in(after) == k.cell_out(before)
+        front = cells[-1]
+        out = k.cell_out(front)
+        ahead = (k.cell_x(front) + k.DX[out], k.cell_y(front) + k.DY[out])
+        # leading into the back card would be a loop, into any other card a dead end
+        assert ahead not in spots, f"seed {seed}: the front leads into the railway"
+        assert any(k.placement_ok(s, turn) for turn in (0, 1, 2)), f"seed {seed}: blocked"
+        game.check_invariants(state)
+
+
 def test_deck_has_fifty_cards_and_one_broken_track_per_value():
     """Components (data 2.1): 50 Track cards, values 1-4, one Broken Track of each value."""
     data = LooseCabooseGame().data
