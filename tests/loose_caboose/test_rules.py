@@ -223,6 +223,21 @@ def test_penalties_come_from_draw_pile_when_caboose_is_on_the_last_card():
     t.check()
 
 
+def test_the_caboose_card_is_never_taken_even_with_cards_ahead():
+    """Taking Penalty Cards, note: with nothing behind the caboose (its card is the last
+    available one) further penalties come from the draw pile, even while cards lie ahead
+    of it. Here a pass onto a Broken Track banks the back card, then pays from the pile."""
+    t = Table(geometry=False, pass_banks=True)
+    back, broken, ahead = t.card(4), t.card(2, True), t.card(1)
+    t.railway([back, broken, ahead], caboose=0)
+    top = t.card(3)
+    t.deck(t.filler(3) + [top])
+    t.play(PASS)
+    assert t.bank_of(0) == [back] and t.penalty_of(0) == [top]
+    assert t.rail_cards() == [broken, ahead] and t.caboose() == 0
+    t.check()
+
+
 def test_matching_penalty_cards_cancel_out_into_the_discard_pile():
     """Cancelling Out Penalty Cards: a new card equal to the top card cancels with it; both
     go face up to the discard pile."""
