@@ -26,19 +26,19 @@ $(STAMP_ALL): pyproject.toml | $(PY)
 	touch $@ $(STAMP_BASE)
 
 demo: $(STAMP_BASE)
-	$(PY) -m training.demo
+	$(PY) -m transit_gym.training.demo
 
 test: $(STAMP_ALL)
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup
 
 bench: $(STAMP_ALL)
-	$(PY) -m benchmarks.throughput
+	$(PY) -m transit_gym.benchmarks.throughput
 
 lint: $(STAMP_BASE)
 	$(PY) -m ruff check .
 
 train: $(STAMP_ALL)
-	$(PY) -m training.train --game loose_caboose --players 2 --steps 200000
+	$(PY) -m transit_gym.training.train --game loose_caboose --players 2 --steps 200000
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .ruff_cache .hypothesis

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numba as nb
 
-import envs  # noqa: F401  (kernel cache set-up)
-from envs.automobile.actions import (
+import transit_gym.envs  # noqa: F401  (kernel cache set-up)
+from transit_gym.envs.automobile.actions import (
     A_BUILD,
     A_DONE,
     A_EXEC_AD,
@@ -34,7 +34,7 @@ from envs.automobile.actions import (
     WHAT_PARTS,
     WHAT_TWO,
 )
-from envs.automobile.data import (
+from transit_gym.envs.automobile.data import (
     CHRYSLER,
     DURANT,
     FORD,
@@ -47,7 +47,7 @@ from envs.automobile.data import (
     PREMIUM,
     SLOAN,
 )
-from envs.automobile.encode import (
+from transit_gym.envs.automobile.encode import (
     B_CARS,
     B_CASH,
     B_CHAR,
@@ -76,7 +76,7 @@ from envs.automobile.encode import (
     S_SEG,
     SPACE_BLOCK,
 )
-from envs.automobile.state import (
+from transit_gym.envs.automobile.state import (
     NUM_PHASES,
     PH_ACTION,
     PH_BUILD_SPACE,
@@ -90,7 +90,7 @@ from envs.automobile.state import (
     PH_SALESMEN,
     PH_SELECT,
 )
-from envs.core.draw import uniform_legal
+from transit_gym.envs.core.draw import uniform_legal
 
 TARGET_SALESMEN = 2
 CASH_RESERVE = 300.0

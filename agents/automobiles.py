@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-import envs  # noqa: F401  (kernel cache set-up)
-from envs.automobiles.data import (
+import transit_gym.envs  # noqa: F401  (kernel cache set-up)
+from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
     E_ENGINEER,
@@ -30,7 +30,7 @@ from envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from envs.automobiles.encode import (
+from transit_gym.envs.automobiles.encode import (
     O_COST,
     O_DECISION,
     O_DRAWN,
@@ -44,7 +44,7 @@ from envs.automobiles.encode import (
     SB_COLOURS,
     SPACE_BLOCK,
 )
-from envs.automobiles.kernels import (
+from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
     A_DISCARD,
@@ -54,7 +54,7 @@ from envs.automobiles.kernels import (
     A_STOCK,
     A_STOP,
 )
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.state import (
     PH_ACTION,
     PH_BOOST,
     PH_BOOST_OTHER,
@@ -76,7 +76,7 @@ from envs.automobiles.state import (
     PH_SUSPENSION,
     PH_TIRES,
 )
-from envs.core.draw import uniform_legal
+from transit_gym.envs.core.draw import uniform_legal
 
 PIT_STOP_WEAR = 4     # wear cubes in hand that make a pit stop worth a turn
 

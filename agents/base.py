@@ -6,8 +6,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from envs.core.game import Game
-from envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
+from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 
 class Agent(ABC):
@@ -45,7 +45,7 @@ class RandomAgent(Agent):
 class JitPolicyAgent(Agent):
     """A built-in agent whose policy is a jitted kernel ``policy(code, p, obs, mask, words)``.
 
-    The same kernel plays inside jitted games (``envs.core.rollout.play_games``), so an
+    The same kernel plays inside jitted games (``transit_gym.envs.core.rollout.play_games``), so an
     agent behaves identically in the AEC env, in tournaments and in balance sweeps.
     """
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-import envs  # noqa: F401  (kernel cache set-up)
-from envs.core.draw import uniform_legal
-from envs.loose_caboose.data import MAX_VALUE
-from envs.loose_caboose.encode import (
+import transit_gym.envs  # noqa: F401  (kernel cache set-up)
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.loose_caboose.data import MAX_VALUE
+from transit_gym.envs.loose_caboose.encode import (
     AHEAD_WINDOW,
     O_BACK,
     O_BROKEN_AHEAD,
@@ -24,8 +24,8 @@ from envs.loose_caboose.encode import (
     O_HAND,
     O_RAILWAY,
 )
-from envs.loose_caboose.kernels import A_PASS, A_ROLL, play_action
-from envs.loose_caboose.state import P_FACES, P_NUM_FACES
+from transit_gym.envs.loose_caboose.kernels import A_PASS, A_ROLL, play_action
+from transit_gym.envs.loose_caboose.state import P_FACES, P_NUM_FACES
 
 MEAN_CARD = 2.5       # average value of a penalty card when the back of the railway is unknown
 MAX_WHEELS = 6 * MAX_VALUE + 1

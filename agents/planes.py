@@ -19,9 +19,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-import envs  # noqa: F401  (kernel cache set-up)
-from envs.core.draw import uniform_legal
-from envs.planes.data import (
+import transit_gym.envs  # noqa: F401  (kernel cache set-up)
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.planes.data import (
     ACT_BACKWARDS,
     ACT_CHOOSE_ONE,
     ACT_IGNORE_NEUTRALS,
@@ -32,7 +32,7 @@ from envs.planes.data import (
     MAX_SPACES,
     NUM_COLORS,
 )
-from envs.planes.encode import (
+from transit_gym.envs.planes.encode import (
     O_ACTIVE,
     O_BRANCH,
     O_CUBES,
@@ -45,7 +45,7 @@ from envs.planes.encode import (
     O_PLAYERS,
     O_POS,
 )
-from envs.planes.kernels import (
+from transit_gym.envs.planes.kernels import (
     A_BOARD,
     A_CARD,
     A_DRAW,
@@ -58,7 +58,7 @@ from envs.planes.kernels import (
     A_STOP,
     pattern_ok,
 )
-from envs.planes.state import (
+from transit_gym.envs.planes.state import (
     P_ACT_KIND,
     P_BLOCKAGE_ALL,
     P_GATE_ACCESS,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent
+from transit_gym.agents.base import Agent
 
 
 def frozen_copy(policy):

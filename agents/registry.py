@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import importlib
 
-from agents.base import Agent, JitPolicyAgent, RandomAgent
-from envs.core.errors import ConfigError
-from envs.core.game import Game
-from envs.core.rollout import AGENT_CODES
+from transit_gym.agents.base import Agent, JitPolicyAgent, RandomAgent
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.rollout import AGENT_CODES
 
 POLICY_MODULES = {
-    "loose_caboose": "agents.loose_caboose",
-    "automobiles": "agents.automobiles",
-    "automobile": "agents.automobile",
-    "planes": "agents.planes",
+    "loose_caboose": "transit_gym.agents.loose_caboose",
+    "automobiles": "transit_gym.agents.automobiles",
+    "automobile": "transit_gym.agents.automobile",
+    "planes": "transit_gym.agents.planes",
 }
 
 

@@ -1,7 +1,7 @@
 """Card-set balance by self-play: seat win rates, balance, race statistics, colour use.
 
-    python -m benchmarks.balance automobiles --sets suggested --players 4 --games 2000 \\
-        --agents rule_based --seed 1 --out reports/suggested-4p
+    python -m transit_gym.benchmarks.balance automobiles --sets suggested --players 4 \\
+        --games 2000 --agents rule_based --seed 1 --out reports/suggested-4p
 
 ``--sets`` takes ``suggested`` (the named sets), ``random:N`` (N random sets drawn from
 the seed), a file listing sets (one per line: ``name: card, card, card, card, card``),
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks import balance_report, card_sets
-from benchmarks.runner import make_backend, run_with_progress
-from envs.core.errors import ConfigError
-from envs.core.rollout import AGENT_CODES
-from envs.registry import cached_game, game_class, game_for_cli, options_key
+from transit_gym.benchmarks import balance_report, card_sets
+from transit_gym.benchmarks.runner import make_backend, run_with_progress
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 
 CHUNK = 200
 
@@ -67,8 +67,8 @@ def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
-    from agents.registry import policy_kernel
-    from envs.core.rollout import play_games
+    from transit_gym.agents.registry import policy_kernel
+    from transit_gym.envs.core.rollout import play_games
 
     results = play_games(game, policy_kernel(game.name), list(chunk.agents), chunk.count,
                          seed=chunk.seed, first_game=chunk.first)
@@ -80,7 +80,7 @@ def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
-    from training.tournament import load_agent
+    from transit_gym.training.tournament import load_agent
 
     agents = [load_agent(spec, game, seed=chunk.seed + i) for i, spec in enumerate(chunk.agents)]
     records = []
@@ -218,7 +218,7 @@ def parse_agents(text: str, players: int) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.balance",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="environment name, e.g. automobiles")
     parser.add_argument("--sets", default=None,

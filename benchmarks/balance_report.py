@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.stats import balance, bootstrap_interval, seat_wins, wilson_interval
+from transit_gym.benchmarks.stats import balance, bootstrap_interval, seat_wins, wilson_interval
 
 SKIP_INFO = {"rank", "winner"}
 

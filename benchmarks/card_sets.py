@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.errors import ConfigError
+from transit_gym.envs.core.errors import ConfigError
 
 GAMES_WITH_SETS = {"automobiles"}
 
@@ -41,14 +41,14 @@ def parse_sets(game: str, spec: str | None, seed: int,
 
 
 def _automobiles_cards(card_data: str | None):
-    from envs.automobiles.data import load_cards
+    from transit_gym.envs.automobiles.data import load_cards
 
     return load_cards(card_data)
 
 
 def random_sets(cards, count: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
     """``count`` distinct random sets (one card per colour), drawn from ``seed``."""
-    from envs.automobiles.data import CARD_COLOURS
+    from transit_gym.envs.automobiles.data import CARD_COLOURS
 
     per_colour = [sorted(cards.cards_of(colour)) for colour in CARD_COLOURS]
     possible = int(np.prod([len(c) for c in per_colour]))
@@ -66,7 +66,7 @@ def random_sets(cards, count: int, seed: int) -> list[tuple[str, dict[str, Any]]
 def sets_from_file(path: Path, cards) -> list[tuple[str, dict[str, Any]]]:
     """Sets listed one per line as ``name: card, card, card, card, card`` (``#`` comments;
     a line without ``name:`` is named after its line number)."""
-    from envs.automobiles.data import set_problem
+    from transit_gym.envs.automobiles.data import set_problem
 
     rows = {name: {"color": int(cards.colours[i])} for i, name in enumerate(cards.names)}
     sets = []

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
-from benchmarks.progress import Progress
-from envs.core.errors import ConfigError
+from transit_gym.benchmarks.progress import Progress
+from transit_gym.envs.core.errors import ConfigError
 
 Task = tuple[Callable[[Any], Any], Any]
 

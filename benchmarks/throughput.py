@@ -1,6 +1,7 @@
 """Step throughput of our environments and of peer libraries, in one run on one machine.
 
-    python -m benchmarks.throughput [--games loose_caboose planes] [--seconds 3] [--out F]
+    python -m transit_gym.benchmarks.throughput [--games loose_caboose planes] \
+        [--seconds 3] [--out F]
 
 Every figure is random legal play. The AEC loop is the same for our envs and for
 PettingZoo's (``agent_iter`` / ``last`` / ``step`` through the wrapped env, a legal action
@@ -23,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.batch import BatchEnv
-from envs.core.rng import seeded_words
-from envs.core.rollout import random_rollouts
-from envs.registry import available_games, env_module
+from transit_gym.envs.core.batch import BatchEnv
+from transit_gym.envs.core.rng import seeded_words
+from transit_gym.envs.core.rollout import random_rollouts
+from transit_gym.envs.registry import available_games, env_module
 
 #: targets from the issues: (game, figure) -> (peer or None, minimum)
 TARGETS: dict[tuple[str, str], tuple[str | None, float]] = {

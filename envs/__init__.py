@@ -1,5 +1,5 @@
-"""transit-gym environments: ``from envs import loose_caboose_v0`` and friends."""
+"""transit-gym environments: ``from transit_gym.envs import loose_caboose_v0`` and friends."""
 
-from envs import _numba_cache
+from transit_gym.envs import _numba_cache
 
 _numba_cache.configure()

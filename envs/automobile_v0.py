@@ -1,8 +1,8 @@
 """Automobile v0: ``env()`` (wrapped), ``raw_env``, the ``Game`` class and the batch API."""
 
-from envs.automobile.env import env, raw_env
-from envs.automobile.rules import AutomobileGame as Game
-from envs.core.batch import BatchEnv
+from transit_gym.envs.automobile.env import env, raw_env
+from transit_gym.envs.automobile.rules import AutomobileGame as Game
+from transit_gym.envs.core.batch import BatchEnv
 
 
 def batch(batch_size: int, seed: int | None = None, **options) -> BatchEnv:

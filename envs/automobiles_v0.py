@@ -1,8 +1,8 @@
 """Automobiles v0: ``env()`` (wrapped), ``raw_env``, the ``Game`` class and the batch API."""
 
-from envs.automobiles.env import env, raw_env
-from envs.automobiles.rules import AutomobilesGame as Game
-from envs.core.batch import BatchEnv
+from transit_gym.envs.automobiles.env import env, raw_env
+from transit_gym.envs.automobiles.rules import AutomobilesGame as Game
+from transit_gym.envs.core.batch import BatchEnv
 
 
 def batch(batch_size: int, seed: int | None = None, **options) -> BatchEnv:

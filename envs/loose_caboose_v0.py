@@ -1,8 +1,8 @@
 """Loose Caboose! v0: ``env()`` (wrapped), ``raw_env``, the ``Game`` class and the batch API."""
 
-from envs.core.batch import BatchEnv
-from envs.loose_caboose.env import env, raw_env
-from envs.loose_caboose.rules import LooseCabooseGame as Game
+from transit_gym.envs.core.batch import BatchEnv
+from transit_gym.envs.loose_caboose.env import env, raw_env
+from transit_gym.envs.loose_caboose.rules import LooseCabooseGame as Game
 
 
 def batch(batch_size: int, seed: int | None = None, **options) -> BatchEnv:

@@ -1,8 +1,8 @@
 """Planes v0: ``env()`` (wrapped), ``raw_env``, the ``Game`` class and the batch API."""
 
-from envs.core.batch import BatchEnv
-from envs.planes.env import env, raw_env
-from envs.planes.rules import PlanesGame as Game
+from transit_gym.envs.core.batch import BatchEnv
+from transit_gym.envs.planes.env import env, raw_env
+from transit_gym.envs.planes.rules import PlanesGame as Game
 
 
 def batch(batch_size: int, seed: int | None = None, **options) -> BatchEnv:

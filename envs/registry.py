@@ -6,20 +6,20 @@ import importlib
 from functools import lru_cache
 from typing import Any
 
-from envs.core.errors import ConfigError
+from transit_gym.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "loose_caboose": "envs.loose_caboose.rules:LooseCabooseGame",
-    "automobiles": "envs.automobiles.rules:AutomobilesGame",
-    "automobile": "envs.automobile.rules:AutomobileGame",
-    "planes": "envs.planes.rules:PlanesGame",
+    "loose_caboose": "transit_gym.envs.loose_caboose.rules:LooseCabooseGame",
+    "automobiles": "transit_gym.envs.automobiles.rules:AutomobilesGame",
+    "automobile": "transit_gym.envs.automobile.rules:AutomobileGame",
+    "planes": "transit_gym.envs.planes.rules:PlanesGame",
 }
 
 ENVS: dict[str, str] = {
-    "loose_caboose": "envs.loose_caboose_v0",
-    "automobiles": "envs.automobiles_v0",
-    "automobile": "envs.automobile_v0",
-    "planes": "envs.planes_v0",
+    "loose_caboose": "transit_gym.envs.loose_caboose_v0",
+    "automobiles": "transit_gym.envs.automobiles_v0",
+    "automobile": "transit_gym.envs.automobile_v0",
+    "planes": "transit_gym.envs.planes_v0",
 }
 
 
@@ -49,7 +49,8 @@ def available_games() -> list[str]:
             importlib.import_module(target.split(":")[0])
             importlib.import_module(ENVS[name])
         except ModuleNotFoundError as exc:
-            if exc.name and (exc.name.startswith(f"envs.{name}") or exc.name == ENVS[name]):
+            own = f"transit_gym.envs.{name}"
+            if exc.name and (exc.name.startswith(own) or exc.name == ENVS[name]):
                 continue
             raise
         found.append(name)

@@ -1,3 +1,3 @@
 """Training (MaskablePPO on a single-agent view), evaluation, tournaments and the demo."""
 
-import envs  # noqa: F401  (kernel cache set-up)
+import transit_gym.envs  # noqa: F401  (kernel cache set-up)

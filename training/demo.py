@@ -1,7 +1,7 @@
 """``make demo``: a few full games of every installed environment with the rule-based
 agents, played through the PettingZoo AEC API, with results and the last table as text.
 
-    python -m training.demo [--games 3] [--seed 0] [--only loose_caboose]
+    python -m transit_gym.training.demo [--games 3] [--seed 0] [--only loose_caboose]
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.registry import make_agent
-from envs.registry import available_games, env_module
+from transit_gym.agents.registry import make_agent
+from transit_gym.envs.registry import available_games, env_module
 
 
 def play_demo_game(name: str, players: int, seed: int) -> tuple[dict, str, int]:

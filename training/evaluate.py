@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Agent
-from envs.core.game import Game
+from transit_gym.agents.base import Agent
+from transit_gym.envs.core.game import Game
 
 
 @dataclass

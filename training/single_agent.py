@@ -15,11 +15,11 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from agents.base import Agent
-from agents.registry import make_agent
-from envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
-from envs.core.game import Game, State
-from envs.core.rng import fresh_seed
+from transit_gym.agents.base import Agent
+from transit_gym.agents.registry import make_agent
+from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.rng import fresh_seed
 
 
 class OpponentPool:

@@ -1,6 +1,6 @@
 """Round-robin tournament between agents, rated with Bradley-Terry Elo (95% intervals).
 
-    python -m training.tournament --game loose_caboose --players 2 \\
+    python -m transit_gym.training.tournament --game loose_caboose --players 2 \\
         --agents random rule_based checkpoints/loose_caboose_2p_ppo.zip --games 200
 
 Every pair of agents plays ``--games`` games. In a game the seats alternate between
@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.registry import make_agent
-from benchmarks.runner import make_backend, run_with_progress
-from benchmarks.stats import elo_ratings, seat_wins
-from envs.core.errors import ConfigError
-from envs.core.game import Game
-from envs.core.rollout import AGENT_CODES
-from envs.registry import cached_game, game_for_cli, options_key
+from transit_gym.agents.base import Agent
+from transit_gym.agents.registry import make_agent
+from transit_gym.benchmarks.runner import make_backend, run_with_progress
+from transit_gym.benchmarks.stats import elo_ratings, seat_wins
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_for_cli, options_key
 
 CHUNK = 100
 
@@ -38,7 +38,7 @@ def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
     if spec in AGENT_CODES:
         return make_agent(spec, game, seed=seed)
-    from agents.ppo import PolicyAgent
+    from transit_gym.agents.ppo import PolicyAgent
 
     return PolicyAgent(spec, deterministic=True)
 
@@ -67,8 +67,8 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
     spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
     results = []
     if spec_a in AGENT_CODES and spec_b in AGENT_CODES:
-        from agents.registry import policy_kernel
-        from envs.core.rollout import play_games
+        from transit_gym.agents.registry import policy_kernel
+        from transit_gym.envs.core.rollout import play_games
 
         for g in range(chunk.first, chunk.first + chunk.count):
             sides = seating(chunk.players, g)
@@ -149,7 +149,7 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m training.tournament",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.tournament",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)

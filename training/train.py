@@ -1,9 +1,9 @@
 """Train a MaskablePPO agent on any transit-gym game, save it, and evaluate it.
 
-    python -m training.train --game loose_caboose --players 2 --steps 200000 \\
+    python -m transit_gym.training.train --game loose_caboose --players 2 --steps 200000 \\
         --opponents random rule_based --self-play 20000 --out checkpoints/lc_ppo
 
-The learner plays one seat of a single-agent view (``training.single_agent``); the
+The learner plays one seat of a single-agent view (``transit_gym.training.single_agent``); the
 other seats are drawn from a pool of built-in agents, to which a frozen snapshot of
 the learner is added every ``--self-play`` steps. After training the model is saved
 (``<out>.zip``) and evaluated against random and rule-based opponents, seats rotated;
@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.registry import make_agent
-from envs.core.errors import ConfigError
-from envs.registry import game_class
-from training.evaluate import rotate_match
-from training.single_agent import OpponentPool, SingleAgentEnv, build_pool
+from transit_gym.agents.registry import make_agent
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.registry import game_class
+from transit_gym.training.evaluate import rotate_match
+from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -55,7 +55,7 @@ class SnapshotCallback:
     def __init__(self, pool: OpponentPool, every: int):
         from stable_baselines3.common.callbacks import BaseCallback
 
-        from agents.ppo import PolicyAgent
+        from transit_gym.agents.ppo import PolicyAgent
 
         pool_ref, every_ref = pool, every
 
@@ -95,7 +95,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.ppo import PolicyAgent
+    from transit_gym.agents.ppo import PolicyAgent
 
     torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
     game = game_class(game_name)(num_players=players, **options)

@@ -8,7 +8,7 @@ placed one at a time; executive decisions = kind, then space.
 
 from __future__ import annotations
 
-from envs.automobile.data import CHARACTERS, MAX_CARS, NUM_SPACES, SEGMENTS
+from transit_gym.envs.automobile.data import CHARACTERS, MAX_CARS, NUM_SPACES, SEGMENTS
 
 A_SELECT = 0                    # + character (P2)
 A_BUILD = 6                     # P3 actions I-V

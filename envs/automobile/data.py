@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.datafile import Entry, open_data
-from envs.core.errors import DataFileError
+from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.errors import DataFileError
 
 DEFAULT_FILE = Path(__file__).with_name("data.toml")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobile.actions import WHAT_ONE, WHAT_ONE_PARTS, WHAT_PARTS, WHAT_TWO
-from envs.automobile.data import NUM_SPACES
-from envs.automobile.state import (
+from transit_gym.envs.automobile.actions import WHAT_ONE, WHAT_ONE_PARTS, WHAT_PARTS, WHAT_TWO
+from transit_gym.envs.automobile.data import NUM_SPACES
+from transit_gym.envs.automobile.state import (
     BANK,
     BUILD_DURANT,
     BUILD_FORD,

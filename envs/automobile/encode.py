@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobile.data import FORD, MASS, MAX_STACK, NUM_SPACES, NUM_TURNS, PREMIUM
-from envs.automobile.economy import is_new_space, rd_ahead_cost
-from envs.automobile.kernels import ad_cost, discount_stack, salesmen_in_stock
-from envs.automobile.market import box_capacity
-from envs.automobile.state import (
+from transit_gym.envs.automobile.data import FORD, MASS, MAX_STACK, NUM_SPACES, NUM_TURNS, PREMIUM
+from transit_gym.envs.automobile.economy import is_new_space, rd_ahead_cost
+from transit_gym.envs.automobile.kernels import ad_cost, discount_stack, salesmen_in_stock
+from transit_gym.envs.automobile.market import box_capacity
+from transit_gym.envs.automobile.state import (
     AD,
     ADS_BOUGHT,
     BOXES,
@@ -79,7 +79,7 @@ from envs.automobile.state import (
     TURN,
     USED,
 )
-from envs.core.layout import Layout
+from transit_gym.envs.core.layout import Layout
 
 SPACE_BLOCK = 18
 PLAYER_BLOCK = 27

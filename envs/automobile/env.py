@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envs.automobile.rules import AutomobileGame
-from envs.core.aec import TransitAECEnv, make_env_fn
+from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.aec import TransitAECEnv, make_env_fn
 
 
 class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention

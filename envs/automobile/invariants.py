@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.automobile import state as st
-from envs.automobile.data import NUM_SPACES, PREMIUM
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import NUM_SPACES, PREMIUM
 
 if TYPE_CHECKING:
-    from envs.automobile.rules import AutomobileGame
-    from envs.core.game import State
+    from transit_gym.envs.automobile.rules import AutomobileGame
+    from transit_gym.envs.core.game import State
 
 
 def _check_money_and_cubes(game: AutomobileGame, state: State) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.automobile.actions import (
+from transit_gym.envs.automobile.actions import (
     A_BUILD,
     A_CLOSE,
     A_DONE,
@@ -33,7 +33,7 @@ from envs.automobile.actions import (
     A_WHAT,
     WHAT_ONE,
 )
-from envs.automobile.data import (
+from transit_gym.envs.automobile.data import (
     CHRYSLER,
     DURANT,
     FORD,
@@ -45,7 +45,7 @@ from envs.automobile.data import (
     PREMIUM,
     SLOAN,
 )
-from envs.automobile.economy import (
+from transit_gym.envs.automobile.economy import (
     any_build,
     any_own_open,
     build_options,
@@ -65,7 +65,7 @@ from envs.automobile.economy import (
     take_loan,
     take_rd,
 )
-from envs.automobile.market import (
+from transit_gym.envs.automobile.market import (
     add_loss,
     allocate_losses,
     car_spaces,
@@ -77,7 +77,7 @@ from envs.automobile.market import (
     salesman_sell,
     unsold_cars,
 )
-from envs.automobile.state import (
+from transit_gym.envs.automobile.state import (
     AD,
     ADS_BOUGHT,
     BAG,
@@ -195,9 +195,9 @@ from envs.automobile.state import (
     TURN_LOSS,
     USED,
 )
-from envs.core.draw import draw_from_counts
-from envs.core.rng import below
-from envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.draw import draw_from_counts
+from transit_gym.envs.core.rng import below
+from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
 
 MAX_PLAYERS = 5
 ACTION_ROUNDS = 3

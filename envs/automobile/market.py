@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobile.data import NUM_SPACES, NUM_TURNS
-from envs.automobile.economy import receive
-from envs.automobile.state import (
+from transit_gym.envs.automobile.data import NUM_SPACES, NUM_TURNS
+from transit_gym.envs.automobile.economy import receive
+from transit_gym.envs.automobile.state import (
     AD,
     BOXES,
     CAR_COUNT,

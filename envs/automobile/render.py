@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.automobile import state as st
-from envs.automobile.data import CHARACTERS, NUM_SPACES, SEGMENTS
-from envs.automobile.kernels import salesmen_in_stock
-from envs.core.game import Game, State
-from envs.core.render import BLACK, GREY, WHITE, Canvas
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import CHARACTERS, NUM_SPACES, SEGMENTS
+from transit_gym.envs.automobile.kernels import salesmen_in_stock
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas
 
 PHASE_TEXT = {
     st.PH_SELECT: "P2 select a character",

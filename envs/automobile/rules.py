@@ -36,13 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from envs.automobile import data as auto_data
-from envs.automobile import kernels as k
-from envs.automobile import state as st
-from envs.automobile.actions import NUM_ACTIONS, action_name
-from envs.automobile.encode import OBS, observe
-from envs.core.errors import ConfigError
-from envs.core.functional import (  # noqa: F401  (the functional API)
+from transit_gym.envs.automobile import data as auto_data
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.actions import NUM_ACTIONS, action_name
+from transit_gym.envs.automobile.encode import OBS, observe
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
     current_player,
     is_over,
@@ -50,7 +50,7 @@ from envs.core.functional import (  # noqa: F401  (the functional API)
     make_new_game,
     scores,
 )
-from envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.game import Game, Kernels, State
 
 KERNELS = Kernels.of(k, observe)
 
@@ -78,7 +78,7 @@ class AutomobileGame(Game):
     name = "automobile"
     layout = st.LAYOUT
     kernels = KERNELS
-    render_module = "envs.automobile.render"
+    render_module = "transit_gym.envs.automobile.render"
     obs = OBS
     min_players = 3
     max_players = 5
@@ -229,7 +229,7 @@ class AutomobileGame(Game):
 
     # ----- invariants ----------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:
-        from envs.automobile.invariants import check
+        from transit_gym.envs.automobile.invariants import check
 
         check(self, state)
 

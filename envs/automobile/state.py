@@ -13,7 +13,7 @@ compile-time constants inside the kernels.
 
 from __future__ import annotations
 
-from envs.automobile.data import (
+from transit_gym.envs.automobile.data import (
     MAX_ADS,
     MAX_STACKS,
     MAX_TILE_KINDS,
@@ -21,7 +21,7 @@ from envs.automobile.data import (
     NUM_SPACES,
     NUM_TURNS,
 )
-from envs.core.layout import Layout
+from transit_gym.envs.core.layout import Layout
 
 MAX_PLAYERS = 5
 NUM_SEGMENTS = 3

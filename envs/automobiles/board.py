@@ -7,8 +7,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.automobiles.data import MAX_ADJ, MAX_LANES, MAX_LAP, MAX_SPACES, NUM_GEARS
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.data import MAX_ADJ, MAX_LANES, MAX_LAP, MAX_SPACES, NUM_GEARS
+from transit_gym.envs.automobiles.state import (
     CAR_ABS,
     CAR_SEG,
     CAR_SPACE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobiles.data import NUM_COLOURS, WEAR
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
+from transit_gym.envs.automobiles.state import (
     ACTIVE,
     BAG,
     COST,
@@ -18,7 +18,7 @@ from envs.automobiles.state import (
     STOCK,
     USED,
 )
-from envs.core.draw import draw_from_counts
+from transit_gym.envs.core.draw import draw_from_counts
 
 
 @nb.njit(cache=True)

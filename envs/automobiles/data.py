@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.datafile import Entry, open_data
-from envs.core.errors import DataFileError
+from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.errors import DataFileError
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_FILE = HERE / "data.toml"

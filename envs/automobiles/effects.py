@@ -13,8 +13,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.automobiles.board import move_possible
-from envs.automobiles.cubes import (
+from transit_gym.envs.automobiles.board import move_possible
+from transit_gym.envs.automobiles.cubes import (
     buyable,
     can_draw,
     distinct,
@@ -24,7 +24,7 @@ from envs.automobiles.cubes import (
     pile,
     total,
 )
-from envs.automobiles.data import (
+from transit_gym.envs.automobiles.data import (
     BLACK,
     BLUE,
     DARK,
@@ -56,8 +56,8 @@ from envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from envs.automobiles.moves import start_move
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.moves import start_move
+from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
     AERO,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobiles.board import crossings, rank
-from envs.automobiles.cubes import pile, total
-from envs.automobiles.data import (
+from transit_gym.envs.automobiles.board import crossings, rank
+from transit_gym.envs.automobiles.cubes import pile, total
+from transit_gym.envs.automobiles.data import (
     COLOURS,
     MAX_CARDS,
     MAX_PLAYERS,
@@ -23,7 +23,7 @@ from envs.automobiles.data import (
     NUM_EFFECTS,
     NUM_GEARS,
 )
-from envs.automobiles.kernels import (
+from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
     A_DISCARD,
@@ -34,7 +34,7 @@ from envs.automobiles.kernels import (
     A_STOP,
     NUM_ACTIONS,
 )
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
     AERO,
@@ -90,7 +90,7 @@ from envs.automobiles.state import (
     USED,
     VALUE,
 )
-from envs.core.layout import Layout
+from transit_gym.envs.core.layout import Layout
 
 NC = NUM_COLOURS
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.automobiles.board import (
+from transit_gym.envs.automobiles.board import (
     crossings,
     drafting,
     leader,
@@ -21,7 +21,7 @@ from envs.automobiles.board import (
     move_possible,
     rank,
 )
-from envs.automobiles.cubes import (
+from transit_gym.envs.automobiles.cubes import (
     affordable,
     any_affordable,
     can_draw,
@@ -33,7 +33,7 @@ from envs.automobiles.cubes import (
     remove,
     total,
 )
-from envs.automobiles.data import (
+from transit_gym.envs.automobiles.data import (
     BLACK,
     LIGHT,
     MAX_SPACES,
@@ -41,15 +41,15 @@ from envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from envs.automobiles.effects import (
+from transit_gym.envs.automobiles.effects import (
     activate,
     can_activate,
     card_param,
     pit_team_can_buy,
     pit_team_pick_ok,
 )
-from envs.automobiles.moves import finish_move, next_steps, start_move, step_to
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
+from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
     AERO,
@@ -141,9 +141,9 @@ from envs.automobiles.state import (
     USED,
     VALUE,
 )
-from envs.core.draw import uniform_legal
-from envs.core.rng import below
-from envs.core.scoring import win_share_rewards
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.rng import below
+from transit_gym.envs.core.scoring import win_share_rewards
 
 # ----- actions ----------------------------------------------------------------------------------
 A_STOP = 0          # end the phase / stop moving / choose no more / decline a draw

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.automobiles.board import (
+from transit_gym.envs.automobiles.board import (
     car_ref,
     cars_in,
     first_steps,
@@ -20,8 +20,8 @@ from envs.automobiles.board import (
     reach,
     scan_from,
 )
-from envs.automobiles.cubes import pile
-from envs.automobiles.state import (
+from transit_gym.envs.automobiles.cubes import pile
+from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     FAR,
     MAX_PATH,

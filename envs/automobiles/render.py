@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.automobiles import board
-from envs.automobiles import state as st
-from envs.automobiles.data import COLOURS, GEARS, NUM_COLOURS
-from envs.core.game import Game, State
-from envs.core.render import BLACK, WHITE, Canvas
+from transit_gym.envs.automobiles import board
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.data import COLOURS, GEARS, NUM_COLOURS
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.render import BLACK, WHITE, Canvas
 
 SHORT = ("W", "L", "D", "B", "w", "Y", "P", "R", "G", "U")   # U = blue (B is black)
 TRACK_LETTERS = ("w", "l", "d", "b")

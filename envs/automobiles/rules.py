@@ -45,13 +45,20 @@ from typing import Any
 
 import numpy as np
 
-from envs.automobiles import board, kernels
-from envs.automobiles import data as auto_data
-from envs.automobiles import state as st
-from envs.automobiles.data import CARD_COLOURS, COLOURS, GEARS, MAX_PLAYERS, NUM_COLOURS, WEAR
-from envs.automobiles.encode import OBS, action_name, observe
-from envs.core.errors import ConfigError
-from envs.core.functional import (  # noqa: F401  (the functional API)
+from transit_gym.envs.automobiles import board, kernels
+from transit_gym.envs.automobiles import data as auto_data
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.data import (
+    CARD_COLOURS,
+    COLOURS,
+    GEARS,
+    MAX_PLAYERS,
+    NUM_COLOURS,
+    WEAR,
+)
+from transit_gym.envs.automobiles.encode import OBS, action_name, observe
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
     current_player,
     is_over,
@@ -59,7 +66,7 @@ from envs.core.functional import (  # noqa: F401  (the functional API)
     make_new_game,
     scores,
 )
-from envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.game import Game, Kernels, State
 
 KERNELS = Kernels.of(kernels, observe)
 
@@ -87,7 +94,7 @@ class AutomobilesGame(Game):
     name = "automobiles"
     layout = st.LAYOUT
     kernels = KERNELS
-    render_module = "envs.automobiles.render"
+    render_module = "transit_gym.envs.automobiles.render"
     obs = OBS
     min_players = 2
     max_players = 5

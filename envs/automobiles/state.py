@@ -16,7 +16,7 @@ The module-level offsets are compile-time constants of the kernels.
 
 from __future__ import annotations
 
-from envs.automobiles.data import (
+from transit_gym.envs.automobiles.data import (
     MAX_CARDS,
     MAX_LANES,
     MAX_LAP,
@@ -25,7 +25,7 @@ from envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
-from envs.core.layout import Layout
+from transit_gym.envs.core.layout import Layout
 
 NC = NUM_COLOURS
 MP = MAX_PLAYERS

@@ -1,10 +1,15 @@
 """The shared core: game/state split, AEC base env, batch API, RNG and drawing kernels."""
 
-from envs.core.batch import BatchEnv
-from envs.core.errors import ConfigError, DataFileError, IllegalActionError, StateDictError
-from envs.core.game import Game, Kernels, State
-from envs.core.layout import Layout
-from envs.core.rollout import play_games, random_rollouts
+from transit_gym.envs.core.batch import BatchEnv
+from transit_gym.envs.core.errors import (
+    ConfigError,
+    DataFileError,
+    IllegalActionError,
+    StateDictError,
+)
+from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.core.rollout import play_games, random_rollouts
 
 __all__ = [
     "BatchEnv",

@@ -21,10 +21,10 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
-from envs.core.fused import fused_kernels
-from envs.core.game import Game, State
-from envs.core.rng import fresh_seed, split_seed
+from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from transit_gym.envs.core.fused import fused_kernels
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.rng import fresh_seed, split_seed
 
 
 class TransitAECEnv(AECEnv):

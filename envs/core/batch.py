@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.draw import uniform_legal_rows
-from envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
-from envs.core.fused import fused_kernels, split64
-from envs.core.game import Game, State
-from envs.core.rng import fresh_seed, split_seed
+from transit_gym.envs.core.draw import uniform_legal_rows
+from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from transit_gym.envs.core.fused import fused_kernels, split64
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.rng import fresh_seed, split_seed
 
 
 class BatchEnv:

@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from envs.core.errors import DataFileError
+from transit_gym.envs.core.errors import DataFileError
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.core.rng import below
+from transit_gym.envs.core.rng import below
 
 
 @nb.njit(cache=True)

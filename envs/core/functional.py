@@ -1,7 +1,7 @@
 """DESIGN.md's functional rules API, the same for every game.
 
 Each game's ``rules.py`` re-exports these and adds its own ``new_game``:
-``from envs.core.functional import apply, current_player, is_over, legal_mask, scores``.
+``from transit_gym.envs.core.functional import apply, current_player, is_over, legal_mask, scores``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game, State
+from transit_gym.envs.core.game import Game, State
 
 
 def make_new_game(game_class: type[Game]):

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import numba as nb
 import numpy as np
 
-from envs.core.draw import uniform_legal
-from envs.core.rng import RNG_WORDS, seed_into
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.rng import RNG_WORDS, seed_into
 
 _CACHE: dict[int, SimpleNamespace] = {}
 

@@ -5,7 +5,7 @@ packed into an ``int64`` parameter vector, and the game's jitted kernels. A
 :class:`State` is one position: a flat ``int64`` vector (random generator
 included) plus a reference to its game. All rules run in the kernels, which
 every game provides with the same signatures (see :class:`Kernels`), so the AEC
-env, the batch API and the rollouts are written once in ``envs.core``.
+env, the batch API and the rollouts are written once in ``transit_gym.envs.core``.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.errors import (
+from transit_gym.envs.core.errors import (
     ConfigError,
     IllegalActionError,
     StateDictError,
     illegal_action_message,
 )
-from envs.core.layout import Layout
-from envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
+from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 STATE_FORMAT = 1
 
@@ -309,7 +309,7 @@ class State:
     @staticmethod
     def from_dict(payload: dict[str, Any]) -> State:
         """Rebuild a state (and its game) from ``to_dict()`` output; validates everything."""
-        from envs.registry import game_class
+        from transit_gym.envs.registry import game_class
 
         if not isinstance(payload, dict) or "game" not in payload:
             raise StateDictError("state dict must be a dict with a 'game' entry")

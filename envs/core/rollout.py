@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.core.errors import ConfigError, IllegalActionError
-from envs.core.fused import fused_kernels, fused_play_games, split64
-from envs.core.game import Game, State
-from envs.core.rng import split_seed
+from transit_gym.envs.core.errors import ConfigError, IllegalActionError
+from transit_gym.envs.core.fused import fused_kernels, fused_play_games, split64
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.rng import split_seed
 
 #: codes of the built-in agents understood by every game's ``policy`` kernel
 AGENT_CODES = {"random": 0, "rule_based": 1}

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.core.layout import Layout
-from envs.loose_caboose.data import MAX_VALUE
-from envs.loose_caboose.kernels import (
+from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.loose_caboose.data import MAX_VALUE
+from transit_gym.envs.loose_caboose.kernels import (
     A_PASS,
     A_PLAY,
     A_ROLL,
@@ -21,7 +21,7 @@ from envs.loose_caboose.kernels import (
     decode_play,
     placement_ok,
 )
-from envs.loose_caboose.state import (
+from transit_gym.envs.loose_caboose.state import (
     CABOOSE,
     CURRENT,
     DECK_LEN,

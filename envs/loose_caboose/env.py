@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envs.core.aec import TransitAECEnv, make_env_fn
-from envs.loose_caboose.rules import LooseCabooseGame
+from transit_gym.envs.core.aec import TransitAECEnv, make_env_fn
+from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
 
 
 class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.core.draw import shuffle_prefix
-from envs.core.rng import below
-from envs.core.scoring import score_difference_rewards, win_share_rewards
-from envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE, STRAIGHT
-from envs.loose_caboose.state import (
+from transit_gym.envs.core.draw import shuffle_prefix
+from transit_gym.envs.core.rng import below
+from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE, STRAIGHT
+from transit_gym.envs.loose_caboose.state import (
     CABOOSE,
     CELL_BIAS,
     CURRENT,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.game import Game, State
-from envs.core.render import BLACK, GREY, WHITE, Canvas
-from envs.loose_caboose import state as st
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas
+from transit_gym.envs.loose_caboose import state as st
 
 VALUE_COLORS = {1: (70, 130, 220), 2: (90, 190, 90), 3: (230, 180, 40), 4: (220, 70, 60)}
 CABOOSE_COLOR = (200, 30, 30)

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.errors import ConfigError
-from envs.core.functional import (  # noqa: F401  (the functional API)
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
     current_player,
     is_over,
@@ -32,11 +32,11 @@ from envs.core.functional import (  # noqa: F401  (the functional API)
     make_new_game,
     scores,
 )
-from envs.core.game import Game, Kernels, State
-from envs.loose_caboose import data as caboose_data
-from envs.loose_caboose import kernels as k
-from envs.loose_caboose import state as st
-from envs.loose_caboose.encode import OBS, action_name, observe
+from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.loose_caboose import data as caboose_data
+from transit_gym.envs.loose_caboose import kernels as k
+from transit_gym.envs.loose_caboose import state as st
+from transit_gym.envs.loose_caboose.encode import OBS, action_name, observe
 
 KERNELS = Kernels.of(k, observe)
 
@@ -55,7 +55,7 @@ class LooseCabooseGame(Game):
     name = "loose_caboose"
     layout = st.LAYOUT
     kernels = KERNELS
-    render_module = "envs.loose_caboose.render"
+    render_module = "transit_gym.envs.loose_caboose.render"
     obs = OBS
     min_players = 2
     max_players = 4

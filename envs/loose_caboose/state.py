@@ -16,8 +16,8 @@ laid on the railway at most once) and each face-up penalty pile (a linked list f
 
 from __future__ import annotations
 
-from envs.core.layout import Layout
-from envs.loose_caboose.data import MAX_CARDS, MAX_FACES, MAX_VALUE
+from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.loose_caboose.data import MAX_CARDS, MAX_FACES, MAX_VALUE
 
 MAX_PLAYERS = 4
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import numba as nb
 
-from envs.core.layout import Layout
-from envs.planes.data import (
+from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.planes.data import (
     MAX_GATES,
     MAX_SPACES,
     MAX_TYPES,
     NUM_COLORS,
     NUM_POI,
 )
-from envs.planes.kernels import (
+from transit_gym.envs.planes.kernels import (
     A_BOARD,
     A_CARD,
     A_DRAW,
@@ -42,7 +42,7 @@ from envs.planes.kernels import (
     relative_color,
     space_stats,
 )
-from envs.planes.state import (
+from transit_gym.envs.planes.state import (
     ACTIVE,
     BACKWARDS,
     BOARDED,

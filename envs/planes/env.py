@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envs.core.aec import TransitAECEnv, make_env_fn
-from envs.planes.rules import PlanesGame
+from transit_gym.envs.core.aec import TransitAECEnv, make_env_fn
+from transit_gym.envs.planes.rules import PlanesGame
 
 
 class raw_env(TransitAECEnv):  # noqa: N801 - PettingZoo's naming convention

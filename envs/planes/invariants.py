@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.planes.data import (
+from transit_gym.envs.planes.data import (
     ACT_CHOOSE_ONE,
     ACT_DRAW_DISCARD,
     ACT_GATHER,
@@ -24,7 +24,7 @@ from envs.planes.data import (
     NUM_COLORS,
     NUM_PARTY_COLORS,
 )
-from envs.planes.state import (
+from transit_gym.envs.planes.state import (
     ACTIVE,
     BACKWARDS,
     BOARDED,

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from envs.core.draw import draw_from_counts
-from envs.core.rng import below
-from envs.core.scoring import score_difference_rewards, win_share_rewards
-from envs.planes.data import (
+from transit_gym.envs.core.draw import draw_from_counts
+from transit_gym.envs.core.rng import below
+from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.planes.data import (
     ACT_BACKWARDS,
     ACT_CHOOSE_ONE,
     ACT_DRAW,
@@ -40,7 +40,7 @@ from envs.planes.data import (
     SOLE_MINE,
     SOLE_NEUTRAL,
 )
-from envs.planes.state import (
+from transit_gym.envs.planes.state import (
     ACTIVE,
     BACKWARDS,
     BOARDED,

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.game import State
-from envs.core.render import BLACK, GREY, WHITE, Canvas
-from envs.planes import kernels as k
-from envs.planes import state as st
-from envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS, POI_NAMES
-from envs.planes.encode import ACTION_NAMES, action_kind
+from transit_gym.envs.core.game import State
+from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas
+from transit_gym.envs.planes import kernels as k
+from transit_gym.envs.planes import state as st
+from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS, POI_NAMES
+from transit_gym.envs.planes.encode import ACTION_NAMES, action_kind
 
 if TYPE_CHECKING:
-    from envs.planes.rules import PlanesGame
+    from transit_gym.envs.planes.rules import PlanesGame
 
 CUBE_RGB = ((210, 50, 50), (50, 100, 220), (40, 160, 70), (230, 200, 40), (150, 150, 150))
 POI_RGB = ((70, 70, 70), (90, 150, 200), (220, 140, 60), (190, 90, 190), (60, 170, 170),

@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.errors import ConfigError
-from envs.core.functional import (  # noqa: F401  (the functional API)
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
     current_player,
     is_over,
@@ -47,13 +47,13 @@ from envs.core.functional import (  # noqa: F401  (the functional API)
     make_new_game,
     scores,
 )
-from envs.core.game import Game, Kernels, State
-from envs.planes import data as planes_data
-from envs.planes import kernels as k
-from envs.planes import state as st
-from envs.planes.data import MAX_ARROWS, MAX_TYPES, NUM_COLORS, NUM_PARTY_COLORS
-from envs.planes.encode import OBS, observe
-from envs.planes.invariants import MESSAGES, violation
+from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.planes import data as planes_data
+from transit_gym.envs.planes import kernels as k
+from transit_gym.envs.planes import state as st
+from transit_gym.envs.planes.data import MAX_ARROWS, MAX_TYPES, NUM_COLORS, NUM_PARTY_COLORS
+from transit_gym.envs.planes.encode import OBS, observe
+from transit_gym.envs.planes.invariants import MESSAGES, violation
 
 KERNELS = Kernels.of(k, observe)
 
@@ -87,7 +87,7 @@ class PlanesGame(Game):
     name = "planes"
     layout = st.LAYOUT
     kernels = KERNELS
-    render_module = "envs.planes.render"
+    render_module = "transit_gym.envs.planes.render"
     obs = OBS
     min_players = 2
     max_players = 4
@@ -195,7 +195,7 @@ class PlanesGame(Game):
         return f"{self.airport.space_ids[sp]} ({planes_data.POI_NAMES[self.poi[sp]]})"
 
     def describe_action(self, state: State, action: int) -> str:
-        from envs.planes.render import describe_action
+        from transit_gym.envs.planes.render import describe_action
 
         return describe_action(self, state, int(action))
 
@@ -273,5 +273,5 @@ class PlanesGame(Game):
                                  f"(phase {int(state.data[st.PHASE])}, cubes {cubes})")
 
 
-# ----- DESIGN.md's functional rules API (the rest comes from envs.core.functional) ---------------
+# ----- DESIGN.md functional rules API (the rest: transit_gym.envs.core.functional) -----
 new_game = make_new_game(PlanesGame)

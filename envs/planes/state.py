@@ -15,8 +15,8 @@ counted cubes, so cones "come and go at once" by construction.
 
 from __future__ import annotations
 
-from envs.core.layout import Layout
-from envs.planes.data import (
+from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.planes.data import (
     MAX_ARROWS,
     MAX_GATES,
     MAX_SPACES,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.automobile import actions as a
-from envs.automobile import kernels as k
-from envs.automobile import state as st
-from envs.automobile.data import CHARACTERS, DURANT
-from envs.automobile.rules import AutomobileGame
-from envs.core.game import State
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import CHARACTERS, DURANT
+from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.game import State
 
 
 class Table:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from envs.automobile import actions as a
-from envs.automobile import state as st
-from envs.automobile.data import CHARACTERS, DURANT, FORD, HOWARD, KETTERING
 from tests.automobile.table import Table
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import CHARACTERS, DURANT, FORD, HOWARD, KETTERING
 
 
 def test_selection_follows_selection_order_and_takes_the_cubes_on_the_tile():

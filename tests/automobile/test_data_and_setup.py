@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.automobile import data as auto_data
-from envs.automobile import kernels as k
-from envs.automobile import state as st
-from envs.automobile.data import MASS, MIDDLE, PREMIUM
-from envs.automobile.encode import B_TILES, O_PLAYERS, O_TILES, PLAYER_BLOCK
-from envs.automobile.rules import AutomobileGame
-from envs.core.errors import ConfigError, DataFileError
 from tests.automobile.table import Table
+from transit_gym.envs.automobile import data as auto_data
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import MASS, MIDDLE, PREMIUM
+from transit_gym.envs.automobile.encode import B_TILES, O_PLAYERS, O_TILES, PLAYER_BLOCK
+from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.errors import ConfigError, DataFileError
 
 DATA = auto_data.load()
 

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
-from agents.automobile import policy
-from envs import automobile_v0
-from envs.automobile import actions as a
-from envs.automobile import state as st
-from envs.automobile.encode import O_DECISION, OBS
-from envs.automobile.rules import AutomobileGame
-from envs.core.errors import IllegalActionError
-from envs.core.rollout import play_games
 from tests.automobile.table import Table
+from transit_gym.agents.automobile import policy
+from transit_gym.envs import automobile_v0
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.encode import O_DECISION, OBS
+from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.errors import IllegalActionError
+from transit_gym.envs.core.rollout import play_games
 
 SEED = 2024
 GAMES_PER_SEATING = 400
@@ -122,7 +122,7 @@ def test_final_infos_rank_the_seats_and_name_one_winner():
 def test_training_cli_smoke(tmp_path):
     """The training CLI trains a few hundred steps on Automobile, saves and evaluates."""
     pytest.importorskip("sb3_contrib")
-    from training.train import main
+    from transit_gym.training.train import main
 
     out = tmp_path / "auto"
     report = main(["--game", "automobile", "--players", "3", "--steps", "256", "--envs", "2",

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from envs.automobile import actions as a
-from envs.automobile import kernels as k
-from envs.automobile import state as st
-from envs.automobile.data import MASS, MIDDLE, PREMIUM
-from envs.automobile.encode import O_LAST_DEMAND
 from tests.automobile.table import Table
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import MASS, MIDDLE, PREMIUM
+from transit_gym.envs.automobile.encode import O_LAST_DEMAND
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from envs.automobile import actions as a
-from envs.automobile import kernels as k
-from envs.automobile import state as st
 from tests.automobile.table import Table
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import state as st
 
 
 def _p6(**options) -> Table:

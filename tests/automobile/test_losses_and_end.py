@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.automobile import policy
-from envs.automobile import actions as a
-from envs.automobile import kernels as k
-from envs.automobile import market
-from envs.automobile import state as st
-from envs.automobile.data import CHRYSLER, SLOAN
-from envs.automobile.economy import take_loan
-from envs.automobile.rules import AutomobileGame
-from envs.core.rollout import play_games
 from tests.automobile.table import Table
+from transit_gym.agents.automobile import policy
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import market
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import CHRYSLER, SLOAN
+from transit_gym.envs.automobile.economy import take_loan
+from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.rollout import play_games
 
 
 def _table(turn: int, chars: dict[int, str] | None = None, **options) -> Table:

@@ -6,11 +6,11 @@ a closure)."""
 
 from __future__ import annotations
 
-from envs.automobile import actions as a
-from envs.automobile import kernels as k
-from envs.automobile import state as st
-from envs.automobile.data import DURANT, FORD
 from tests.automobile.table import Table
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import DURANT, FORD
 
 
 def _spaces(t: Table) -> list[int]:

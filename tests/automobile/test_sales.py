@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from envs.automobile import actions as a
-from envs.automobile import kernels as k
-from envs.automobile import market
-from envs.automobile import state as st
-from envs.automobile.data import MASS, MIDDLE, PREMIUM
 from tests.automobile.table import Table
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import kernels as k
+from transit_gym.envs.automobile import market
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import MASS, MIDDLE, PREMIUM
 
 
 def _after_p3(turn: int = 0, players: int = 3, **options) -> Table:

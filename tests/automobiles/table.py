@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.automobiles import kernels as k
-from envs.automobiles import state as st
-from envs.automobiles.data import COLOURS, NUM_COLOURS
-from envs.automobiles.rules import AutomobilesGame
-from envs.core.game import State
-from envs.core.rng import seeded_words
+from transit_gym.envs.automobiles import kernels as k
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.data import COLOURS, NUM_COLOURS
+from transit_gym.envs.automobiles.rules import AutomobilesGame
+from transit_gym.envs.core.game import State
+from transit_gym.envs.core.rng import seeded_words
 
 PILES = {"bag": st.BAG, "active": st.ACTIVE, "used": st.USED, "discard": st.DISCARD}
 # the rulebook's example card set (Important Note About Rulebook Examples)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from envs.automobiles import state as st
-from envs.automobiles.board import crossings
 from tests.automobiles.table import (
     ALL_WEAR,
     DRAW,
@@ -24,6 +22,8 @@ from tests.automobiles.table import (
     from_discard,
     to_space,
 )
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.board import crossings
 
 COLOUR_OF = {"Car Chief": "yellow", "Engineer": "yellow", "Manager": "yellow",
              "Mechanic": "yellow", "Crew Chief": "purple", "Pit Captain": "purple",

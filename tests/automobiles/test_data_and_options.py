@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.automobiles import policy
-from envs.automobiles import data as auto_data
-from envs.automobiles import state as st
-from envs.automobiles.data import COLOUR_NAMES, SUGGESTED_SETS, load_cards, load_track
-from envs.automobiles.rules import AutomobilesGame
-from envs.core.errors import ConfigError, DataFileError
-from envs.core.rollout import play_games, random_rollouts
+from transit_gym.agents.automobiles import policy
+from transit_gym.envs.automobiles import data as auto_data
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.data import COLOUR_NAMES, SUGGESTED_SETS, load_cards, load_track
+from transit_gym.envs.automobiles.rules import AutomobilesGame
+from transit_gym.envs.core.errors import ConfigError, DataFileError
+from transit_gym.envs.core.rollout import play_games, random_rollouts
 
 MINI_TRACK = """
 [track]
@@ -262,7 +262,7 @@ def test_options_round_trip_through_the_state_dict(tmp_path):
     game = AutomobilesGame(num_players=2, track=Path(path), card_set="random",
                            open_bags=True, accelerated_play=True, laps=5)
     state = game.new_state(1)
-    from envs.core.game import State
+    from transit_gym.envs.core.game import State
     restored = State.from_dict(state.to_dict())
     assert restored == state and restored.game.options["track"] == str(path)
     assert int(state.data[st.CURRENT]) == restored.game.current_player(restored)

@@ -8,19 +8,19 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
-from agents.automobiles import policy
-from envs import automobiles_v0
-from envs.automobiles import kernels
-from envs.automobiles import state as st
-from envs.automobiles.board import reachable
-from envs.automobiles.cubes import draw_one
-from envs.automobiles.data import MAX_SPACES, NUM_COLOURS
-from envs.automobiles.encode import O_PLAYERS, OBS, PB_BAG, PB_BAG_SIZE, PLAYER_BLOCK
-from envs.automobiles.kernels import random_playout
-from envs.automobiles.rules import AutomobilesGame
-from envs.core.rng import seeded_words
-from envs.core.rollout import play_games
 from tests.automobiles.table import DRAW, STOP, Table, activate, to_space
+from transit_gym.agents.automobiles import policy
+from transit_gym.envs import automobiles_v0
+from transit_gym.envs.automobiles import kernels
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.board import reachable
+from transit_gym.envs.automobiles.cubes import draw_one
+from transit_gym.envs.automobiles.data import MAX_SPACES, NUM_COLOURS
+from transit_gym.envs.automobiles.encode import O_PLAYERS, OBS, PB_BAG, PB_BAG_SIZE, PLAYER_BLOCK
+from transit_gym.envs.automobiles.kernels import random_playout
+from transit_gym.envs.automobiles.rules import AutomobilesGame
+from transit_gym.envs.core.rng import seeded_words
+from transit_gym.envs.core.rollout import play_games
 
 GAMES_PER_SEATING = 500
 SEED = 2024
@@ -56,7 +56,7 @@ def test_observation_does_not_depend_on_hidden_bag_order():
 def test_cubes_on_the_board_are_seen_by_every_seat():
     """Action Phase: movement cubes mark the car's progress on the board, in view of all
     (public information): every seat's observation shows the spaces holding them."""
-    from envs.automobiles.encode import O_SPACES, SB_TURN_CUBE, SPACE_BLOCK
+    from transit_gym.envs.automobiles.encode import O_SPACES, SB_TURN_CUBE, SPACE_BLOCK
     t = Table(2)
     t.put_car(0, 0, 2)
     t.park_others(1)

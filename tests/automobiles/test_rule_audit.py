@@ -7,8 +7,6 @@ spaces at 12-20; lane 1 dark gray 4-segment spaces at 0-12, light gray at 12-20.
 
 from __future__ import annotations
 
-from envs.automobiles import state as st
-from envs.automobiles.board import crossings
 from tests.automobiles.table import (
     DRAW,
     STOP,
@@ -20,6 +18,8 @@ from tests.automobiles.table import (
     to_space,
 )
 from tests.automobiles.test_cards import card_table, moves
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.board import crossings
 
 
 def leave_wear_in_stock(t: Table, n: int) -> None:

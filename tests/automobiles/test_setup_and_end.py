@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.automobiles import kernels as k
-from envs.automobiles import state as st
-from envs.automobiles.board import crossings
-from envs.automobiles.data import NUM_COLOURS
-from envs.automobiles.rules import AutomobilesGame
 from tests.automobiles.table import STOP, Table, activate, buy, to_space
+from transit_gym.envs.automobiles import kernels as k
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.board import crossings
+from transit_gym.envs.automobiles.data import NUM_COLOURS
+from transit_gym.envs.automobiles.rules import AutomobilesGame
 
 
 def bag(game, state, seat):
@@ -184,8 +184,8 @@ def test_final_info_and_game_summary_report_the_statistics():
     and activated per colour; per game: rounds, lead changes (leader after each turn),
     the round of the last change, ranks and winners."""
     game = AutomobilesGame(num_players=2)
-    from agents.automobiles import policy
-    from envs.core.rollout import play_games
+    from transit_gym.agents.automobiles import policy
+    from transit_gym.envs.core.rollout import play_games
     result = play_games(game, policy, ["rule_based", "random"], 3, seed=7)
     for i in range(3):
         state = result.state(game, i)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from envs.automobiles import state as st
 from tests.automobiles.table import (
     PIT_STOP,
     STOP,
@@ -20,6 +19,7 @@ from tests.automobiles.table import (
     buy,
     to_space,
 )
+from transit_gym.envs.automobiles import state as st
 
 
 def racing_table(players: int = 2, **options) -> Table:
@@ -281,7 +281,7 @@ def test_car_moves_to_the_farthest_cube_and_crosses_the_line():
     t.act(activate("light_gray"), to_space(t.space(0, 0)))
     t.act(STOP, STOP)
     assert t.s[st.CAR_SPACE + 0] == t.space(0, 0)
-    from envs.automobiles.board import crossings
+    from transit_gym.envs.automobiles.board import crossings
     assert crossings(t.s, t.p, 0) == 2
 
 
@@ -437,7 +437,7 @@ def test_momentum_fills_vacated_segments_after_every_turn():
 
 def test_race_position_is_progress_then_inner_lane():
     """Card Clarifications: position by progress; if tied, the more inner lane leads."""
-    from envs.automobiles.board import rank
+    from transit_gym.envs.automobiles.board import rank
     t = Table(3)
     t.put_car(0, 1, 0)                    # lane 1 [0, 4): front edge 4
     t.put_car(1, 0, 2)                    # lane 0 [2, 4): front edge 4, inner

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import balance
-from benchmarks.balance import Sweep, run_sweep
-from benchmarks.balance_report import set_statistics
-from benchmarks.card_sets import parse_sets
-from envs.automobiles import state as st
-from envs.automobiles.data import CARD_COLOURS, COLOURS, SUGGESTED_SETS, load_cards
-from envs.automobiles.rules import AutomobilesGame
-from envs.core.errors import ConfigError
+from transit_gym.benchmarks import balance
+from transit_gym.benchmarks.balance import Sweep, run_sweep
+from transit_gym.benchmarks.balance_report import set_statistics
+from transit_gym.benchmarks.card_sets import parse_sets
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.data import CARD_COLOURS, COLOURS, SUGGESTED_SETS, load_cards
+from transit_gym.envs.automobiles.rules import AutomobilesGame
+from transit_gym.envs.core.errors import ConfigError
 
 
 def test_suggested_means_the_seven_named_sets():

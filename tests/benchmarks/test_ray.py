@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.balance import Sweep, run_sweep
 from tests.benchmarks.test_balance import _rows
-from training.tournament import run_tournament
+from transit_gym.benchmarks.balance import Sweep, run_sweep
+from transit_gym.training.tournament import run_tournament
 
 ray = pytest.importorskip("ray")
 

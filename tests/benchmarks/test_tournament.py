@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from training import tournament
-from training.tournament import run_tournament, seating
+from transit_gym.training import tournament
+from transit_gym.training.tournament import run_tournament, seating
 
 
 def test_seats_alternate_between_the_two_agents_and_flip_every_game():
@@ -28,7 +28,7 @@ def test_rule_based_outrates_random_and_results_do_not_depend_on_workers():
 
 def test_checkpoint_agents_play_through_the_python_path(tmp_path):
     """A MaskablePPO checkpoint is an agent like the built-in ones."""
-    from training.train import train
+    from transit_gym.training.train import train
 
     train("loose_caboose", 2, 512, ["random"], 0, tmp_path / "tiny", seed=0, n_envs=2,
           eval_games=2, options={}, n_steps=256, batch_size=64)

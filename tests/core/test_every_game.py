@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 from pettingzoo.test import api_test, render_test, seed_test
 
-from agents.registry import make_agent, policy_kernel
-from envs.core.batch import BatchEnv
-from envs.core.errors import ConfigError, IllegalActionError, StateDictError
-from envs.core.game import State
-from envs.core.rollout import play_games, random_rollouts
-from envs.registry import available_games, env_module
+from transit_gym.agents.registry import make_agent, policy_kernel
+from transit_gym.envs.core.batch import BatchEnv
+from transit_gym.envs.core.errors import ConfigError, IllegalActionError, StateDictError
+from transit_gym.envs.core.game import State
+from transit_gym.envs.core.rollout import play_games, random_rollouts
+from transit_gym.envs.registry import available_games, env_module
 
 GAMES = available_games()
 CASES = []
@@ -241,7 +241,7 @@ def test_functional_rules_api_of_design_md(name):
     scores, working on states without any PettingZoo object."""
     import importlib
 
-    rules = importlib.import_module(f"envs.{name}.rules")
+    rules = importlib.import_module(f"transit_gym.envs.{name}.rules")
     state = rules.new_game({}, seed=3)
     rng = np.random.default_rng(3)
     while not rules.is_over(state):

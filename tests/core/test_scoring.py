@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
 
 
 @pytest.mark.parametrize(

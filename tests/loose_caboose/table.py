@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from envs.core.game import State
-from envs.loose_caboose import kernels as k
-from envs.loose_caboose import state as st
-from envs.loose_caboose.rules import LooseCabooseGame
+from transit_gym.envs.core.game import State
+from transit_gym.envs.loose_caboose import kernels as k
+from transit_gym.envs.loose_caboose import state as st
+from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
 
 
 class Table:

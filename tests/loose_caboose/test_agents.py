@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.loose_caboose import policy, wheel_distribution
-from envs.core.rollout import play_games
-from envs.loose_caboose.rules import LooseCabooseGame
+from transit_gym.agents.loose_caboose import policy, wheel_distribution
+from transit_gym.envs.core.rollout import play_games
+from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
 
 GAMES_PER_SEATING = 1000
 SEED = 2024

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hyp
 
-from envs.core.draw import uniform_legal
-from envs.core.rng import seed_into
-from envs.loose_caboose import kernels as k
-from envs.loose_caboose.kernels import NUM_ACTIONS
-from envs.loose_caboose.rules import LooseCabooseGame
-from envs.loose_caboose.state import STATE_SIZE
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.rng import seed_into
+from transit_gym.envs.loose_caboose import kernels as k
+from transit_gym.envs.loose_caboose.kernels import NUM_ACTIONS
+from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
+from transit_gym.envs.loose_caboose.state import STATE_SIZE
 
 
 @nb.njit

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.loose_caboose import kernels as k
-from envs.loose_caboose import state as st
-from envs.loose_caboose.data import CURVE, STRAIGHT
-from envs.loose_caboose.rules import LooseCabooseGame
 from tests.loose_caboose.table import Table
+from transit_gym.envs.loose_caboose import kernels as k
+from transit_gym.envs.loose_caboose import state as st
+from transit_gym.envs.loose_caboose.data import CURVE, STRAIGHT
+from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
 
 PASS, ROLL = k.A_PASS, k.A_ROLL
 
@@ -626,7 +626,7 @@ def test_score_reward_option_is_zero_sum_difference():
 def test_observation_shows_own_hand_and_hides_other_hands():
     """Setup 4-5: hands are secret and removed cards unseen: swapping a card of seat 1's hand
     with a removed card changes nothing seat 0 sees, while its own hand is shown."""
-    from envs.loose_caboose.encode import O_HAND
+    from transit_gym.envs.loose_caboose.encode import O_HAND
 
     t = Table()
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)

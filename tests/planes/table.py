@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.game import State
-from envs.planes import kernels as k
-from envs.planes import state as st
-from envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS
-from envs.planes.rules import PlanesGame
+from transit_gym.envs.core.game import State
+from transit_gym.envs.planes import kernels as k
+from transit_gym.envs.planes import state as st
+from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS
+from transit_gym.envs.planes.rules import PlanesGame
 
 
 class Table:

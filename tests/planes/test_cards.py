@@ -4,7 +4,7 @@ Help Desk S4 S11, Fine Dining S13, blank S0 S7. Seat 0 red, seat 1 blue (2 playe
 
 from __future__ import annotations
 
-from envs.planes import state as st
+from transit_gym.envs.planes import state as st
 
 from .table import Table
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.errors import ConfigError, DataFileError
-from envs.planes import data
-from envs.planes import state as st
-from envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS
-from envs.planes.rules import PlanesGame
+from transit_gym.envs.core.errors import ConfigError, DataFileError
+from transit_gym.envs.planes import data
+from transit_gym.envs.planes import state as st
+from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS
+from transit_gym.envs.planes.rules import PlanesGame
 
 from .table import Table
 

@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 from pettingzoo.test import api_test
 
-from agents.planes import policy
-from envs import planes_v0
-from envs.core.errors import IllegalActionError
-from envs.core.rollout import play_games, random_rollouts
-from envs.planes import state as st
+from transit_gym.agents.planes import policy
+from transit_gym.envs import planes_v0
+from transit_gym.envs.core.errors import IllegalActionError
+from transit_gym.envs.core.rollout import play_games, random_rollouts
+from transit_gym.envs.planes import state as st
 
 from .table import Table
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.planes import kernels as k
-from envs.planes import state as st
+from transit_gym.envs.planes import kernels as k
+from transit_gym.envs.planes import state as st
 
 from .table import Table
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.planes import kernels as k
-from envs.planes import state as st
+from transit_gym.envs.planes import kernels as k
+from transit_gym.envs.planes import state as st
 
 from .table import Table
 
@@ -272,7 +272,7 @@ def test_no_boarding_past_a_cone_in_front_of_the_gate():
 def test_observation_marks_cones_and_relative_colours(n):
     """Hidden information aside, the board is public: cones and cubes per colour, with
     the observer's own colour first."""
-    from envs.planes.encode import O_CONES, O_CUBES
+    from transit_gym.envs.planes.encode import O_CONES, O_CUBES
 
     t = _table(n)
     t.put("S5", blue=5, red=2)

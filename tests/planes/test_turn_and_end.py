@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.rng import RNG_WORDS
-from envs.planes import kernels as k
-from envs.planes import state as st
-from envs.planes.encode import O_HAND, O_SEATS, PLAYER_BLOCK
+from transit_gym.envs.core.rng import RNG_WORDS
+from transit_gym.envs.planes import kernels as k
+from transit_gym.envs.planes import state as st
+from transit_gym.envs.planes.encode import O_HAND, O_SEATS, PLAYER_BLOCK
 
 from .table import Table
 

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from agents.base import Agent
-from envs.core.errors import ConfigError, IllegalActionError
-from envs.registry import available_games, env_module
-from training import train
-from training.single_agent import OpponentPool, SingleAgentEnv, build_pool
+from transit_gym.agents.base import Agent
+from transit_gym.envs.core.errors import ConfigError, IllegalActionError
+from transit_gym.envs.registry import available_games, env_module
+from transit_gym.training import train
+from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
 
 
 class Recorder(Agent):
