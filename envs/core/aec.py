@@ -21,7 +21,12 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from transit_gym.envs.core.errors import (
+    ConfigError,
+    IllegalActionError,
+    StateDictError,
+    illegal_action_message,
+)
 from transit_gym.envs.core.fused import fused_kernels
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.rng import fresh_seed, split_seed
@@ -60,7 +65,7 @@ class TransitAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._bind_kernels()
-        obs_low, obs_high = getattr(self.game, "obs_bounds", (0.0, np.inf))
+        obs_low, obs_high = self.game.obs_low_high()
         self._obs_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
@@ -72,6 +77,10 @@ class TransitAECEnv(AECEnv):
             }
         )
         self._act_space = gymnasium.spaces.Discrete(self.game.num_actions)
+        self._state_space = gymnasium.spaces.Box(
+            low=np.iinfo(np.int64).min, high=np.iinfo(np.int64).max,
+            shape=(self.game.layout.size,), dtype=np.int64,
+        )
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: self._act_space for a in self.possible_agents}
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -177,15 +186,30 @@ class TransitAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[0]
 
     # ----- state access ---
+    @property
+    def state_space(self) -> gymnasium.spaces.Box:
+        """The space of :meth:`state`: the whole int64 state vector."""
+        return self._state_space
+
     def state(self) -> np.ndarray:
-        """The full state vector (for centralised critics; includes hidden information)."""
-        return self.game_state.data.astype(np.float32)
+        """The full state vector, lossless (int64; for centralised critics and saving;
+        includes hidden information). ``set_state(State(game, vector))`` restores it."""
+        return self.game_state.data.copy()
 
     def set_state(self, state: State) -> None:
-        """Continue from ``state`` (a copy is taken); the game options must match."""
+        """Continue from ``state`` (a copy is taken, validated like a loaded file); the
+        game options must match."""
+        if not isinstance(state, State):
+            raise ConfigError(f"set_state takes a State, got {type(state).__name__}")
         if state.game != self.game:
             raise ConfigError(f"state is for {state.game!r}, this env plays {self.game!r}")
-        self.game_state = state.copy()
+        if np.asarray(state.data).dtype != np.int64:
+            raise StateDictError(
+                f"state vector must be int64, got {np.asarray(state.data).dtype}"
+            )
+        candidate = State(self.game, np.array(state.data, dtype=np.int64, copy=True))
+        self.game.validate(candidate)
+        self.game_state = candidate
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -247,6 +271,11 @@ class TransitAECEnv(AECEnv):
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
         self._bind_kernels()
+        if self.game_state is not None:  # unpickled state: validated like a loaded file
+            self.game.validate(self.game_state)
+            self._mask[:] = 0
+            self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
+            self._player = self.game.current_player(self.game_state)
 
 
 class FastOrderEnforcingWrapper(OrderEnforcingWrapper):

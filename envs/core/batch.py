@@ -76,6 +76,22 @@ class BatchEnv:
         """A copy of the game in ``slot`` as a ``State``."""
         return State(self.game, self.states[slot].copy())
 
+    def load(self, slot: int, state: State) -> None:
+        """Continue game ``slot`` from ``state`` (validated like a loaded file; the game
+        options must match); the slot's outputs are refreshed, its reward and done cleared."""
+        if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)) or not (
+                0 <= slot < self.batch_size):
+            raise ConfigError(f"slot must be 0..{self.batch_size - 1}, got {slot!r}")
+        if not isinstance(state, State) or state.game != self.game:
+            raise ConfigError(f"load takes a State of {self.game!r}")
+        candidate = State(self.game, np.array(state.data, dtype=np.int64, copy=True))
+        self.game.validate(candidate)
+        self.states[slot] = candidate.data
+        self.rewards[slot] = 0.0
+        self.dones[slot] = False
+        self._fused.refresh(self.states[slot], self.game.params, int(slot), self.obs,
+                            self.masks, self.players)
+
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """Uniformly random legal actions for every slot, from a numpy generator."""
         noise = rng.random(self.masks.shape)

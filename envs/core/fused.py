@@ -122,6 +122,7 @@ def _build(kernels) -> SimpleNamespace:
         new_game=new_game,
         batch_reset=batch_reset,
         batch_step=batch_step,
+        refresh=_refresh,
         random_rollouts=random_rollouts,
     )
     return namespace

@@ -30,6 +30,7 @@ from transit_gym.envs.core.layout import Layout
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 STATE_FORMAT = 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -50,14 +51,24 @@ class Kernels:
     current_player: Callable
     rewards: Callable
     observe: Callable
+    #: ``violation(s, p, where) -> int``: 0 when the kernels can run on ``s``, else a code
+    #: (see ``Game.violation_messages``); ``where`` (int64[3]) receives the index in ``s``
+    #: of the offending slot (-1 for a broken sum or relation) and the allowed lowest and
+    #: highest value (both -1 when no single range applies)
+    violation: Callable | None = None
+    #: ``determinize(s, p, seat)``: re-sample in place, from the state's own generator,
+    #: everything ``seat`` cannot see, keeping what it has seen and every conserved quantity
+    determinize: Callable | None = None
 
     @classmethod
-    def of(cls, rules_module, observe: Callable) -> Kernels:
+    def of(cls, rules_module, observe: Callable, violation: Callable | None = None,
+           determinize: Callable | None = None) -> Kernels:
         """The kernels of a game whose rules module defines ``init``, ``legal_mask``,
         ``apply``, ``current_player`` and ``rewards``."""
         return cls(init=rules_module.init, legal_mask=rules_module.legal_mask,
                    apply=rules_module.apply, current_player=rules_module.current_player,
-                   rewards=rules_module.rewards, observe=observe)
+                   rewards=rules_module.rewards, observe=observe, violation=violation,
+                   determinize=determinize)
 
 
 class Game(ABC):
@@ -76,6 +87,10 @@ class Game(ABC):
     #: the option naming the seat that starts (a seat number or ``"random"``); sweeps
     #: and tournaments set it to 0 so that seat 0 is the first in turn order
     start_option: ClassVar[str] = "first_player"
+    #: what each code of ``kernels.violation`` means
+    violation_messages: ClassVar[dict[int, str]] = {}
+    #: observation bounds used until a game declares per-slot ones (``obs_low_high``)
+    obs_bounds: ClassVar[tuple[float, float]] = (0.0, float("inf"))
 
     num_players: int
     num_actions: int
@@ -137,6 +152,72 @@ class Game(ABC):
         if self.obs is not None:
             return self.obs
         return Layout([("observation", self.obs_size)])
+
+    def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
+        """True per-slot bounds of the observation (float32 arrays of ``obs_size``): every
+        observation of every reachable state lies inside them. Games override this with
+        tight bounds per field; the default spreads ``obs_bounds`` over every slot."""
+        low, high = self.obs_bounds
+        return (np.full(self.obs_size, low, dtype=np.float32),
+                np.full(self.obs_size, high, dtype=np.float32))
+
+    def obs_one_hot_groups(self) -> list[slice]:
+        """Slices of the observation that are one-hot codes (each sums to at most 1)."""
+        return []
+
+    # ----- validation of states from outside ---------------------------------------------------
+    def validate(self, state: State) -> None:
+        """Raise ``StateDictError`` unless the kernels can safely run on ``state``.
+
+        Checks the vector's shape and type, runs the game's jitted ``violation`` check
+        (every index and count a kernel reads, conservation, the pending decision), then
+        requires a legal action while the game runs, then the Python invariants. Every
+        state entering from outside (``State.from_dict``, ``set_state``, unpickling,
+        ``BatchEnv.load``) passes through here.
+        """
+        data = state.data
+        if not isinstance(data, np.ndarray) or data.dtype != np.int64 or data.ndim != 1:
+            raise StateDictError(
+                f"{self.name} state must be a 1-D int64 array, got "
+                f"{getattr(data, 'dtype', type(data).__name__)} {getattr(data, 'shape', '')}"
+            )
+        if data.shape[0] != self.layout.size:
+            raise StateDictError(
+                f"{self.name} state must have {self.layout.size} slots, got {data.shape[0]}"
+            )
+        if not data.flags.c_contiguous:
+            raise StateDictError(f"{self.name} state vector must be contiguous")
+        violation = self.kernels.violation
+        if violation is not None:
+            where = np.full(3, -1, dtype=np.int64)
+            code = int(violation(data, self.params, where))
+            if code:
+                raise StateDictError(self._violation_message(data, code, where))
+        try:
+            self.check_invariants(state)
+        except (AssertionError, IndexError, ValueError, OverflowError) as exc:
+            raise StateDictError(f"{self.name} state is inconsistent: {exc}") from exc
+        if self.kernels.current_player(data, self.params) >= 0:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            self.kernels.legal_mask(data, self.params, mask)
+            if not mask.any():
+                raise StateDictError(
+                    f"{self.name} state is a live game (seat "
+                    f"{int(self.kernels.current_player(data, self.params))} to move) with no "
+                    f"legal action"
+                )
+
+    def _violation_message(self, data: np.ndarray, code: int, where: np.ndarray) -> str:
+        meaning = self.violation_messages.get(code, "see the game's violation_messages")
+        text = f"{self.name} state rejected (check {code}: {meaning})"
+        index, low, high = (int(v) for v in where)
+        if 0 <= index < data.shape[0]:
+            name, pos = self.layout.locate(index)
+            label = name if self.layout.length(name) == 1 else f"{name}[{pos}]"
+            text += f": field {label} = {int(data[index])}"
+            if low != -1 or high != -1:
+                text += f", allowed {low}..{high}"
+        return text
 
     # ----- identity --------------------------------------------------------------------------
     @property
@@ -252,12 +333,13 @@ class Game(ABC):
                 raise StateDictError(f"state field {name!r} must be a list of {size} integers")
             if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
                 raise StateDictError(f"state field {name!r} must hold integers only")
+            if any(not INT64_MIN <= v <= INT64_MAX for v in values):
+                raise StateDictError(
+                    f"state field {name!r} holds a value outside the int64 range"
+                )
             data[self.layout.slice(name)] = values
         state = State(self, data)
-        try:
-            self.check_invariants(state)
-        except AssertionError as exc:
-            raise StateDictError(f"state dict is inconsistent: {exc}") from exc
+        self.validate(state)
         return state
 
 
@@ -293,7 +375,7 @@ class State:
         return hash((self.game, self.data.tobytes()))
 
     def __reduce__(self):
-        return (State, (self.game, self.data.copy()))
+        return (_restore_state, (self.game, self.data.copy()))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict: game name, options and every field as a list of ints."""
@@ -324,3 +406,10 @@ class State:
 
     def __repr__(self) -> str:
         return f"State({self.game.name}, player={self.game.current_player(self)})"
+
+
+def _restore_state(game: Game, data: np.ndarray) -> State:
+    """Unpickling: a state from bytes is validated like one from a dict."""
+    state = State(game, np.ascontiguousarray(data))
+    game.validate(state)
+    return state

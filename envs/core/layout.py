@@ -37,6 +37,13 @@ class Layout:
         """Field names in order."""
         return list(self.fields)
 
+    def locate(self, index: int) -> tuple[str, int]:
+        """The field holding slot ``index`` and the position inside it."""
+        for name, s in self.fields.items():
+            if s.start <= index < s.stop:
+                return name, index - s.start
+        raise IndexError(f"slot {index} is outside the layout (size {self.size})")
+
     def describe(self) -> list[tuple[str, int, int]]:
         """``(name, start, stop)`` rows, for documentation tables."""
         return [(n, s.start, s.stop) for n, s in self.fields.items()]
