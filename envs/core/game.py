@@ -56,8 +56,12 @@ class Kernels:
     #: of the offending slot (-1 for a broken sum or relation) and the allowed lowest and
     #: highest value (both -1 when no single range applies)
     violation: Callable | None = None
-    #: ``determinize(s, p, seat)``: re-sample in place, from the state's own generator,
-    #: everything ``seat`` cannot see, keeping what it has seen and every conserved quantity
+    #: ``determinize(s, p, seat, rng)``: re-sample in place everything ``seat`` cannot see
+    #: (deck and bag order, hidden contents, other hands, hidden tiles, and the state's own
+    #: generator words ``s[0:4]``, i.e. future chance), drawing from ``rng`` (int64[4]
+    #: xoshiro128** words of the searcher, advanced). The result depends only on what
+    #: ``seat`` has seen and on ``rng``; it keeps every conserved quantity and passes
+    #: ``violation``
     determinize: Callable | None = None
 
     @classmethod
