@@ -9,7 +9,7 @@ both seats' turns into one trajectory, and its agent loses to random.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -47,13 +47,37 @@ def build_pool(game: Game, kinds: Sequence[str], seed: int = 0) -> OpponentPool:
     return OpponentPool([make_agent(kind, game, seed=seed + i) for i, kind in enumerate(kinds)])
 
 
+class LegalDiscrete(gymnasium.spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of the
+    current decision (``legal()`` gives the int8 mask), so generic tools that step an env
+    with ``action_space.sample()`` (Gymnasium's and SB3's checkers, smoke tests) play legal
+    games; with an explicit ``mask`` it behaves like ``Discrete``."""
+
+    def __init__(self, n: int, legal: Callable[[], np.ndarray]):
+        super().__init__(n)
+        self._legal = legal
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None):
+        if mask is None and probability is None:
+            legal = self._legal()
+            if legal.any():
+                mask = legal.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+    def __reduce__(self):
+        return (gymnasium.spaces.Discrete, (int(self.n),))
+
+
 class SingleAgentEnv(gymnasium.Env):
     """The learner's seat of ``game``; other seats are played by agents from ``pool``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, game: Game, pool: OpponentPool, learner_seat: int | str = "random",
-                 seed: int | None = None):
+                 seed: int | None = None, render_mode: str | None = None):
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
         if learner_seat != "random" and not (
             isinstance(learner_seat, int) and 0 <= learner_seat < game.num_players
         ):
@@ -63,10 +87,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.game = game
         self.pool = pool
         self.learner_seat_option = learner_seat
-        self.observation_space = gymnasium.spaces.Box(
-            low=-np.inf, high=np.inf, shape=(game.obs_size,), dtype=np.float32
-        )
-        self.action_space = gymnasium.spaces.Discrete(game.num_actions)
+        low, high = game.obs_low_high()
+        self.observation_space = gymnasium.spaces.Box(low=low, high=high, dtype=np.float32)
+        self.action_space = LegalDiscrete(game.num_actions, lambda: self._mask)
         self._base_seed = fresh_seed() if seed is None else seed
         self._episode = 0
         self._rng = np.random.default_rng(self._base_seed)
@@ -76,6 +99,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._mask = np.zeros(game.num_actions, dtype=np.int8)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
         if seed is not None:
             self._base_seed = seed
             self._episode = 0
@@ -89,10 +113,17 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponents = {
             s: self.pool.sample(self._rng) for s in range(self.game.num_players) if s != self.seat
         }
+        for s, agent in self._opponents.items():   # the opponents' chance is the episode's too
+            agent.reset(seed=self._opponent_seed(s))
         self._play_opponents()
         if self.game.is_over(self.state):  # the learner never got a turn: start again
             return self.reset()
         return self._observe(), {"seat": self.seat}
+
+    def _opponent_seed(self, seat: int) -> int:
+        """The seed of the agent at ``seat`` this episode: fixed by the env's seed."""
+        words = np.random.SeedSequence([self._base_seed, self._episode, seat]).generate_state(2)
+        return int(words[0]) | (int(words[1]) << 32)
 
     def _play_opponents(self) -> None:
         game, state = self.game, self.state
@@ -126,5 +157,25 @@ class SingleAgentEnv(gymnasium.Env):
             return self.game.observe(self.state, self.seat), reward, True, False, info
         return self._observe(), 0.0, False, False, {"seat": self.seat}
 
-    def render(self) -> str:
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        if self.render_mode is None or self.state is None:
+            return None
         return self.game.render_text(self.state)
+
+
+def make_single_agent_env(game: str, num_players: int | None = None,
+                          opponents: Sequence[str] = ("random",), learner_seat: int | str = "random",
+                          seed: int | None = None, render_mode: str | None = None,
+                          **options: Any) -> SingleAgentEnv:
+    """A single-agent view by game name: the other seats played by built-in agents
+    (``opponents``: ``"random"``, ``"rule_based"``), rules as ``options``. This is the entry
+    point of the Gymnasium registrations (``gymnasium.make("transit_gym/Planes-v0")``)."""
+    from transit_gym.envs.registry import game_class
+
+    cls = game_class(game)
+    players = cls.min_players if num_players is None else num_players
+    game_obj = cls(num_players=players, **options)
+    pool = build_pool(game_obj, list(opponents), seed=0 if seed is None else seed)
+    return SingleAgentEnv(game_obj, pool, learner_seat=learner_seat, seed=seed,
+                          render_mode=render_mode)
