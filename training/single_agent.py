@@ -165,9 +165,9 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 def make_single_agent_env(game: str, num_players: int | None = None,
-                          opponents: Sequence[str] = ("random",), learner_seat: int | str = "random",
-                          seed: int | None = None, render_mode: str | None = None,
-                          **options: Any) -> SingleAgentEnv:
+                          opponents: Sequence[str] = ("random",),
+                          learner_seat: int | str = "random", seed: int | None = None,
+                          render_mode: str | None = None, **options: Any) -> SingleAgentEnv:
     """A single-agent view by game name: the other seats played by built-in agents
     (``opponents``: ``"random"``, ``"rule_based"``), rules as ``options``. This is the entry
     point of the Gymnasium registrations (``gymnasium.make("transit_gym/Planes-v0")``)."""

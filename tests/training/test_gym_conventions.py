@@ -5,9 +5,9 @@ from __future__ import annotations
 import warnings
 
 import gymnasium
+import gymnasium.utils.env_checker
 import numpy as np
 import pytest
-import gymnasium.utils.env_checker
 
 import transit_gym.training  # noqa: F401  (registers the ids)
 from transit_gym.envs.core.errors import ConfigError
