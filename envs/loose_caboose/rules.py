@@ -37,8 +37,9 @@ from transit_gym.envs.loose_caboose import data as caboose_data
 from transit_gym.envs.loose_caboose import kernels as k
 from transit_gym.envs.loose_caboose import state as st
 from transit_gym.envs.loose_caboose.encode import OBS, action_name, observe
+from transit_gym.envs.loose_caboose.invariants import MESSAGES, violation
 
-KERNELS = Kernels.of(k, observe)
+KERNELS = Kernels.of(k, observe, violation=violation)
 
 REWARD_MODES = {"win": 0, "score": 1}
 
@@ -60,6 +61,7 @@ class LooseCabooseGame(Game):
     min_players = 2
     max_players = 4
     obs_bounds = (0.0, 100.0)
+    violation_messages = MESSAGES
 
     def _build(self, geometry: bool = True, pass_banks: bool = True, bank_first: bool = True,
                first_player: int | str = 0, reward: str = "win", deck: str | None = None,
@@ -168,6 +170,7 @@ class LooseCabooseGame(Game):
             places[f"hand_{seat}"] = by_id(st.Z_HAND + seat)
             places[f"penalty_{seat}"] = self.penalty_pile(state, seat)
             places[f"bank_{seat}"] = by_id(st.Z_BANK + seat)
+            places[f"bank_hidden_{seat}"] = by_id(st.Z_BANK_HIDDEN + seat)
             places[f"hand_final_{seat}"] = by_id(st.Z_HAND_FINAL + seat)
         return places
 
@@ -194,7 +197,7 @@ class LooseCabooseGame(Game):
         assert np.all(loc[n:] == st.Z_UNUSED), "card slots beyond the deck are in use"
         seats = self.num_players
         valid = {st.Z_DECK, st.Z_RAIL, st.Z_DISCARD, st.Z_REMOVED}
-        for base in (st.Z_HAND, st.Z_PILE, st.Z_BANK, st.Z_HAND_FINAL):
+        for base in (st.Z_HAND, st.Z_PILE, st.Z_BANK, st.Z_HAND_FINAL, st.Z_BANK_HIDDEN):
             valid |= set(range(base, base + seats))
         bad = sorted({int(z) for z in loc[:n]} - valid)
         assert not bad, f"cards in places {bad} that do not exist with {seats} players"
