@@ -258,9 +258,11 @@ def _cell_taken(s, x, y):
 
 @nb.njit(cache=True)
 def placement_ok(s, turn):
-    """Adding Tracks: the next cell is free (no overlap) and the new card does not close
-    the railway into a loop (its exit would lead into the back card's open end)."""
-    lo = s[RAIL_LO]
+    """Adding Tracks: the next cell is free (cards cannot overlap) and the new card's rail
+    does not lead into a card of the railway: into the back card's open end that closes a
+    loop; into the side of any card the rail runs into the railway, a junction that no
+    card can ever continue (the next card would overlap), which we read as the same
+    forbidden loop (docs/loose_caboose.md, "Adding Tracks: our reading")."""
     hi = s[RAIL_HI]
     front = s[RAIL_CELL + hi - 1]
     direction = cell_out(front)
@@ -269,10 +271,7 @@ def placement_ok(s, turn):
     if _cell_taken(s, x, y):
         return False
     out = turned(direction, turn)
-    back = s[RAIL_CELL + lo]
-    joins_back = (out == cell_in(back) and x + DX[out] == cell_x(back)
-                  and y + DY[out] == cell_y(back))
-    return not joins_back
+    return not _cell_taken(s, x + DX[out], y + DY[out])
 
 
 @nb.njit(cache=True)
