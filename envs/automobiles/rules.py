@@ -57,6 +57,7 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
 )
 from transit_gym.envs.automobiles.encode import OBS, action_name, observe
+from transit_gym.envs.automobiles.invariants import MESSAGES, violation
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
@@ -68,7 +69,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels.of(kernels, observe)
+KERNELS = Kernels.of(kernels, observe, violation=violation)
 
 
 def _slug(name: str) -> str:
@@ -100,6 +101,7 @@ class AutomobilesGame(Game):
     max_players = 5
     start_option = "start_player"
     obs_bounds = (0.0, 100_000.0)   # max_rounds may be up to 100000
+    violation_messages = MESSAGES
 
     def _build(self, laps: int | None = None, track: str = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
