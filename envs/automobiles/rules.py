@@ -57,8 +57,8 @@ from transit_gym.envs.automobiles.data import (
     NUM_GEARS,
     WEAR,
 )
-from transit_gym.envs.automobiles.encode import OBS, action_name, observe
 from transit_gym.envs.automobiles.determinize import determinize
+from transit_gym.envs.automobiles.encode import OBS, action_name, observe
 from transit_gym.envs.automobiles.invariants import MESSAGES, violation
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
