@@ -223,6 +223,18 @@ class Game(ABC):
                 text += f", allowed {low}..{high}"
         return text
 
+    def determinize(self, state: State, seat: int, seed: int = 0) -> State:
+        """A copy of ``state`` in which everything ``seat`` cannot see is re-sampled from
+        ``seed`` (the game's ``determinize`` kernel; future chance included)."""
+        if self.kernels.determinize is None:
+            raise ConfigError(f"game {self.name!r} has no determinize kernel")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not (
+                0 <= seat < self.num_players):
+            raise ConfigError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
+        out = state.copy()
+        self.kernels.determinize(out.data, self.params, int(seat), seeded_words(seed, 0xDE7))
+        return out
+
     # ----- identity --------------------------------------------------------------------------
     @property
     def options(self) -> dict[str, Any]:

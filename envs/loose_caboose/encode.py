@@ -48,6 +48,7 @@ from transit_gym.envs.loose_caboose.state import (
     TURN_CARDS,
     TURN_VALUE,
     Z_BANK,
+    Z_BANK_HIDDEN,
     Z_DISCARD,
     Z_HAND,
     Z_HAND_FINAL,
@@ -148,6 +149,12 @@ def observe(s, p, seat, out):
         elif Z_HAND_FINAL <= where < Z_HAND_FINAL + MAX_PLAYERS:
             points[where - Z_HAND_FINAL] += value
             seen[value - 1] += 1
+        elif Z_BANK_HIDDEN <= where < Z_BANK_HIDDEN + MAX_PLAYERS:
+            owner = where - Z_BANK_HIDDEN   # face down, unseen: only its owner knows it
+            banked[owner] += 1
+            if owner == seat:
+                points[owner] += value
+                seen[value - 1] += 1
     out[O_TURN_VALUE + s[TURN_VALUE]] = 1.0
     out[O_TURN_CARDS] = s[TURN_CARDS]
     for k in range(n_players):

@@ -60,10 +60,12 @@ from transit_gym.envs.loose_caboose.state import (
     TURNS,
     UNDER,
     Z_BANK,
+    Z_BANK_HIDDEN,
     Z_DECK,
     Z_DISCARD,
     Z_HAND,
     Z_HAND_FINAL,
+    Z_LAST,
     Z_PILE,
     Z_RAIL,
     Z_REMOVED,
@@ -169,12 +171,16 @@ def _take_penalty(s, p, seat):
 
 @nb.njit(cache=True)
 def _bank_penalty(s, p, seat):
-    """One penalty card banked face down under the pile (Broken Tracks); never cancels."""
+    """One penalty card banked face down under the pile (Broken Tracks); never cancels.
+    A card from the back of the railway was seen by all; one from the draw pile (Taking
+    Penalty Cards, note) goes face down unseen, so only its owner knows its value (the
+    owner may view their own pile, Cancelling Out Penalty Cards, notes)."""
+    from_rail = s[RAIL_LO] < s[CABOOSE]
     card = _penalty_source(s, p)
     if card < 0:
         s[STAT_UNPAID + seat] += 1
         return
-    s[LOC + card] = Z_BANK + seat
+    s[LOC + card] = (Z_BANK if from_rail else Z_BANK_HIDDEN) + seat
     s[STAT_BANKED + seat] += 1
 
 
@@ -252,9 +258,11 @@ def _cell_taken(s, x, y):
 
 @nb.njit(cache=True)
 def placement_ok(s, turn):
-    """Adding Tracks: the next cell is free (no overlap) and the new card does not close
-    the railway into a loop (its exit would lead into the back card's open end)."""
-    lo = s[RAIL_LO]
+    """Adding Tracks: the next cell is free (cards cannot overlap) and the new card's rail
+    does not lead into a card of the railway: into the back card's open end that closes a
+    loop; into the side of any card the rail runs into the railway, a junction that no
+    card can ever continue (the next card would overlap), which we read as the same
+    forbidden loop (docs/loose_caboose.md, "Adding Tracks: our reading")."""
     hi = s[RAIL_HI]
     front = s[RAIL_CELL + hi - 1]
     direction = cell_out(front)
@@ -263,10 +271,7 @@ def placement_ok(s, turn):
     if _cell_taken(s, x, y):
         return False
     out = turned(direction, turn)
-    back = s[RAIL_CELL + lo]
-    joins_back = (out == cell_in(back) and x + DX[out] == cell_x(back)
-                  and y + DY[out] == cell_y(back))
-    return not joins_back
+    return not _cell_taken(s, x + DX[out], y + DY[out])
 
 
 @nb.njit(cache=True)
@@ -597,7 +602,8 @@ def apply(s, p, action):
 @nb.njit(cache=True)
 def _counts_against(where, seat):
     """Whether a card in place ``where`` counts against ``seat`` (pile, bank, final hand)."""
-    return where == Z_PILE + seat or where == Z_BANK + seat or where == Z_HAND_FINAL + seat
+    return (where == Z_PILE + seat or where == Z_BANK + seat or where == Z_HAND_FINAL + seat
+            or where == Z_BANK_HIDDEN + seat)
 
 
 @nb.njit(cache=True)
@@ -681,7 +687,7 @@ def conservation_error(s, p):
     for card in range(n):
         where = s[LOC + card]
         shared = Z_DECK <= where <= Z_REMOVED        # deck, railway, discard, removed
-        per_seat = Z_HAND <= where < Z_HAND_FINAL + MAX_PLAYERS and (
+        per_seat = Z_HAND <= where < Z_LAST and (
             (where - Z_HAND) % MAX_PLAYERS < n_players)  # hands, piles, banks, final hands
         ok = shared or per_seat
         if not ok:

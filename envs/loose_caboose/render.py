@@ -52,7 +52,8 @@ def render_text(game: Game, state: State) -> str:
     for seat in range(game.num_players):
         line = (f"player_{seat}: hand {_cards(game, places[f'hand_{seat}'])}"
                 f" | pile {_cards(game, places[f'penalty_{seat}'])}"
-                f" | banked {len(places[f'bank_{seat}'])} | {scores[seat][0]} points")
+                f" | banked {len(places[f'bank_{seat}']) + len(places[f'bank_hidden_{seat}'])}"
+                f" | {scores[seat][0]} points")
         if places[f"hand_final_{seat}"]:
             line += f" (hand added: {_cards(game, places[f'hand_final_{seat}'])})"
         lines.append(line)

@@ -36,9 +36,11 @@ from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.loose_caboose import data as caboose_data
 from transit_gym.envs.loose_caboose import kernels as k
 from transit_gym.envs.loose_caboose import state as st
+from transit_gym.envs.loose_caboose.determinize import determinize
 from transit_gym.envs.loose_caboose.encode import OBS, action_name, observe
+from transit_gym.envs.loose_caboose.invariants import MESSAGES, violation
 
-KERNELS = Kernels.of(k, observe)
+KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
 REWARD_MODES = {"win": 0, "score": 1}
 
@@ -59,7 +61,7 @@ class LooseCabooseGame(Game):
     obs = OBS
     min_players = 2
     max_players = 4
-    obs_bounds = (0.0, 100.0)
+    violation_messages = MESSAGES
 
     def _build(self, geometry: bool = True, pass_banks: bool = True, bank_first: bool = True,
                first_player: int | str = 0, reward: str = "win", deck: str | None = None,
@@ -113,6 +115,48 @@ class LooseCabooseGame(Game):
         self.params = params
         self.num_actions = k.NUM_ACTIONS
         self.obs_size = OBS.size
+
+    # ----- observation bounds ---
+    def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
+        """True per-slot bounds (``encode.OBS``), from the deck of this configuration."""
+        from transit_gym.envs.loose_caboose import encode as e
+
+        data = self.data
+        n = float(data.num_cards)
+        points = float(data.values.sum()) / 10.0
+        low = np.zeros(OBS.size, dtype=np.float32)
+        high = np.ones(OBS.size, dtype=np.float32)   # one-hots, flags, values/4
+        for value in range(1, caboose_data.MAX_VALUE + 1):
+            of_value = data.values == value
+            for broken in range(2):
+                for shape in range(2):
+                    kind = ((value - 1) * 2 + broken) * 2 + shape
+                    high[e.O_HAND + kind] = np.sum(of_value & (data.broken == broken)
+                                                   & (data.shapes == shape))
+            high[e.O_DISCARD + value - 1] = of_value.sum()
+            high[e.O_UNSEEN + value - 1] = of_value.sum()
+        high[e.O_TURN_CARDS] = max(int((data.values == v).sum()) for v in range(1, 5))
+        for k_ in range(st.MAX_PLAYERS):
+            block = e.O_PLAYERS + k_ * e.PLAYER_BLOCK
+            for slot in (e.B_HAND_SIZE, e.B_PILE_SIZE, e.B_BANKED):
+                high[block + slot] = n
+            high[block + e.B_PILE_POINTS] = points
+            high[block + e.B_POINTS] = points
+        high[e.O_RAILWAY:e.O_RAILWAY + 3] = n
+        high[e.O_DRAW] = n
+        mean = np.float32(self.params[st.P_FACE_SUM] / self.params[st.P_NUM_FACES])
+        low[e.O_MEAN_WHEELS] = high[e.O_MEAN_WHEELS] = mean
+        return low, high
+
+    def obs_one_hot_groups(self) -> list[slice]:
+        """The decision, the value laid this turn, and each seat's top penalty card."""
+        from transit_gym.envs.loose_caboose import encode as e
+
+        groups = [OBS.slice("decision"), OBS.slice("turn_value")]
+        for k_ in range(st.MAX_PLAYERS):
+            top = e.O_PLAYERS + k_ * e.PLAYER_BLOCK + e.B_TOP
+            groups.append(slice(top, top + caboose_data.MAX_VALUE + 1))
+        return groups
 
     # ----- words and pictures ---
     def describe_action(self, state: State, action: int) -> str:
@@ -168,6 +212,7 @@ class LooseCabooseGame(Game):
             places[f"hand_{seat}"] = by_id(st.Z_HAND + seat)
             places[f"penalty_{seat}"] = self.penalty_pile(state, seat)
             places[f"bank_{seat}"] = by_id(st.Z_BANK + seat)
+            places[f"bank_hidden_{seat}"] = by_id(st.Z_BANK_HIDDEN + seat)
             places[f"hand_final_{seat}"] = by_id(st.Z_HAND_FINAL + seat)
         return places
 
@@ -194,7 +239,7 @@ class LooseCabooseGame(Game):
         assert np.all(loc[n:] == st.Z_UNUSED), "card slots beyond the deck are in use"
         seats = self.num_players
         valid = {st.Z_DECK, st.Z_RAIL, st.Z_DISCARD, st.Z_REMOVED}
-        for base in (st.Z_HAND, st.Z_PILE, st.Z_BANK, st.Z_HAND_FINAL):
+        for base in (st.Z_HAND, st.Z_PILE, st.Z_BANK, st.Z_HAND_FINAL, st.Z_BANK_HIDDEN):
             valid |= set(range(base, base + seats))
         bad = sorted({int(z) for z in loc[:n]} - valid)
         assert not bad, f"cards in places {bad} that do not exist with {seats} players"

@@ -35,6 +35,8 @@ Z_HAND = 4            # + seat: in a hand
 Z_PILE = 8            # + seat: face up on a penalty pile
 Z_BANK = 12           # + seat: banked face down under a penalty pile
 Z_HAND_FINAL = 16     # + seat: a hand added to the pile at the end
+Z_BANK_HIDDEN = 20    # + seat: banked face down from the draw pile (only its owner knows it)
+Z_LAST = Z_BANK_HIDDEN + 4  # one past the last per-seat place
 Z_UNUSED = -1         # card slots beyond the deck size
 
 LAYOUT = Layout(

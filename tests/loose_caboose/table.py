@@ -113,7 +113,14 @@ class Table:
         return self.places()[f"penalty_{seat}"]
 
     def bank_of(self, seat: int) -> list[int]:
-        return self.places()[f"bank_{seat}"]
+        """Every banked card of ``seat``: seen by all (from the railway) or not (from the
+        draw pile)."""
+        places = self.places()
+        return sorted(places[f"bank_{seat}"] + places[f"bank_hidden_{seat}"])
+
+    def hidden_bank_of(self, seat: int) -> list[int]:
+        """Cards of ``seat`` banked face down from the draw pile (unseen by the others)."""
+        return self.places()[f"bank_hidden_{seat}"]
 
     def discard_pile(self) -> list[int]:
         return self.places()["discard"]

@@ -463,9 +463,44 @@ def test_railway_cannot_close_a_loop():
     assert not k.placement_ok(s, k.TURN_RIGHT), "turning north would join the back: a loop"
     assert k.placement_ok(s, k.TURN_STRAIGHT)
     assert k.placement_ok(s, k.TURN_LEFT)
-    # the same geometry with the back card entered heading east has no open end there
+
+
+def test_a_rail_cannot_run_into_the_side_of_the_railway():
+    """Adding Tracks (our reading of "no loop"): a curve whose rail would lead into the side
+    of a railway card joins the railway to itself; nothing could ever be laid after it (the
+    next card would overlap), so it is not a legal placement. Turning the other way, or
+    laying a straight card, stays legal."""
+    t = Table()
+    t.railway([t.card(1, False, STRAIGHT), t.card(2, False, CURVE), t.card(2, False, CURVE)],
+              caboose=1)
+    s = t.state.data
+    # back card at (0,0) entered heading east (no open end below it); the front is at
+    # (1,-1) heading west, so the next card goes to (0,-1), right below the back card
     _set_cells(s, [(0, 0, 0, 0), (1, 0, 0, 3), (1, -1, 3, 2)])
-    assert k.placement_ok(s, k.TURN_RIGHT)
+    assert not k.placement_ok(s, k.TURN_RIGHT), "turning north runs into the back's side"
+    assert k.placement_ok(s, k.TURN_STRAIGHT)
+    assert k.placement_ok(s, k.TURN_LEFT)
+    t.hand(0, [t.card(3, False, CURVE), t.card(4, False, STRAIGHT)])
+    t.deck(t.filler(3))
+    mask = t.game.legal_mask(t.state)
+    assert mask[k.play_action(3, 0, k.TURN_RIGHT)] == 0
+    assert mask[k.play_action(3, 0, k.TURN_LEFT)] == 1
+    assert mask[k.play_action(4, 0, k.TURN_STRAIGHT)] == 1
+
+
+def test_after_any_legal_card_the_railway_can_still_be_extended_somewhere():
+    """Consequence of the reading: over random games on the grid, the front of the railway
+    never points into an occupied cell, so the next card always has its cell free."""
+    game = LooseCabooseGame(num_players=3)
+    rng = np.random.default_rng(5)
+    for seed in range(40):
+        state = game.new_state(seed)
+        while game.current_player(state) >= 0:
+            s = state.data
+            front = s[st.RAIL_CELL + s[st.RAIL_HI] - 1]
+            d = k.cell_out(front)
+            assert not k._cell_taken(s, k.cell_x(front) + k.DX[d], k.cell_y(front) + k.DY[d])
+            game.apply(state, int(rng.choice(game.legal_actions(state))))
 
 
 def test_plain_line_option_accepts_every_card_straight():

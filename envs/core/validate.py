@@ -1,0 +1,64 @@
+"""Jitted pieces shared by every game's ``violation(s, p, where)`` check (see
+``Kernels.violation``): range checks that record the offending slot and its allowed range,
+and the check of the generator words every state starts with."""
+
+from __future__ import annotations
+
+import numba as nb
+
+from transit_gym.envs.core.rng import RNG_WORDS
+
+#: violation code of bad generator words; game codes start above it
+BAD_RNG = 1
+#: the largest counter a state may hold (turns, statistics): far beyond any real game,
+#: far below int64 overflow
+MAX_COUNTER = 1 << 40
+MASK32 = (1 << 32) - 1
+
+
+@nb.njit(cache=True)
+def outside(s, index, low, high, where):
+    """True (and ``where`` filled with ``index, low, high``) unless
+    ``low <= s[index] <= high``."""
+    v = s[index]
+    if low <= v <= high:
+        return False
+    where[0] = index
+    where[1] = low
+    where[2] = high
+    return True
+
+
+@nb.njit(cache=True)
+def any_outside(s, start, count, low, high, where):
+    """``outside`` over the slots ``start .. start + count - 1``."""
+    for i in range(start, start + count):  # noqa: SIM110 (no generators in numba)
+        if outside(s, i, low, high, where):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def relation_broken(where):
+    """Mark a broken sum or relation (no single slot to name); return True."""
+    where[0] = -1
+    where[1] = -1
+    where[2] = -1
+    return True
+
+
+@nb.njit(cache=True)
+def rng_violation(s, where):
+    """``BAD_RNG`` unless ``s[0:4]`` are 32-bit words, not all zero; else 0."""
+    if any_outside(s, 0, RNG_WORDS, 0, MASK32, where):
+        return BAD_RNG
+    nonzero = False
+    for i in range(RNG_WORDS):
+        if s[i] != 0:
+            nonzero = True
+    if not nonzero:
+        where[0] = 0
+        where[1] = 1
+        where[2] = MASK32
+        return BAD_RNG
+    return 0

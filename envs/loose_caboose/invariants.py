@@ -1,0 +1,183 @@
+"""Which Loose Caboose! states the kernels may run on: ``violation(s, p, where)``.
+
+Run on every state that enters from outside (``State.from_dict``, ``set_state``,
+unpickling, ``BatchEnv.load``) before any other kernel sees it. Every field a kernel uses
+as an index, a loop bound or a count is range-checked; the cards must each be in exactly
+one place with the ordered piles agreeing (``kernels.conservation_error``); the railway
+must be one connected line on the grid; the pending decision must have its context.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from transit_gym.envs.core.validate import (
+    MAX_COUNTER,
+    any_outside,
+    outside,
+    relation_broken,
+    rng_violation,
+)
+from transit_gym.envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE
+from transit_gym.envs.loose_caboose.kernels import (
+    DX,
+    DY,
+    cell_in,
+    cell_out,
+    cell_x,
+    cell_y,
+    conservation_error,
+)
+from transit_gym.envs.loose_caboose.state import (
+    CURRENT,
+    DECK_LEN,
+    END_TRIGGERED,
+    FIRST_PLAYER,
+    LAST_WHEELS,
+    LOC,
+    MAX_PLAYERS,
+    P_FACES,
+    P_GEOMETRY,
+    P_NUM_CARDS,
+    P_NUM_FACES,
+    P_NUM_PLAYERS,
+    P_SHAPES,
+    P_VALUES,
+    PHASE,
+    PHASE_CONTINUE,
+    PHASE_OVER,
+    PILE_TOP,
+    RAIL,
+    RAIL_CELL,
+    RAIL_HI,
+    RAIL_LO,
+    STAT_PASSES,
+    TURN_CARDS,
+    TURN_VALUE,
+    TURNS,
+    UNDER,
+    Z_LAST,
+    Z_PILE,
+    Z_UNUSED,
+)
+
+#: slots of the six per-seat statistics (stat_passes ... stat_unpaid), contiguous
+STAT_SLOTS = 6 * MAX_PLAYERS
+
+MESSAGES = {
+    1: "the generator words must be 32-bit values, not all zero",
+    2: "phase is not a decision of the game",
+    3: "a seat number is not a seat at the table",
+    4: "the value or count of the cards laid this turn does not fit the decision",
+    5: "a flag or counter is out of range",
+    6: "a pile length or railway index is out of range",
+    7: "a card is in a place that does not exist",
+    8: "the draw pile does not list exactly the cards in it",
+    9: "the railway does not list exactly the cards on it",
+    10: "a penalty pile is broken (its chain, or cards on it)",
+    11: "the caboose is not on the railway",
+    12: "the railway is not one connected line on the grid",
+    13: "the card last laid does not have the value of this turn",
+}
+
+_CONSERVATION = (0, 7, 8, 9, 10, 11)   # kernels.conservation_error code -> violation code
+
+
+@nb.njit(cache=True)
+def violation(s, p, where):
+    """0 when the kernels may run on ``s``; else a code of ``MESSAGES`` (``where``: the
+    offending slot and its allowed range, or -1s for a broken relation)."""
+    code = rng_violation(s, where)
+    if code:
+        return code
+    n_players = p[P_NUM_PLAYERS]
+    n_cards = p[P_NUM_CARDS]
+    if outside(s, PHASE, 0, PHASE_OVER, where):
+        return 2
+    if outside(s, CURRENT, 0, n_players - 1, where) or outside(s, FIRST_PLAYER, 0,
+                                                                n_players - 1, where):
+        return 3
+    continuing = s[PHASE] == PHASE_CONTINUE
+    if continuing:
+        if outside(s, TURN_VALUE, 1, MAX_VALUE, where) or outside(s, TURN_CARDS, 1, n_cards,
+                                                                   where):
+            return 4
+    elif outside(s, TURN_VALUE, 0, 0, where) or outside(s, TURN_CARDS, 0, 0, where):
+        return 4
+    max_face = 0
+    for f in range(p[P_NUM_FACES]):
+        max_face = max(max_face, p[P_FACES + f])
+    if (outside(s, END_TRIGGERED, 0, 1, where) or outside(s, TURNS, 0, MAX_COUNTER, where)
+            or outside(s, LAST_WHEELS, -1, MAX_VALUE * max_face, where)
+            or any_outside(s, STAT_PASSES, STAT_SLOTS, 0, MAX_COUNTER, where)):
+        return 5
+    if (outside(s, DECK_LEN, 0, n_cards, where) or outside(s, RAIL_LO, 0, n_cards - 1, where)
+            or outside(s, RAIL_HI, s[RAIL_LO] + 1, n_cards, where)):
+        return 6
+    if (any_outside(s, LOC, n_cards, 0, Z_LAST - 1, where)
+            or any_outside(s, LOC + n_cards, MAX_CARDS - n_cards, Z_UNUSED, Z_UNUSED, where)):
+        return 7
+    if (any_outside(s, UNDER, n_cards, -1, n_cards - 1, where)
+            or any_outside(s, PILE_TOP, n_players, -1, n_cards - 1, where)
+            or any_outside(s, PILE_TOP + n_players, MAX_PLAYERS - n_players, -1, -1, where)):
+        return 10
+    for card in range(n_cards):   # only face-up penalty cards lie on another card
+        loc = s[LOC + card]
+        if s[UNDER + card] != -1 and not Z_PILE <= loc < Z_PILE + n_players:
+            where[0] = UNDER + card
+            where[1] = -1
+            where[2] = -1
+            return 10
+    code = conservation_error(s, p)
+    if code:
+        relation_broken(where)
+        return _CONSERVATION[code]
+    if _railway_broken(s, p, where):
+        return 12
+    if continuing and p[P_VALUES + s[RAIL + s[RAIL_HI] - 1]] != s[TURN_VALUE]:
+        where[0] = TURN_VALUE
+        where[1] = -1
+        where[2] = -1
+        return 13
+    return 0
+
+
+@nb.njit(cache=True)
+def _railway_broken(s, p, where):
+    """Each railway card sits where the one behind it leads, entering along that card's
+    way out, and turns only if it is a curve; on the grid no two cards share a cell."""
+    lo = s[RAIL_LO]
+    hi = s[RAIL_HI]
+    geometry = p[P_GEOMETRY] != 0
+    for i in range(lo, hi):
+        cell = s[RAIL_CELL + i]
+        if outside(s, RAIL_CELL + i, 0, (1 << 20) - 1, where):
+            return True
+        turns = cell_in(cell) != cell_out(cell)
+        far = abs(cell_x(cell)) > MAX_CARDS or abs(cell_y(cell)) > MAX_CARDS
+        if far or (geometry and turns != (p[P_SHAPES + s[RAIL + i]] == CURVE)):
+            where[0] = RAIL_CELL + i
+            where[1] = -1
+            where[2] = -1
+            return True
+        if i > lo:
+            prev = s[RAIL_CELL + i - 1]
+            d = cell_out(prev)
+            if (cell_in(cell) != d or cell_x(cell) != cell_x(prev) + DX[d]
+                    or cell_y(cell) != cell_y(prev) + DY[d]):
+                where[0] = RAIL_CELL + i
+                where[1] = -1
+                where[2] = -1
+                return True
+    if geometry:
+        taken = np.zeros(256 * 256, dtype=np.bool_)
+        for i in range(lo, hi):
+            key = s[RAIL_CELL + i] & 0xFFFF
+            if taken[key]:
+                where[0] = RAIL_CELL + i
+                where[1] = -1
+                where[2] = -1
+                return True
+            taken[key] = True
+    return False

@@ -1,0 +1,53 @@
+"""Observation fields stay in their declared slices and bounds (issue 15 item 4, issue 14
+item 3): for every game and player count, over random games, every seat's observation
+lies within ``Game.obs_low_high()`` (the env's ``observation_space``), and every one-hot
+group of ``Game.obs_one_hot_groups()`` holds at most one 1."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from transit_gym.envs.registry import available_games, env_module
+
+CASES = []
+for _name in available_games():
+    _cls = env_module(_name).Game
+    CASES += [(_name, n) for n in range(_cls.min_players, _cls.max_players + 1)]
+
+
+def _states(game, seeds, rng, every):
+    for seed in seeds:
+        state = game.new_state(seed)
+        step = 0
+        while game.current_player(state) >= 0:
+            if step % every == 0:
+                yield state
+            game.apply(state, int(rng.choice(game.legal_actions(state))))
+            step += 1
+        yield state
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{g}-{n}p" for g, n in CASES])
+def test_every_observation_field_stays_inside_its_bounds(name, players):
+    module = env_module(name)
+    game = module.Game(num_players=players)
+    low, high = game.obs_low_high()
+    assert low.shape == high.shape == (game.obs_size,) and (low <= high).all()
+    assert np.isfinite(low).all() and np.isfinite(high).all(), "bounds must be finite"
+    groups = game.obs_one_hot_groups()
+    assert groups, f"{name} declares no one-hot groups"
+    env = module.env(num_players=players)
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    np.testing.assert_array_equal(space.low, low)
+    np.testing.assert_array_equal(space.high, high)
+    rng = np.random.default_rng(players)
+    for state in _states(game, range(3), rng, every=3):
+        for seat in range(players):
+            obs = game.observe(state, seat)
+            bad = np.flatnonzero((obs < low) | (obs > high))
+            assert bad.size == 0, [
+                (game.obs_layout().locate(int(i)), float(obs[i]), float(low[i]),
+                 float(high[i])) for i in bad[:5]]
+            for group in groups:
+                assert obs[group].sum() <= 1.0, (group, obs[group])
