@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 
@@ -14,6 +14,9 @@ class Agent(ABC):
     """Chooses an action from what its seat sees: the observation and the legal mask."""
 
     name = "agent"
+    #: True for agents that search from the game state (``act_state``) rather than act on
+    #: the observation alone; they may read only what the game's ``determinize`` leaves
+    needs_state: bool = False
 
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -21,6 +24,13 @@ class Agent(ABC):
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Start a new game; agents with a random stream reseed it."""
+
+    def act_state(self, state: State, seat: int) -> int:
+        """The action of ``seat``, to move in ``state``. Every game runner calls this; an
+        observation agent sees ``seat``'s observation and mask, a search agent
+        (``needs_state``) overrides it."""
+        game = state.game
+        return self.act(game.observe(state, seat), game.legal_mask(state))
 
 
 class RandomAgent(Agent):

@@ -25,7 +25,12 @@ def policy_kernel(game_name: str):
 
 
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
-    """``"random"`` or ``"rule_based"`` agent for ``game``."""
+    """``"random"``, ``"rule_based"``, or the search agent ``"mcts"`` / ``"mcts:N"`` (N
+    simulations per move) for ``game``."""
+    if kind == "mcts" or kind.startswith("mcts:"):
+        from transit_gym.agents.mcts import MCTSAgent, parse_spec
+
+        return MCTSAgent(game, seed=seed, **parse_spec(kind))
     if kind == "random":
         return RandomAgent(seed)
     if kind not in AGENT_CODES:

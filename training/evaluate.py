@@ -35,9 +35,7 @@ def play_game(game: Game, seats: Sequence[Agent], seed: int, stream: int = 0) ->
         player = game.current_player(state)
         if player < 0:
             return game.rewards(state)
-        mask = game.legal_mask(state)
-        action = seats[player].act(game.observe(state, player), mask)
-        game.apply(state, action)
+        game.apply(state, seats[player].act_state(state, player))
 
 
 def rotate_match(game: Game, agents: Sequence[Agent], n_games: int, seed: int) -> MatchResult:

@@ -131,9 +131,7 @@ class SingleAgentEnv(gymnasium.Env):
             player = game.current_player(state)
             if player < 0 or player == self.seat:
                 break
-            mask = game.legal_mask(state)
-            action = self._opponents[player].act(game.observe(state, player), mask)
-            game.apply(state, action)
+            game.apply(state, self._opponents[player].act_state(state, player))
 
     def _observe(self) -> np.ndarray:
         self._mask = self.game.legal_mask(self.state)

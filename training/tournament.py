@@ -36,7 +36,7 @@ CHUNK = 100
 
 def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
-    if spec in AGENT_CODES:
+    if spec in AGENT_CODES or spec == "mcts" or spec.startswith("mcts:"):
         return make_agent(spec, game, seed=seed)
     from transit_gym.agents.ppo import PolicyAgent
 
@@ -54,6 +54,12 @@ class PairChunk:
     seed: int
     first: int
     count: int
+
+
+def game_seed(seed: int, game_index: int, side: int) -> int:
+    """The seed of side ``side``'s agent in game ``game_index`` of a tournament."""
+    words = np.random.SeedSequence([seed, game_index, side]).generate_state(2)
+    return int(words[0]) | (int(words[1]) << 32)
 
 
 def seating(players: int, game_index: int) -> list[int]:
@@ -81,10 +87,11 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
     agents = [load_agent(spec_a, game, chunk.seed), load_agent(spec_b, game, chunk.seed + 1)]
     for g in range(chunk.first, chunk.first + chunk.count):
         sides = seating(chunk.players, g)
+        for side, agent in enumerate(agents):   # each game fixed by (seed, g): any chunking
+            agent.reset(game_seed(chunk.seed, g, side))
         state = game.new_state(chunk.seed, stream=g)
         while (player := game.current_player(state)) >= 0:
-            mask = game.legal_mask(state)
-            game.apply(state, agents[sides[player]].act(game.observe(state, player), mask))
+            game.apply(state, agents[sides[player]].act_state(state, player))
         share = seat_wins(game.rewards(state)[None, :])[0]
         results.append((chunk.a, chunk.b, float(share[np.array(sides) == 0].sum())))
     return results

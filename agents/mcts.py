@@ -1,0 +1,301 @@
+"""Information-set Monte Carlo tree search, written once over the kernel contract.
+
+Single-observer ISMCTS (one tree over the searching seat's information sets): every
+simulation starts from a fresh determinization of the root (``Kernels.determinize``
+re-samples everything the seat cannot see, future chance included), walks the tree by
+UCB over the children whose actions are legal in that determinization (each child
+counts how often it was *available*, which replaces the parent's visit count in the
+exploration term), adds one node, plays the game to its end with a rollout policy,
+and backs up the reward of every seat: a node keeps the reward of the seat that chose
+its action, so the same search serves 2-5 players.
+
+A search agent is handed the game state, not only the observation (``needs_state``,
+``act_state``): it reads only what ``determinize`` leaves, i.e. what its seat may know.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from transit_gym.agents.base import Agent
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.rng import RNG_WORDS, below, fresh_seed, seeded_words
+
+#: rollout policy codes: the built-in agents' codes of the game's policy kernel
+ROLLOUTS = {"random": 0, "rule_based": 1}
+#: simulations per move of the spec ``mcts`` (see docs: about 50 ms a move or less)
+DEFAULT_SIMULATIONS = 200
+#: UCB exploration constant for rewards in [-1, 1]
+DEFAULT_EXPLORATION = 1.4
+
+# tree arrays: one row per node
+_PARENT, _ACTION, _MOVER, _FIRST, _NEXT = 0, 1, 2, 3, 4
+_INT_FIELDS = 5
+_VISITS, _AVAIL, _VALUE = 0, 1, 2
+_FLOAT_FIELDS = 3
+
+
+def _build(kernels, policy):
+    """The jitted simulation loop for one game's kernels and policy kernel."""
+    legal_mask = kernels.legal_mask
+    apply = kernels.apply
+    current_player = kernels.current_player
+    rewards = kernels.rewards
+    observe = kernels.observe
+    determinize = kernels.determinize
+
+    @nb.njit
+    def _child(ints, node, action):
+        c = ints[node, _FIRST]
+        while c >= 0:
+            if ints[c, _ACTION] == action:
+                return c
+            c = ints[c, _NEXT]
+        return -1
+
+    @nb.njit
+    def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, rollout_code,
+                 rng, words, n_players, n_actions, obs_size):
+        """Run ``n_sims`` simulations into the tree; return the new node count."""
+        s = np.empty_like(root)
+        mask = np.zeros(n_actions, dtype=np.int8)
+        capacity = ints.shape[0]
+        reward = np.zeros(n_players, dtype=np.float32)
+        obs = np.zeros(obs_size, dtype=np.float32)
+        for _ in range(n_sims):
+            s[:] = root
+            determinize(s, p, seat, rng)
+            node = _descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes,
+                            capacity)
+            if node >= n_nodes:
+                n_nodes = node + 1
+            _rollout(s, p, mask, obs, rollout_code, words)
+            reward[:] = 0.0
+            rewards(s, p, reward)
+            while node != 0:
+                floats[node, _VISITS] += 1.0
+                floats[node, _VALUE] += reward[ints[node, _MOVER]]
+                node = ints[node, _PARENT]
+            floats[0, _VISITS] += 1.0
+        return n_nodes
+
+    @nb.njit
+    def _descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capacity):
+        """Selection and expansion on one determinization; return the node reached (a new
+        node gets index ``n_nodes``)."""
+        node = 0
+        while True:
+            player = current_player(s, p)
+            if player < 0:
+                return node
+            mask[:] = 0
+            legal_mask(s, p, mask)
+            untried = 0
+            for a in range(n_actions):
+                if mask[a]:
+                    c = _child(ints, node, a)
+                    if c >= 0:
+                        floats[c, _AVAIL] += 1.0
+                    else:
+                        untried += 1
+            if untried > 0:
+                if n_nodes >= capacity:   # tree full: play on from here without growing
+                    return node
+                k = below(rng, untried)
+                a = -1
+                for b in range(n_actions):
+                    if mask[b] and _child(ints, node, b) < 0:
+                        if k == 0:
+                            a = b
+                            break
+                        k -= 1
+                c = n_nodes
+                ints[c, _PARENT] = node
+                ints[c, _ACTION] = a
+                ints[c, _MOVER] = player
+                ints[c, _FIRST] = -1
+                ints[c, _NEXT] = ints[node, _FIRST]
+                ints[node, _FIRST] = c
+                floats[c, _VISITS] = 0.0
+                floats[c, _AVAIL] = 1.0
+                floats[c, _VALUE] = 0.0
+                apply(s, p, a)
+                return c
+            best = -1
+            best_score = -np.inf
+            c = ints[node, _FIRST]
+            while c >= 0:
+                if mask[ints[c, _ACTION]]:
+                    v = floats[c, _VISITS]
+                    score = floats[c, _VALUE] / v + exploration * math.sqrt(
+                        math.log(floats[c, _AVAIL]) / v)
+                    if score > best_score:
+                        best_score = score
+                        best = c
+                c = ints[c, _NEXT]
+            apply(s, p, ints[best, _ACTION])
+            node = best
+
+    @nb.njit
+    def _rollout(s, p, mask, obs, rollout_code, words):
+        """Play to the end of the game with the rollout policy."""
+        while True:
+            player = current_player(s, p)
+            if player < 0:
+                return
+            mask[:] = 0
+            legal_mask(s, p, mask)
+            if rollout_code == 0:
+                a = uniform_legal(words, mask)
+            else:
+                obs[:] = 0.0
+                observe(s, p, player, obs)
+                a = policy(rollout_code, p, obs, mask, words)
+            apply(s, p, a)
+
+    return simulate
+
+
+_SEARCH_CACHE: dict[tuple[int, int], object] = {}
+
+
+def search_kernel(game: Game, policy):
+    """The compiled simulation loop of ``game`` with rollout ``policy`` (once per process)."""
+    if game.kernels.determinize is None:
+        raise ConfigError(
+            f"game {game.name!r} has no determinize kernel, so a search agent cannot avoid "
+            f"peeking at hidden information"
+        )
+    key = (id(game.kernels), id(policy))
+    if key not in _SEARCH_CACHE:
+        _SEARCH_CACHE[key] = _build(game.kernels, policy)
+    return _SEARCH_CACHE[key]
+
+
+@dataclass
+class SearchResult:
+    """What one search found: the action chosen, visits per root action, simulations run."""
+
+    action: int
+    visits: np.ndarray       # float64 (num_actions,)
+    values: np.ndarray       # float64 (num_actions,): mean reward of the searching seat
+    simulations: int
+    nodes: int
+
+
+class MCTSAgent(Agent):
+    """Information-set MCTS for any game with a ``determinize`` kernel.
+
+    ``simulations`` per move, or a ``time_limit`` in seconds per move (whichever ends
+    first when both are given); ``rollout`` names the rollout policy (``"random"`` or
+    ``"rule_based"``); ``seed`` fixes every choice of the search. With a simulation budget
+    and no time limit the agent is fully reproducible.
+    """
+
+    name = "mcts"
+    needs_state = True
+
+    def __init__(self, game: Game, simulations: int | None = DEFAULT_SIMULATIONS,
+                 time_limit: float | None = None, rollout: str = "random",
+                 exploration: float = DEFAULT_EXPLORATION, max_nodes: int | None = None,
+                 seed: int | None = None, chunk: int = 16):
+        from transit_gym.agents.registry import policy_kernel
+
+        if simulations is None and time_limit is None:
+            raise ConfigError("an MCTS agent needs a simulation budget or a time limit")
+        if simulations is not None and (isinstance(simulations, bool)
+                                        or not isinstance(simulations, int) or simulations < 1):
+            raise ConfigError(f"simulations must be a positive integer, got {simulations!r}")
+        if time_limit is not None and not time_limit > 0:
+            raise ConfigError(f"time_limit must be a positive number of seconds, got "
+                              f"{time_limit!r}")
+        if rollout not in ROLLOUTS:
+            raise ConfigError(f"unknown rollout policy {rollout!r}; known: {sorted(ROLLOUTS)}")
+        if not exploration >= 0:
+            raise ConfigError(f"exploration must be >= 0, got {exploration!r}")
+        self.game = game
+        self.simulations = simulations
+        self.time_limit = time_limit
+        self.rollout = rollout
+        self.exploration = float(exploration)
+        self.chunk = chunk
+        if max_nodes is None:
+            max_nodes = 2 * (simulations or 20_000) + 2
+        self.max_nodes = int(max_nodes)
+        self._kernel = search_kernel(game, policy_kernel(game.name))
+        self._rng = np.zeros(RNG_WORDS, dtype=np.int64)
+        self._words = np.zeros(RNG_WORDS, dtype=np.int64)
+        self._ints = np.zeros((self.max_nodes, _INT_FIELDS), dtype=np.int64)
+        self._floats = np.zeros((self.max_nodes, _FLOAT_FIELDS), dtype=np.float64)
+        self.name = "mcts" if simulations is None else f"mcts:{simulations}"
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        seed = fresh_seed() if seed is None else seed
+        self._rng[:] = seeded_words(seed, 0x15C7)
+        self._words[:] = seeded_words(seed, 0x0110)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        raise ConfigError(
+            "the MCTS agent searches from the game state: call act_state(state, seat) (the "
+            "tournament, evaluation and play tools do this for agents with needs_state)"
+        )
+
+    def act_state(self, state: State, seat: int) -> int:
+        """The action of ``seat`` (to move in ``state``) after searching."""
+        return self.search(state, seat).action
+
+    def search(self, state: State, seat: int) -> SearchResult:
+        """Search from ``state`` for ``seat``; the state itself is not changed."""
+        game = self.game
+        if game.current_player(state) != seat:
+            raise ConfigError(f"seat {seat} is not to move (seat "
+                              f"{game.current_player(state)} is)")
+        ints, floats = self._ints, self._floats
+        ints[0, :] = (-1, -1, -1, -1, -1)
+        floats[0, :] = 0.0
+        root = np.ascontiguousarray(state.data)
+        n_nodes, done = 1, 0
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        while True:
+            n = self.chunk if self.simulations is None else min(self.chunk,
+                                                                self.simulations - done)
+            if n <= 0:
+                break
+            n_nodes = int(self._kernel(root, game.params, seat, ints, floats, n_nodes, n,
+                                       self.exploration, ROLLOUTS[self.rollout], self._rng,
+                                       self._words, game.num_players, game.num_actions,
+                                       game.obs_size))
+            done += n
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        visits = np.zeros(game.num_actions, dtype=np.float64)
+        values = np.zeros(game.num_actions, dtype=np.float64)
+        c = ints[0, _FIRST]
+        while c >= 0:
+            a = ints[c, _ACTION]
+            visits[a] = floats[c, _VISITS]
+            values[a] = floats[c, _VALUE] / max(floats[c, _VISITS], 1.0)
+            c = ints[c, _NEXT]
+        mask = game.legal_mask(state)
+        # most visits; ties to the better mean value, then the lower action
+        order = np.lexsort((-np.arange(game.num_actions), values, visits))
+        legal_order = [a for a in order[::-1] if mask[a]]
+        return SearchResult(int(legal_order[0]), visits, values, done, n_nodes)
+
+
+def parse_spec(spec: str) -> dict:
+    """``mcts`` or ``mcts:N`` (N simulations per move) as MCTSAgent keyword arguments."""
+    if spec == "mcts":
+        return {}
+    head, _, budget = spec.partition(":")
+    if head != "mcts" or not budget.isdigit() or int(budget) < 1:
+        raise ConfigError(f"bad search agent spec {spec!r}: use 'mcts' or 'mcts:N' with N >= 1")
+    return {"simulations": int(budget)}
