@@ -350,12 +350,9 @@ class AutomobilesGame(Game):
             high[b + e.SB_LANE] = auto_data.MAX_LANES - 1
             high[b + e.SB_SEGMENTS] = auto_data.MAX_SEGMENTS
             high[b + e.SB_CARS] = n
-        g = e.O_GAME
-        low[g] = high[g] = laps
-        low[g + 1] = high[g + 1] = lap
-        high[g + 2] = rounds
-        low[g + 3] = high[g + 3] = rounds
-        low[g + 5] = high[g + 5] = n
+        g = e.O_GAME   # constants of the configuration: 0..their value (never low == high)
+        high[g:g + 6] = (laps, lap, rounds, rounds, 1.0, n)
+        high[high <= low] = low[high <= low] + 1.0   # a slot that is always 0 here: 0..1
         return low, high
 
     def obs_one_hot_groups(self) -> list[slice]:

@@ -144,8 +144,9 @@ class LooseCabooseGame(Game):
             high[block + e.B_POINTS] = points
         high[e.O_RAILWAY:e.O_RAILWAY + 3] = n
         high[e.O_DRAW] = n
-        mean = np.float32(self.params[st.P_FACE_SUM] / self.params[st.P_NUM_FACES])
-        low[e.O_MEAN_WHEELS] = high[e.O_MEAN_WHEELS] = mean
+        # a constant of the configuration: 0..its value (Gymnasium rejects low == high)
+        high[e.O_MEAN_WHEELS] = self.params[st.P_FACE_SUM] / self.params[st.P_NUM_FACES]
+        high[high <= low] = low[high <= low] + 1.0   # a slot that is always 0 here: 0..1
         return low, high
 
     def obs_one_hot_groups(self) -> list[slice]:
