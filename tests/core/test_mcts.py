@@ -93,3 +93,26 @@ def test_tournament_with_search_agents_is_identical_across_worker_counts():
     one = run_tournament(workers=1, **kwargs)
     two = run_tournament(workers=2, **kwargs)
     assert one["score_rate"] == two["score_rate"]
+
+
+def test_search_finds_the_winning_move_in_a_loose_caboose_endgame():
+    """Ending the Game (Loose Caboose!): the draw pile is empty, so this is the last turn.
+    Passing costs a 4-point penalty card and loses; laying the 1 and rolling one die (every
+    face one wheel) moves the caboose safely, empties the hand and wins. The search must
+    find it from the first decision, with any seed."""
+    from tests.loose_caboose.table import Table
+    from transit_gym.envs.loose_caboose import kernels as k
+
+    t = Table(dice_faces=[1], geometry=False)
+    t.railway([t.card(4), t.card(2), t.card(2), t.card(3), t.card(3)], caboose=1)
+    t.hand(0, [t.card(1)])
+    t.penalty(1, [t.card(2)])
+    t.state["end_triggered"][:] = 1
+    lay_one = k.play_action(1, 0, k.TURN_STRAIGHT)
+    assert sorted(t.game.legal_actions(t.state)) == [k.A_PASS, lay_one]
+    for seed in range(3):
+        agent = MCTSAgent(t.game, simulations=200, seed=seed)
+        result = agent.search(t.state, 0)
+        assert result.action == lay_one
+        assert result.values[lay_one] == pytest.approx(1.0)
+        assert result.values[k.A_PASS] == pytest.approx(-1.0)
