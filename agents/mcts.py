@@ -291,6 +291,11 @@ class MCTSAgent(Agent):
         return SearchResult(int(legal_order[0]), visits, values, done, n_nodes)
 
 
+def is_search_spec(spec: str) -> bool:
+    """Whether an agent spec names the search agent (``mcts`` or ``mcts:...``)."""
+    return spec == "mcts" or spec.startswith("mcts:")
+
+
 def parse_spec(spec: str) -> dict:
     """``mcts`` or ``mcts:N`` (N simulations per move) as MCTSAgent keyword arguments."""
     if spec == "mcts":

@@ -28,7 +28,7 @@ def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, or the search agent ``"mcts"`` / ``"mcts:N"`` (N
     simulations per move) for ``game``."""
     if kind == "mcts" or kind.startswith("mcts:"):
-        from transit_gym.agents.mcts import MCTSAgent, parse_spec
+        from transit_gym.agents.mcts import MCTSAgent, parse_spec  # lazy: compiles search
 
         return MCTSAgent(game, seed=seed, **parse_spec(kind))
     if kind == "random":

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.base import Agent
+from transit_gym.agents.mcts import is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
 from transit_gym.benchmarks.runner import make_backend, run_with_progress
 from transit_gym.benchmarks.stats import elo_ratings, seat_wins
@@ -36,7 +37,7 @@ CHUNK = 100
 
 def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
-    if spec in AGENT_CODES or spec == "mcts" or spec.startswith("mcts:"):
+    if spec in AGENT_CODES or is_search_spec(spec):
         return make_agent(spec, game, seed=seed)
     from transit_gym.agents.ppo import PolicyAgent
 
@@ -161,7 +162,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
-                        help="random, rule_based, or MaskablePPO checkpoint paths")
+                        help="random, rule_based, mcts (information-set MCTS, default "
+                             "budget), mcts:N (N simulations a move), or MaskablePPO "
+                             "checkpoint paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
@@ -174,9 +177,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if args.games < 1:
             raise ConfigError(f"--games must be positive, got {args.games}")
         for spec in args.agents:
-            if spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
-                raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)} or a "
-                                  "MaskablePPO checkpoint path")
+            if is_search_spec(spec):
+                parse_spec(spec)
+            elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
+                raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
+                                  "mcts:N or a MaskablePPO checkpoint path")
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
                                 progress=not args.quiet)
