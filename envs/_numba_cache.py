@@ -5,8 +5,10 @@ kernels freeze constants imported from other modules (state offsets, data
 tables). This module registers a cache locator whose stamp also covers the
 sources a kernel may depend on: ``envs/core`` and the kernel's own game package
 (plus, for ``agents/<game>.py``, that file and ``agents/base.py``), so an edit to a
-game's ``state.py`` recompiles exactly the kernels that use it. It must run before
-any ``@njit(cache=True)`` function is decorated.
+game's ``state.py`` recompiles exactly the kernels that use it. A function carrying
+the attribute ``STAMP_ATTR`` (the fused loops of ``envs/core/fused.py``, copies of
+templates bound to one game's kernels) is stamped with those sources as well. It must
+run before any ``@njit(cache=True)`` function is decorated.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from numba.core import caching
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 AGENTS_DIR = PACKAGE_DIR.parent / "agents"
+#: attribute of a Python function naming further sources its cache stamp must cover
+STAMP_ATTR = "__transit_stamp_sources__"
 
 
 @functools.cache
@@ -57,9 +61,14 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
 class PackageStampLocator(caching.UserProvidedCacheLocator):
     """Cache in ``CACHE_DIR``, stamped with every source the kernel may depend on."""
 
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        extra = getattr(py_func, STAMP_ATTR, ())
+        self._sources = tuple(sorted(set(stamp_sources(py_file) or ()) | set(extra)))
+
     def get_source_stamp(self):
         own = super().get_source_stamp()
-        return (own, package_digest(stamp_sources(self._py_file)))
+        return (own, package_digest(self._sources))
 
     @classmethod
     def from_function(cls, py_func, py_file):
