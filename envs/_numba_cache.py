@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from typing import TextIO
 
 import numba
-from numba.core import caching
+from numba.core import caching, event, types
+from numba.core.dispatcher import Dispatcher
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 AGENTS_DIR = PACKAGE_DIR.parent / "agents"
 #: attribute of a Python function naming further sources its cache stamp must cover
 STAMP_ATTR = "__transit_stamp_sources__"
+_OUR_MODULES = ("transit_gym.",)
 
 
 @functools.cache
@@ -77,6 +82,91 @@ class PackageStampLocator(caching.UserProvidedCacheLocator):
         return super().from_function(py_func, py_file)
 
 
+def _drop_literal_arguments() -> None:
+    """Compile our kernels for the plain types of their arguments only.
+
+    Called from jitted code with a constant argument (``below(words, 2)``), numba compiles
+    the callee once more for that literal value (``Literal[int](2)``): one copy per
+    constant, a fifth of a game's compile work, for code that optimises the same once
+    inlined. Our dispatchers (functions of ``transit_gym``) are typed with the literal
+    types widened (``int64``, ``bool``), so each kernel gets one specialisation.
+    Dispatchers of other packages are untouched.
+    """
+    original = Dispatcher.get_call_template
+    if getattr(original, "_transit_gym_plain", False):
+        return
+
+    def get_call_template(self, args, kws):
+        if getattr(self.py_func, "__module__", "").startswith(_OUR_MODULES):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template._transit_gym_plain = True
+    get_call_template.__doc__ = original.__doc__
+    Dispatcher.get_call_template = get_call_template
+
+
+def _defer_blas_check() -> None:
+    """Keep numba's start-up from importing ``scipy.linalg`` before anything needs BLAS.
+
+    On its first compile or cache load numba imports ``numba.np.arraymath``, which imports
+    ``scipy.linalg.cython_blas`` (0.2 CPU-s, a quarter of a warm start) only to record
+    whether BLAS exists. Our kernels use no BLAS. This check answers that question from
+    whether scipy is installed, without importing it, and then puts numba's own
+    ``ensure_blas`` back, so anything that does use BLAS (``np.dot`` in a user's kernel)
+    imports scipy and checks it exactly as before. Nothing is done when numba's array
+    functions are already loaded.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    from numba.np import linalg
+
+    original = linalg.ensure_blas
+    if getattr(original, "_transit_gym_deferred", False):
+        return
+
+    def ensure_blas_deferred():
+        linalg.ensure_blas = original  # later callers run numba's full check
+        if importlib.util.find_spec("scipy") is None:
+            raise ImportError("scipy 0.16+ is required for linear algebra")
+
+    ensure_blas_deferred._transit_gym_deferred = True
+    linalg.ensure_blas = ensure_blas_deferred
+
+
+class CompileNotice(event.Listener):
+    """Write one line on stderr when this process first compiles one of our kernels
+    (a cache miss; loading from the cache is silent)."""
+
+    def __init__(self, stream: TextIO | None = None):
+        self.stream = stream
+        self.shown = False
+
+    def on_start(self, ev) -> None:
+        if self.shown:
+            return
+        function = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if not getattr(function, "__module__", "").startswith(_OUR_MODULES):
+            return
+        self.shown = True
+        stream = self.stream if self.stream is not None else sys.stderr
+        stream.write(NOTICE.format(cache=numba.config.CACHE_DIR or "numba's default cache")
+                     + "\n")
+        stream.flush()
+
+    def on_end(self, ev) -> None:
+        pass
+
+
+#: the line written before the first compile of a process
+NOTICE = ("transit-gym: compiling numba kernels, once per game and cache (20-60 CPU-s a "
+          "game); later runs load them from {cache}. "
+          "`python -m transit_gym.envs.warmup` compiles every game ahead.")
+#: the listener registered by ``configure`` (set ``notice.shown = True`` to silence it)
+notice = CompileNotice()
+
+
 def configure() -> None:
     """Use ``.numba_cache`` beside the package and the package-stamped locator."""
     if not (os.environ.get("NUMBA_CACHE_DIR") or numba.config.CACHE_DIR):
@@ -89,3 +179,8 @@ def configure() -> None:
     classes = getattr(caching.CacheImpl, "_locator_classes", None)
     if isinstance(classes, list) and PackageStampLocator not in classes:
         classes.insert(0, PackageStampLocator)
+    _drop_literal_arguments()
+    _defer_blas_check()
+    if not getattr(event, "_transit_gym_notice", False):
+        event.register("numba:compile", notice)
+        event._transit_gym_notice = True
