@@ -30,6 +30,8 @@ AGENTS_DIR = PACKAGE_DIR.parent / "agents"
 #: attribute of a Python function naming further sources its cache stamp must cover
 STAMP_ATTR = "__transit_stamp_sources__"
 _OUR_MODULES = ("transit_gym.",)
+#: cache folders found writable in this process
+_WRITABLE: set[str] = set()
 
 
 @functools.cache
@@ -46,6 +48,7 @@ def package_digest(sources: tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
+@functools.cache
 def stamp_sources(py_file: str) -> tuple[str, ...] | None:
     """What a kernel defined in ``py_file`` may freeze constants from (None: not ours)."""
     path = Path(py_file).resolve()
@@ -77,9 +80,19 @@ class PackageStampLocator(caching.UserProvidedCacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if stamp_sources(py_file) is None:
+        """The locator of one of our functions; numba's own check that the cache folder is
+        writable (a test file created and deleted) runs once per folder, not per kernel."""
+        if stamp_sources(py_file) is None or not os.path.exists(py_file):
             return None
-        return super().from_function(py_func, py_file)
+        locator = cls(py_func, py_file)
+        path = locator.get_cache_path()
+        if path not in _WRITABLE:
+            try:
+                locator.ensure_cache_path()
+            except OSError:
+                return None
+            _WRITABLE.add(path)
+        return locator
 
 
 def _drop_literal_arguments() -> None:
@@ -96,6 +109,7 @@ def _drop_literal_arguments() -> None:
     if getattr(original, "_transit_gym_plain", False):
         return
 
+    @functools.wraps(original)
     def get_call_template(self, args, kws):
         if getattr(self.py_func, "__module__", "").startswith(_OUR_MODULES):
             args = tuple(types.unliteral(a) for a in args)
@@ -103,7 +117,6 @@ def _drop_literal_arguments() -> None:
         return original(self, args, kws)
 
     get_call_template._transit_gym_plain = True
-    get_call_template.__doc__ = original.__doc__
     Dispatcher.get_call_template = get_call_template
 
 
