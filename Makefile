@@ -25,14 +25,19 @@ $(STAMP_ALL): pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[dev,train,dist,render]"
 	touch $@ $(STAMP_BASE)
 
+# the warm-up compiles every game's kernels once (progress bar; about a second a game
+# when the cache is already warm), so the demo itself starts at once
 demo: $(STAMP_BASE)
+	$(PY) -m transit_gym.envs.warmup
 	$(PY) -m transit_gym.training.demo
 
 test: $(STAMP_ALL)
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup
 
 bench: $(STAMP_ALL)
+	$(PY) -m transit_gym.envs.warmup
 	$(PY) -m transit_gym.benchmarks.throughput
+	$(PY) -m transit_gym.benchmarks.startup
 
 lint: $(STAMP_BASE)
 	$(PY) -m ruff check .

@@ -5,22 +5,33 @@ kernels freeze constants imported from other modules (state offsets, data
 tables). This module registers a cache locator whose stamp also covers the
 sources a kernel may depend on: ``envs/core`` and the kernel's own game package
 (plus, for ``agents/<game>.py``, that file and ``agents/base.py``), so an edit to a
-game's ``state.py`` recompiles exactly the kernels that use it. It must run before
-any ``@njit(cache=True)`` function is decorated.
+game's ``state.py`` recompiles exactly the kernels that use it. A function carrying
+the attribute ``STAMP_ATTR`` (the fused loops of ``envs/core/fused.py``, copies of
+templates bound to one game's kernels) is stamped with those sources as well. It must
+run before any ``@njit(cache=True)`` function is decorated.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from typing import TextIO
 
 import numba
-from numba.core import caching
+from numba.core import caching, event, types
+from numba.core.dispatcher import Dispatcher
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 AGENTS_DIR = PACKAGE_DIR.parent / "agents"
+#: attribute of a Python function naming further sources its cache stamp must cover
+STAMP_ATTR = "__transit_stamp_sources__"
+_OUR_MODULES = ("transit_gym.",)
+#: cache folders found writable in this process
+_WRITABLE: set[str] = set()
 
 
 @functools.cache
@@ -37,6 +48,7 @@ def package_digest(sources: tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
+@functools.cache
 def stamp_sources(py_file: str) -> tuple[str, ...] | None:
     """What a kernel defined in ``py_file`` may freeze constants from (None: not ours)."""
     path = Path(py_file).resolve()
@@ -57,15 +69,115 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
 class PackageStampLocator(caching.UserProvidedCacheLocator):
     """Cache in ``CACHE_DIR``, stamped with every source the kernel may depend on."""
 
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        extra = getattr(py_func, STAMP_ATTR, ())
+        self._sources = tuple(sorted(set(stamp_sources(py_file) or ()) | set(extra)))
+
     def get_source_stamp(self):
         own = super().get_source_stamp()
-        return (own, package_digest(stamp_sources(self._py_file)))
+        return (own, package_digest(self._sources))
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if stamp_sources(py_file) is None:
+        """The locator of one of our functions; numba's own check that the cache folder is
+        writable (a test file created and deleted) runs once per folder, not per kernel."""
+        if stamp_sources(py_file) is None or not os.path.exists(py_file):
             return None
-        return super().from_function(py_func, py_file)
+        locator = cls(py_func, py_file)
+        path = locator.get_cache_path()
+        if path not in _WRITABLE:
+            try:
+                locator.ensure_cache_path()
+            except OSError:
+                return None
+            _WRITABLE.add(path)
+        return locator
+
+
+def _drop_literal_arguments() -> None:
+    """Compile our kernels for the plain types of their arguments only.
+
+    Called from jitted code with a constant argument (``below(words, 2)``), numba compiles
+    the callee once more for that literal value (``Literal[int](2)``): one copy per
+    constant, a fifth of a game's compile work, for code that optimises the same once
+    inlined. Our dispatchers (functions of ``transit_gym``) are typed with the literal
+    types widened (``int64``, ``bool``), so each kernel gets one specialisation.
+    Dispatchers of other packages are untouched.
+    """
+    original = Dispatcher.get_call_template
+    if getattr(original, "_transit_gym_plain", False):
+        return
+
+    @functools.wraps(original)
+    def get_call_template(self, args, kws):
+        if getattr(self.py_func, "__module__", "").startswith(_OUR_MODULES):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template._transit_gym_plain = True
+    Dispatcher.get_call_template = get_call_template
+
+
+def _defer_blas_check() -> None:
+    """Keep numba's start-up from importing ``scipy.linalg`` before anything needs BLAS.
+
+    On its first compile or cache load numba imports ``numba.np.arraymath``, which imports
+    ``scipy.linalg.cython_blas`` (0.2 CPU-s, a quarter of a warm start) only to record
+    whether BLAS exists. Our kernels use no BLAS. This check answers that question from
+    whether scipy is installed, without importing it, and then puts numba's own
+    ``ensure_blas`` back, so anything that does use BLAS (``np.dot`` in a user's kernel)
+    imports scipy and checks it exactly as before. Nothing is done when numba's array
+    functions are already loaded.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    from numba.np import linalg
+
+    original = linalg.ensure_blas
+    if getattr(original, "_transit_gym_deferred", False):
+        return
+
+    def ensure_blas_deferred():
+        linalg.ensure_blas = original  # later callers run numba's full check
+        if importlib.util.find_spec("scipy") is None:
+            raise ImportError("scipy 0.16+ is required for linear algebra")
+
+    ensure_blas_deferred._transit_gym_deferred = True
+    linalg.ensure_blas = ensure_blas_deferred
+
+
+class CompileNotice(event.Listener):
+    """Write one line on stderr when this process first compiles one of our kernels
+    (a cache miss; loading from the cache is silent)."""
+
+    def __init__(self, stream: TextIO | None = None):
+        self.stream = stream
+        self.shown = False
+
+    def on_start(self, ev) -> None:
+        if self.shown:
+            return
+        function = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if not getattr(function, "__module__", "").startswith(_OUR_MODULES):
+            return
+        self.shown = True
+        stream = self.stream if self.stream is not None else sys.stderr
+        stream.write(NOTICE.format(cache=numba.config.CACHE_DIR or "numba's default cache")
+                     + "\n")
+        stream.flush()
+
+    def on_end(self, ev) -> None:
+        pass
+
+
+#: the line written before the first compile of a process
+NOTICE = ("transit-gym: compiling numba kernels, once per game and cache (20-60 CPU-s a "
+          "game); later runs load them from {cache}. "
+          "`python -m transit_gym.envs.warmup` compiles every game ahead.")
+#: the listener registered by ``configure`` (set ``notice.shown = True`` to silence it)
+notice = CompileNotice()
 
 
 def configure() -> None:
@@ -80,3 +192,8 @@ def configure() -> None:
     classes = getattr(caching.CacheImpl, "_locator_classes", None)
     if isinstance(classes, list) and PackageStampLocator not in classes:
         classes.insert(0, PackageStampLocator)
+    _drop_literal_arguments()
+    _defer_blas_check()
+    if not getattr(event, "_transit_gym_notice", False):
+        event.register("numba:compile", notice)
+        event._transit_gym_notice = True

@@ -1,137 +1,48 @@
 """Loops written once over any game's kernels: the AEC step, the batch step, rollouts.
 
-``fused_kernels(kernels)`` compiles (once per process and game) closures that call
-the game's jitted kernels, so the batch API and the whole-game rollouts run
-entirely inside numba.
+``fused_kernels(kernels)`` returns, once per process and game, jitted copies of the
+templates in :mod:`transit_gym.envs.core.loops` whose globals are that game's kernels,
+so the batch API and the whole-game rollouts run entirely inside numba. Each copy is
+named after its game and the kernels it calls (``step_automobiles_<hash>``) and its
+disk-cache stamp covers the game's sources as well as ``envs/core``, so numba keeps
+the compiled loops on disk like any other kernel: a later process loads them instead
+of compiling them again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import types
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import numba as nb
-import numpy as np
 
-from transit_gym.envs.core.draw import uniform_legal
-from transit_gym.envs.core.rng import RNG_WORDS, seed_into
+from transit_gym.envs import _numba_cache
+from transit_gym.envs.core import loops
+from transit_gym.envs.core.loops import SLOT_STRIDE  # noqa: F401  (re-exported)
+
+#: the game kernels a loop may call, as named in ``loops``
+KERNEL_NAMES = ("init", "legal_mask", "apply", "current_player", "rewards", "observe")
+#: the loops made for every game (``play_games`` also needs a policy: ``fused_play_games``)
+GAME_LOOPS = ("step", "new_game", "refresh", "final_rewards", "batch_reset", "batch_step",
+              "random_rollouts")
 
 _CACHE: dict[int, SimpleNamespace] = {}
-
-#: streams of auto-reset games in the batch API: episode * SLOT_STRIDE + slot
-SLOT_STRIDE = 1 << 24
+_PLAY_CACHE: dict[tuple[int, int], Callable] = {}
 
 
 def fused_kernels(kernels) -> SimpleNamespace:
-    """The fused loops for one game's ``Kernels`` (compiled lazily, cached per process)."""
+    """The fused loops for one game's ``Kernels`` (made once per process; each compiles
+    on its first call, or loads from numba's disk cache)."""
     key = id(kernels)
     if key not in _CACHE:
         _CACHE[key] = _build(kernels)
     return _CACHE[key]
 
 
-def _build(kernels) -> SimpleNamespace:
-    init = kernels.init
-    legal_mask = kernels.legal_mask
-    apply = kernels.apply
-    current_player = kernels.current_player
-    rewards = kernels.rewards
-    observe = kernels.observe
-
-    @nb.njit
-    def step(s, p, action, mask):
-        """Apply ``action``, refresh ``mask``; return the next player (-1 when over)."""
-        apply(s, p, action)
-        mask[:] = 0
-        player = current_player(s, p)
-        if player >= 0:
-            legal_mask(s, p, mask)
-        return player
-
-    @nb.njit
-    def new_game(s, p, seed_lo, seed_hi, stream):
-        s[:] = 0
-        seed_into(s[:RNG_WORDS], seed_lo, seed_hi, stream)
-        init(s, p)
-
-    @nb.njit
-    def _refresh(s, p, b, obs, masks, players):
-        player = current_player(s, p)
-        players[b] = player
-        masks[b, :] = 0
-        obs[b, :] = 0.0
-        if player >= 0:
-            legal_mask(s, p, masks[b])
-            observe(s, p, player, obs[b])
-
-    @nb.njit
-    def batch_reset(states, p, seed_lo, seed_hi, episodes, obs, masks, rewards, players, dones):
-        for b in range(states.shape[0]):
-            new_game(states[b], p, seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
-            rewards[b, :] = 0.0
-            dones[b] = False
-            _refresh(states[b], p, b, obs, masks, players)
-
-    @nb.njit
-    def batch_step(states, p, actions, seed_lo, seed_hi, episodes,
-                   obs, masks, rewards, players, dones):
-        """Step every game; finished games auto-reset. Returns the first bad slot or -1."""
-        n_actions = masks.shape[1]
-        for b in range(states.shape[0]):
-            a = actions[b]
-            if a < 0 or a >= n_actions or masks[b, a] == 0:
-                return b
-        for b in range(states.shape[0]):
-            s = states[b]
-            apply(s, p, actions[b])
-            rewards[b, :] = 0.0
-            dones[b] = False
-            if current_player(s, p) < 0:
-                rewards_b = rewards[b]
-                _final_rewards(s, p, rewards_b)
-                dones[b] = True
-                episodes[b] += 1
-                new_game(s, p, seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
-            _refresh(s, p, b, obs, masks, players)
-        return -1
-
-    @nb.njit
-    def _final_rewards(s, p, out):
-        tmp = np.zeros(out.shape[0], dtype=np.float32)
-        rewards(s, p, tmp)
-        out[:] = tmp
-
-    @nb.njit
-    def random_rollouts(p, seed_lo, seed_hi, first_game, n_games, state_size, n_actions):
-        """Play ``n_games`` uniformly random games; return the number of decisions."""
-        s = np.zeros(state_size, dtype=np.int64)
-        mask = np.zeros(n_actions, dtype=np.int8)
-        words = np.zeros(RNG_WORDS, dtype=np.int64)
-        seed_into(words, seed_lo ^ 0x5BD1E995, seed_hi, first_game)
-        decisions = 0
-        for g in range(first_game, first_game + n_games):
-            new_game(s, p, seed_lo, seed_hi, g)
-            while current_player(s, p) >= 0:
-                mask[:] = 0
-                legal_mask(s, p, mask)
-                apply(s, p, uniform_legal(words, mask))
-                decisions += 1
-        return decisions
-
-    namespace = SimpleNamespace(
-        step=step,
-        new_game=new_game,
-        batch_reset=batch_reset,
-        batch_step=batch_step,
-        refresh=_refresh,
-        random_rollouts=random_rollouts,
-    )
-    return namespace
-
-
-_PLAY_CACHE: dict[tuple[int, int], object] = {}
-
-
-def fused_play_games(kernels, policy):
+def fused_play_games(kernels, policy) -> Callable:
     """The jitted game loop between built-in agents, for one game's kernels and policy.
 
     ``policy(code, p, obs, mask, words) -> action`` picks for agent ``code``
@@ -139,61 +50,74 @@ def fused_play_games(kernels, policy):
     """
     key = (id(kernels), id(policy))
     if key not in _PLAY_CACHE:
-        _PLAY_CACHE[key] = _build_play_games(kernels, policy)
+        fused = fused_kernels(kernels)
+        functions = {name: getattr(kernels, name) for name in KERNEL_NAMES}
+        functions["policy"] = policy
+        namespace = _namespace(functions)
+        namespace["new_game"] = fused.new_game
+        _PLAY_CACHE[key] = _jit_copy("play_games", namespace, game_tag(functions),
+                                     stamp_sources(functions))
     return _PLAY_CACHE[key]
 
 
-def _build_play_games(kernels, policy):
-    new_game = fused_kernels(kernels).new_game
-    legal_mask = kernels.legal_mask
-    apply = kernels.apply
-    current_player = kernels.current_player
-    rewards = kernels.rewards
-    observe = kernels.observe
+def _build(kernels) -> SimpleNamespace:
+    functions = {name: getattr(kernels, name) for name in KERNEL_NAMES}
+    namespace = _namespace(functions)
+    tag, sources = game_tag(functions), stamp_sources(functions)
+    for name in GAME_LOOPS:  # globals of one another: bound before any is compiled
+        namespace[name] = _jit_copy(name, namespace, tag, sources)
+    return SimpleNamespace(**{name: namespace[name] for name in GAME_LOOPS})
 
-    @nb.njit
-    def play_games(p, seed_lo, seed_hi, first_game, n_games, codes, state_size, n_actions,
-                   obs_size, out_rewards, out_decisions, final_states):
-        """Play games with built-in agents (``codes[seat]``); record rewards and end states.
 
-        Returns -1, or the index of the game in which an agent chose an illegal action.
+def _namespace(functions: dict[str, Callable]) -> dict:
+    """Globals for the copies: those of ``loops`` with the placeholders replaced."""
+    namespace = dict(vars(loops))
+    namespace.update(functions)
+    return namespace
 
-        Game ``g`` uses stream ``g`` for chance and an independent stream for the agents,
-        so results depend only on the seed and the game index.
-        """
-        n_players = codes.shape[0]
-        s = np.zeros(state_size, dtype=np.int64)
-        mask = np.zeros(n_actions, dtype=np.int8)
-        obs = np.zeros(obs_size, dtype=np.float32)
-        words = np.zeros(RNG_WORDS, dtype=np.int64)
-        reward = np.zeros(n_players, dtype=np.float32)
-        for i in range(n_games):
-            g = first_game + i
-            new_game(s, p, seed_lo, seed_hi, g)
-            seed_into(words, seed_lo ^ 0x5BD1E995, seed_hi ^ 0x1B873593, g)
-            decisions = 0
-            while True:
-                player = current_player(s, p)
-                if player < 0:
-                    break
-                mask[:] = 0
-                legal_mask(s, p, mask)
-                obs[:] = 0.0
-                observe(s, p, player, obs)
-                action = policy(codes[player], p, obs, mask, words)
-                if action < 0 or action >= n_actions or mask[action] == 0:
-                    out_decisions[i] = decisions
-                    final_states[i, :] = s
-                    return i
-                apply(s, p, action)
-                decisions += 1
-            rewards(s, p, reward)
-            out_rewards[i, :] = reward
-            out_decisions[i] = decisions
-            final_states[i, :] = s
-        return -1
 
-    return play_games
+def _jit_copy(name: str, namespace: dict, tag: str, sources: tuple[str, ...] | None):
+    """Jit a copy of template ``loops.<name>`` reading its globals from ``namespace``,
+    cached on disk under ``<name>_<tag>`` and stamped with ``sources`` (not cached
+    when None)."""
+    template = getattr(loops, name)
+    copy = types.FunctionType(template.__code__, namespace, name, template.__defaults__)
+    copy.__qualname__ = f"{name}_{tag}"
+    copy.__doc__ = template.__doc__
+    if sources is None:  # kernels from outside the package: no safe cache stamp
+        return nb.njit(copy)
+    setattr(copy, _numba_cache.STAMP_ATTR, sources)
+    return nb.njit(cache=True)(copy)
+
+
+def _python_function(kernel: Callable) -> Callable:
+    return getattr(kernel, "py_func", kernel)
+
+
+def game_tag(functions: dict[str, Callable]) -> str:
+    """``<game>_<hash>``: the game package of ``apply`` and a digest naming every function
+    a loop calls, so the cached copies of two games (or of two policies) never mix."""
+    names = sorted(f"{role}={_python_function(f).__module__}.{_python_function(f).__qualname__}"
+                   for role, f in functions.items())
+    digest = hashlib.sha256("|".join(names).encode()).hexdigest()[:12]
+    parts = _python_function(functions["apply"]).__module__.split(".")
+    game = parts[-2] if len(parts) >= 2 else "game"
+    return f"{game}_{digest}"
+
+
+def stamp_sources(functions: dict[str, Callable]) -> tuple[str, ...] | None:
+    """Every source the compiled loops freeze (None when a function is not ours)."""
+    sources: set[str] = set()
+    for function in functions.values():
+        try:
+            path = inspect.getfile(_python_function(function))
+        except TypeError:
+            return None
+        found = _numba_cache.stamp_sources(path)
+        if found is None:
+            return None
+        sources.update(found)
+    return tuple(sorted(sources))
 
 
 def split64(seed: int) -> tuple[int, int]:

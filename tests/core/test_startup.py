@@ -1,0 +1,158 @@
+"""Start-up (issue 14 item 1): kernels cached on disk, the compile notice, the warm-up.
+
+Each check runs in fresh Python processes, since what is tested is what a new process
+compiles or loads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+SMALL_GAME = "loose_caboose"
+
+#: plays through every entry point of the warm-up, counting our compiles (cache misses)
+PROBE = """
+import json, sys
+from numba.core import event
+from transit_gym.envs import _numba_cache, warmup
+from transit_gym.envs.core.fused import fused_kernels
+from transit_gym.envs.registry import env_module
+
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev):
+        fn = ev.data["dispatcher"].py_func
+        if fn.__module__.startswith("transit_gym."):
+            compiled.append(fn.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+module = env_module(sys.argv[1])
+for _label, run in warmup.STEPS:
+    run(module, 0)
+fused = fused_kernels(module.Game.kernels)
+hits = {name: sum(getattr(fused, name).stats.cache_hits.values())
+        for name in ("step", "batch_reset", "batch_step", "random_rollouts")}
+print(json.dumps({"compiled": compiled, "hits": hits}))
+"""
+
+
+def _python(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    run = subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                         env={**os.environ, **(env or {})}, timeout=1800)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run
+
+
+@pytest.mark.slow
+def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops():
+    """Issue 14.1: "kernels that are cached on disk, all of them (today the fused closures
+    recompile in every process)". After ``python -m transit_gym.envs.warmup`` a new
+    process playing the game through every entry point (AEC env, validation, batch API,
+    rollouts, agents) compiles none of our functions, loads the fused loops from the disk
+    cache, and writes no compile notice."""
+    warm = _python(["-m", "transit_gym.envs.warmup", "--games", SMALL_GAME])
+    assert f"warm-up {SMALL_GAME}" in warm.stderr and "100%" in warm.stderr
+    assert "compiling numba kernels" not in warm.stderr  # the bar replaces the notice
+    probe = _python(["-c", PROBE, SMALL_GAME])
+    result = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert result["compiled"] == []
+    assert all(hits >= 1 for hits in result["hits"].values()), result["hits"]
+    assert "compiling numba kernels" not in probe.stderr
+
+
+NOTICE_SCRIPT = """
+import numba
+import transit_gym.envs  # registers the notice
+
+def make(module):
+    def f(x):
+        return x + 1
+    f.__module__ = module
+    return numba.njit(f)
+
+make("somebody_else")(1)          # not ours: no notice
+print("--after-foreign--", file=__import__("sys").stderr)
+make("transit_gym.probe_a")(1)    # ours: the notice, once
+make("transit_gym.probe_b")(2)    # a second compile: no second line
+"""
+
+
+def test_compile_notice_is_one_line_written_once_per_process(tmp_path):
+    """Issue 14.1: "a one-line notice while compiling", on stderr, the first time the process
+    compiles one of our kernels, and not for other packages' numba functions."""
+    run = _python(["-c", NOTICE_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
+    before, after = run.stderr.split("--after-foreign--")
+    assert "compiling numba kernels" not in before
+    lines = [line for line in after.splitlines() if "compiling numba kernels" in line]
+    assert len(lines) == 1
+    assert lines[0].startswith("transit-gym:") and "transit_gym.envs.warmup" in lines[0]
+
+
+LITERAL_SCRIPT = """
+import numba
+import transit_gym.envs  # configures numba for our kernels
+
+def make(module):
+    def callee(x, k):
+        return x + k
+    callee.__module__ = module
+    callee = numba.njit(callee)
+
+    def caller(x):
+        return callee(x, 1) + callee(x, 2) + callee(x, x)
+    caller.__module__ = module
+    return numba.njit(caller), callee
+
+ours_caller, ours = make("transit_gym.probe")
+other_caller, other = make("somebody_else")
+assert ours_caller(3) == other_caller(3) == 15
+print(len(ours.signatures), len(other.signatures))
+"""
+
+
+def test_our_kernels_get_one_specialisation_per_argument_types(tmp_path):
+    """Issue 14.1 "fewer specialisations": a kernel called with constants 1 and 2 and with a
+    variable compiles once (int64), not once per literal value; other packages' numba
+    functions keep numba's literal specialisation."""
+    run = _python(["-c", LITERAL_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
+    ours, other = (int(n) for n in run.stdout.split())
+    assert ours == 1
+    assert other == 3
+
+
+BLAS_SCRIPT = """
+import sys
+import numba
+import numpy as np
+import transit_gym.envs
+
+@numba.njit
+def plus(x):
+    return x + 1
+
+plus(1)  # numba's first compile loads its array functions
+print("scipy.linalg" in sys.modules)
+
+@numba.njit
+def dot(a):
+    return np.dot(a, a)
+
+print(dot(np.ones(3)))
+"""
+
+
+def test_first_compile_does_not_import_scipy_but_blas_still_works(tmp_path):
+    """Issue 14.1 "defer imports that the first game does not need": numba's start-up
+    imports no ``scipy.linalg`` (our kernels use no BLAS); ``np.dot`` in a jitted function
+    still compiles and runs when scipy is installed."""
+    pytest.importorskip("scipy")
+    run = _python(["-c", BLAS_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
+    imported, value = run.stdout.split()
+    assert imported == "False"
+    assert float(value) == 3.0
