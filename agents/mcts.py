@@ -15,18 +15,26 @@ A search agent is handed the game state, not only the observation (``needs_state
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
+from transit_gym.agents import mcts_loops
 from transit_gym.agents.base import Agent
-from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.agents.mcts_loops import (
+    ACTION,
+    FIRST,
+    FLOAT_FIELDS,
+    INT_FIELDS,
+    NEXT,
+    VALUE,
+    VISITS,
+)
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.fused import jit_templates
 from transit_gym.envs.core.game import Game, State
-from transit_gym.envs.core.rng import RNG_WORDS, below, fresh_seed, seeded_words
+from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 #: rollout policy codes: the built-in agents' codes of the game's policy kernel
 ROLLOUTS = {"random": 0, "rule_based": 1}
@@ -34,134 +42,6 @@ ROLLOUTS = {"random": 0, "rule_based": 1}
 DEFAULT_SIMULATIONS = 200
 #: UCB exploration constant for rewards in [-1, 1]
 DEFAULT_EXPLORATION = 1.4
-
-# tree arrays: one row per node
-_PARENT, _ACTION, _MOVER, _FIRST, _NEXT = 0, 1, 2, 3, 4
-_INT_FIELDS = 5
-_VISITS, _AVAIL, _VALUE = 0, 1, 2
-_FLOAT_FIELDS = 3
-
-
-def _build(kernels, policy):
-    """The jitted simulation loop for one game's kernels and policy kernel."""
-    legal_mask = kernels.legal_mask
-    apply = kernels.apply
-    current_player = kernels.current_player
-    rewards = kernels.rewards
-    observe = kernels.observe
-    determinize = kernels.determinize
-
-    @nb.njit
-    def _child(ints, node, action):
-        c = ints[node, _FIRST]
-        while c >= 0:
-            if ints[c, _ACTION] == action:
-                return c
-            c = ints[c, _NEXT]
-        return -1
-
-    @nb.njit
-    def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, rollout_code,
-                 rng, words, n_players, n_actions, obs_size):
-        """Run ``n_sims`` simulations into the tree; return the new node count."""
-        s = np.empty_like(root)
-        mask = np.zeros(n_actions, dtype=np.int8)
-        capacity = ints.shape[0]
-        reward = np.zeros(n_players, dtype=np.float32)
-        obs = np.zeros(obs_size, dtype=np.float32)
-        for _ in range(n_sims):
-            s[:] = root
-            determinize(s, p, seat, rng)
-            node = _descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes,
-                            capacity)
-            if node >= n_nodes:
-                n_nodes = node + 1
-            _rollout(s, p, mask, obs, rollout_code, words)
-            reward[:] = 0.0
-            rewards(s, p, reward)
-            while node != 0:
-                floats[node, _VISITS] += 1.0
-                floats[node, _VALUE] += reward[ints[node, _MOVER]]
-                node = ints[node, _PARENT]
-            floats[0, _VISITS] += 1.0
-        return n_nodes
-
-    @nb.njit
-    def _descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capacity):
-        """Selection and expansion on one determinization; return the node reached (a new
-        node gets index ``n_nodes``)."""
-        node = 0
-        while True:
-            player = current_player(s, p)
-            if player < 0:
-                return node
-            mask[:] = 0
-            legal_mask(s, p, mask)
-            untried = 0
-            for a in range(n_actions):
-                if mask[a]:
-                    c = _child(ints, node, a)
-                    if c >= 0:
-                        floats[c, _AVAIL] += 1.0
-                    else:
-                        untried += 1
-            if untried > 0:
-                if n_nodes >= capacity:   # tree full: play on from here without growing
-                    return node
-                k = below(rng, untried)
-                a = -1
-                for b in range(n_actions):
-                    if mask[b] and _child(ints, node, b) < 0:
-                        if k == 0:
-                            a = b
-                            break
-                        k -= 1
-                c = n_nodes
-                ints[c, _PARENT] = node
-                ints[c, _ACTION] = a
-                ints[c, _MOVER] = player
-                ints[c, _FIRST] = -1
-                ints[c, _NEXT] = ints[node, _FIRST]
-                ints[node, _FIRST] = c
-                floats[c, _VISITS] = 0.0
-                floats[c, _AVAIL] = 1.0
-                floats[c, _VALUE] = 0.0
-                apply(s, p, a)
-                return c
-            best = -1
-            best_score = -np.inf
-            c = ints[node, _FIRST]
-            while c >= 0:
-                if mask[ints[c, _ACTION]]:
-                    v = floats[c, _VISITS]
-                    score = floats[c, _VALUE] / v + exploration * math.sqrt(
-                        math.log(floats[c, _AVAIL]) / v)
-                    if score > best_score:
-                        best_score = score
-                        best = c
-                c = ints[c, _NEXT]
-            apply(s, p, ints[best, _ACTION])
-            node = best
-
-    @nb.njit
-    def _rollout(s, p, mask, obs, rollout_code, words):
-        """Play to the end of the game with the rollout policy."""
-        while True:
-            player = current_player(s, p)
-            if player < 0:
-                return
-            mask[:] = 0
-            legal_mask(s, p, mask)
-            if rollout_code == 0:
-                a = uniform_legal(words, mask)
-            else:
-                obs[:] = 0.0
-                observe(s, p, player, obs)
-                a = policy(rollout_code, p, obs, mask, words)
-            apply(s, p, a)
-
-    return simulate
-
 
 _SEARCH_CACHE: dict[tuple[int, int], object] = {}
 
@@ -175,7 +55,12 @@ def search_kernel(game: Game, policy):
         )
     key = (id(game.kernels), id(policy))
     if key not in _SEARCH_CACHE:
-        _SEARCH_CACHE[key] = _build(game.kernels, policy)
+        k = game.kernels
+        functions = {"legal_mask": k.legal_mask, "apply": k.apply,
+                     "current_player": k.current_player, "rewards": k.rewards,
+                     "observe": k.observe, "determinize": k.determinize, "policy": policy}
+        _SEARCH_CACHE[key] = jit_templates(mcts_loops, mcts_loops.TEMPLATES,
+                                           functions).simulate
     return _SEARCH_CACHE[key]
 
 
@@ -232,8 +117,8 @@ class MCTSAgent(Agent):
         self._kernel = search_kernel(game, policy_kernel(game.name))
         self._rng = np.zeros(RNG_WORDS, dtype=np.int64)
         self._words = np.zeros(RNG_WORDS, dtype=np.int64)
-        self._ints = np.zeros((self.max_nodes, _INT_FIELDS), dtype=np.int64)
-        self._floats = np.zeros((self.max_nodes, _FLOAT_FIELDS), dtype=np.float64)
+        self._ints = np.zeros((self.max_nodes, INT_FIELDS), dtype=np.int64)
+        self._floats = np.zeros((self.max_nodes, FLOAT_FIELDS), dtype=np.float64)
         self.name = "mcts" if simulations is None else f"mcts:{simulations}"
         self.reset(seed)
 
@@ -278,12 +163,12 @@ class MCTSAgent(Agent):
                 break
         visits = np.zeros(game.num_actions, dtype=np.float64)
         values = np.zeros(game.num_actions, dtype=np.float64)
-        c = ints[0, _FIRST]
+        c = ints[0, FIRST]
         while c >= 0:
-            a = ints[c, _ACTION]
-            visits[a] = floats[c, _VISITS]
-            values[a] = floats[c, _VALUE] / max(floats[c, _VISITS], 1.0)
-            c = ints[c, _NEXT]
+            a = ints[c, ACTION]
+            visits[a] = floats[c, VISITS]
+            values[a] = floats[c, VALUE] / max(floats[c, VISITS], 1.0)
+            c = ints[c, NEXT]
         mask = game.legal_mask(state)
         # most visits; ties to the better mean value, then the lower action
         order = np.lexsort((-np.arange(game.num_actions), values, visits))

@@ -76,11 +76,30 @@ def _namespace(functions: dict[str, Callable]) -> dict:
     return namespace
 
 
-def _jit_copy(name: str, namespace: dict, tag: str, sources: tuple[str, ...] | None):
-    """Jit a copy of template ``loops.<name>`` reading its globals from ``namespace``,
+def jit_templates(templates: types.ModuleType, names: tuple[str, ...],
+                  functions: dict[str, Callable]) -> SimpleNamespace:
+    """Jitted, disk-cached copies of the functions ``names`` of a template module (plain
+    Python whose globals name placeholders), with ``functions`` (one game's kernels,
+    policy...) bound in place of the placeholders and the copies bound to one another.
+    How the search agents get per-game loops that numba keeps on disk."""
+    namespace = dict(vars(templates))
+    namespace.update(functions)
+    tag = game_tag(functions)
+    sources = stamp_sources(functions)
+    if sources is not None:
+        own = _numba_cache.stamp_sources(inspect.getfile(templates))
+        sources = None if own is None else tuple(sorted(set(sources) | set(own)))
+    for name in names:  # globals of one another: bound before any is compiled
+        namespace[name] = _jit_copy(name, namespace, tag, sources, templates)
+    return SimpleNamespace(**{name: namespace[name] for name in names})
+
+
+def _jit_copy(name: str, namespace: dict, tag: str, sources: tuple[str, ...] | None,
+              templates: types.ModuleType = loops):
+    """Jit a copy of template ``templates.<name>`` reading its globals from ``namespace``,
     cached on disk under ``<name>_<tag>`` and stamped with ``sources`` (not cached
     when None)."""
-    template = getattr(loops, name)
+    template = getattr(templates, name)
     copy = types.FunctionType(template.__code__, namespace, name, template.__defaults__)
     copy.__qualname__ = f"{name}_{tag}"
     copy.__doc__ = template.__doc__

@@ -1,0 +1,134 @@
+"""Templates of the information-set MCTS loops (plain Python, not jitted).
+
+:func:`transit_gym.envs.core.fused.jit_templates` copies each function here with a
+globals dictionary holding one game's kernels (``legal_mask``, ``apply``,
+``current_player``, ``rewards``, ``observe``, ``determinize``) and its rollout ``policy``,
+and jits the copies with ``cache=True``, so the search compiles once per game and
+machine, not once per process (see :mod:`transit_gym.agents.mcts`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.rng import below
+
+# tree arrays: one row per node
+PARENT, ACTION, MOVER, FIRST, NEXT = 0, 1, 2, 3, 4
+INT_FIELDS = 5
+VISITS, AVAIL, VALUE = 0, 1, 2
+FLOAT_FIELDS = 3
+
+# bound per game by ``jit_templates`` (placeholders here: calling a template raises)
+legal_mask = apply = current_player = rewards = observe = determinize = policy = None
+#: the templates, in the order they are bound
+TEMPLATES = ("child", "descend", "rollout", "simulate")
+
+
+def child(ints, node, action):
+    c = ints[node, FIRST]
+    while c >= 0:
+        if ints[c, ACTION] == action:
+            return c
+        c = ints[c, NEXT]
+    return -1
+
+def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, rollout_code,
+             rng, words, n_players, n_actions, obs_size):
+    """Run ``n_sims`` simulations into the tree; return the new node count."""
+    s = np.empty_like(root)
+    mask = np.zeros(n_actions, dtype=np.int8)
+    capacity = ints.shape[0]
+    reward = np.zeros(n_players, dtype=np.float32)
+    obs = np.zeros(obs_size, dtype=np.float32)
+    for _ in range(n_sims):
+        s[:] = root
+        determinize(s, p, seat, rng)
+        node = descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes,
+                        capacity)
+        if node >= n_nodes:
+            n_nodes = node + 1
+        rollout(s, p, mask, obs, rollout_code, words)
+        reward[:] = 0.0
+        rewards(s, p, reward)
+        while node != 0:
+            floats[node, VISITS] += 1.0
+            floats[node, VALUE] += reward[ints[node, MOVER]]
+            node = ints[node, PARENT]
+        floats[0, VISITS] += 1.0
+    return n_nodes
+
+def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capacity):
+    """Selection and expansion on one determinization; return the node reached (a new
+    node gets index ``n_nodes``)."""
+    node = 0
+    while True:
+        player = current_player(s, p)
+        if player < 0:
+            return node
+        mask[:] = 0
+        legal_mask(s, p, mask)
+        untried = 0
+        for a in range(n_actions):
+            if mask[a]:
+                c = child(ints, node, a)
+                if c >= 0:
+                    floats[c, AVAIL] += 1.0
+                else:
+                    untried += 1
+        if untried > 0:
+            if n_nodes >= capacity:   # tree full: play on from here without growing
+                return node
+            k = below(rng, untried)
+            a = -1
+            for b in range(n_actions):
+                if mask[b] and child(ints, node, b) < 0:
+                    if k == 0:
+                        a = b
+                        break
+                    k -= 1
+            c = n_nodes
+            ints[c, PARENT] = node
+            ints[c, ACTION] = a
+            ints[c, MOVER] = player
+            ints[c, FIRST] = -1
+            ints[c, NEXT] = ints[node, FIRST]
+            ints[node, FIRST] = c
+            floats[c, VISITS] = 0.0
+            floats[c, AVAIL] = 1.0
+            floats[c, VALUE] = 0.0
+            apply(s, p, a)
+            return c
+        best = -1
+        best_score = -np.inf
+        c = ints[node, FIRST]
+        while c >= 0:
+            if mask[ints[c, ACTION]]:
+                v = floats[c, VISITS]
+                score = floats[c, VALUE] / v + exploration * math.sqrt(
+                    math.log(floats[c, AVAIL]) / v)
+                if score > best_score:
+                    best_score = score
+                    best = c
+            c = ints[c, NEXT]
+        apply(s, p, ints[best, ACTION])
+        node = best
+
+def rollout(s, p, mask, obs, rollout_code, words):
+    """Play to the end of the game with the rollout policy."""
+    while True:
+        player = current_player(s, p)
+        if player < 0:
+            return
+        mask[:] = 0
+        legal_mask(s, p, mask)
+        if rollout_code == 0:
+            a = uniform_legal(words, mask)
+        else:
+            obs[:] = 0.0
+            observe(s, p, player, obs)
+            a = policy(rollout_code, p, obs, mask, words)
+        apply(s, p, a)
