@@ -10,13 +10,18 @@
   examples put on them (E1-E6 in data.toml).
 
 The example pictures are not in the text, so the cube colours the text leaves out are
-chosen to agree with what it says. Positions are on Daytona Beach (track_daytona.toml):
-lane 0 is light gray at 0-12 (2-segment spaces) and white at 32-40 (1 segment); lane 1 is
-dark gray at 0-12 (4 segments) and light gray at 32-40 (2 segments).
+chosen to agree with what it says. The example turn is on Monza (track_monza.toml), where
+lane 0 is white at 48-56 (1-segment spaces) and light gray at 0-16 (2 segments), and lane
+1 holds dark gray+black spaces at 4-12: there the blue car can end its turn drafting and
+"prepared to move on a black space next turn" as Part 2 says. The other examples are on
+Daytona Beach (track_daytona.toml): lane 0 is light gray at 0-12 (2-segment spaces) and
+white at 32-40 (1 segment); lane 1 is dark gray at 0-12 (4 segments) and light gray at
+32-40 (2 segments).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.automobiles.table import (
@@ -32,7 +37,7 @@ from tests.automobiles.table import (
 )
 from transit_gym.envs.automobiles import kernels as k
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.board import crossings, drafting
+from transit_gym.envs.automobiles.board import crossings, drafting, first_steps
 from transit_gym.envs.automobiles.data import COLOURS, load_cards
 
 # ----- the example turn ---------------------------------------------------------------------
@@ -43,8 +48,8 @@ def _start_of_turn(purple_drafted: bool) -> Table:
     """Example Start of Turn: 5 cars, the blue player 4th on his second lap, 7 cubes in his
     active pile. His bag holds the 3 cubes Crew Chief will draw; his discard pile the 5
     wear of Part 1 and the cubes that give Rotary Engine its 4 colours later."""
-    t = Table(5, card_set=list(EXAMPLE_SET))
-    t.put_car(BLUE, 0, 35, lap=1)                 # lane 0 white [35, 36), 1 crossing made
+    t = Table(5, card_set=list(EXAMPLE_SET), track="monza")
+    t.put_car(BLUE, 0, 51, lap=1)                 # lane 0 white [51, 52), 1 crossing made
     if purple_drafted:
         t.put_car(PURPLE, 0, 4, lap=2)            # lane 0 light gray [4, 6)
     else:
@@ -99,7 +104,7 @@ def _play_example_turn(t: Table) -> dict[str, int]:
     # Rotary Engine: 4 white spaces, +1 wear.
     t.act(activate("blue"))
     assert t.s[st.MV_LEFT] == 4 and t.count(BLUE, "used", "wear") == 2
-    for at in (36, 37, 38, 39):
+    for at in (52, 53, 54, 55):
         t.act(to_space(t.space(0, at)))
     # Gearbox, 4th of 5: up to 4 light gray spaces (not last: no bonus), +1 wear; he moves 2.
     t.act(activate("green"))
@@ -134,9 +139,13 @@ def test_example_turn_action_buy_car_decline_and_end_phase_examples_chained():
     assert seen["rank"] == 4 and seen["crossings"] == 1
     assert seen["gearbox"] == 4
     assert seen["money"] == 5
-    # Car Phase: the car stands on the farthest cube, right behind the purple car.
+    # Car Phase: the car stands on the farthest cube, right behind the purple car, next
+    # to a space a black gear may take next turn (lane 1, dark gray+black).
     assert t.s[st.CAR_SPACE + BLUE] == t.space(0, 2)
     assert crossings(t.s, t.p, BLUE) == seen["crossings"] + 1
+    black = np.zeros(t.game.track.num_spaces, dtype=np.int8)
+    assert first_steps(t.s, t.p, BLUE, 1 << colour("black"), black, 0) == 1
+    assert black[t.space(1, 4)] == 1
     # Decline Phase: drafting, so only the 3 Action Phase wear (Steering, Rotary, Gearbox).
     assert seen["wear_gained"] == 3
     # End Phase: nothing on the track, in the used pile; 7 new active cubes. The bag was
