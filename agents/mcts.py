@@ -182,10 +182,18 @@ def is_search_spec(spec: str) -> bool:
 
 
 def parse_spec(spec: str) -> dict:
-    """``mcts`` or ``mcts:N`` (N simulations per move) as MCTSAgent keyword arguments."""
+    """``mcts``, ``mcts:N`` (N simulations per move) or ``mcts:N:ROLLOUT`` (rollouts by
+    ``random`` or ``rule_based``) as MCTSAgent keyword arguments."""
     if spec == "mcts":
         return {}
-    head, _, budget = spec.partition(":")
-    if head != "mcts" or not budget.isdigit() or int(budget) < 1:
-        raise ConfigError(f"bad search agent spec {spec!r}: use 'mcts' or 'mcts:N' with N >= 1")
-    return {"simulations": int(budget)}
+    parts = spec.split(":")
+    usage = (f"bad search agent spec {spec!r}: use 'mcts', 'mcts:N' or 'mcts:N:ROLLOUT' with "
+             f"N >= 1 and ROLLOUT one of {sorted(ROLLOUTS)}")
+    if parts[0] != "mcts" or len(parts) > 3 or not parts[1].isdigit() or int(parts[1]) < 1:
+        raise ConfigError(usage)
+    kwargs: dict = {"simulations": int(parts[1])}
+    if len(parts) == 3:
+        if parts[2] not in ROLLOUTS:
+            raise ConfigError(usage)
+        kwargs["rollout"] = parts[2]
+    return kwargs

@@ -79,7 +79,8 @@ def test_time_budget_and_bad_options():
     with pytest.raises(ConfigError, match="not to move"):
         MCTSAgent(game, simulations=4).search(state, 1 - seat)
     assert parse_spec("mcts") == {} and parse_spec("mcts:250") == {"simulations": 250}
-    for spec in ("mcts:", "mcts:0", "mcts:x", "mctsx"):
+    assert parse_spec("mcts:9:rule_based") == {"simulations": 9, "rollout": "rule_based"}
+    for spec in ("mcts:", "mcts:0", "mcts:x", "mctsx", "mcts:5:oracle", "mcts:5:random:1"):
         with pytest.raises(ConfigError, match="spec"):
             parse_spec(spec)
     assert make_agent("mcts:8", game).simulations == 8
