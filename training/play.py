@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
 from transit_gym.agents.base import Agent
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.aec import TransitAECEnv
@@ -93,8 +95,35 @@ def save_game(session: Session, path: str) -> None:
     """Write the game as JSON: the state dict plus the seat and the agents' kinds."""
     payload = {"format": SAVE_FORMAT, "seat": session.seat,
                "vs": {str(s): k for s, k in session.specs.items()},
+               "streams": {str(s): _streams_json(a) for s, a in session.agents.items()},
                "state": session.state.to_dict()}
     Path(path).write_text(json.dumps(payload))
+
+
+def _streams_json(agent: Agent) -> dict[str, Any]:
+    """An agent's random stream as JSON: the words of a jitted agent, the numpy
+    generator state of a random one."""
+    memory: dict[str, Any] = {}
+    if isinstance(getattr(agent, "_words", None), np.ndarray):
+        memory["words"] = [int(w) for w in agent._words]
+    if isinstance(getattr(agent, "_rng", None), np.random.Generator):
+        memory["rng"] = agent._rng.bit_generator.state
+    return memory
+
+
+def _restore_streams(agent: Agent, memory: Any) -> None:
+    """Put back a stream written by :func:`_streams_json`; ``StateDictError`` if malformed."""
+    try:
+        if "words" in memory:
+            words = np.asarray(memory["words"], dtype=np.int64)
+            if words.shape != agent._words.shape:
+                raise ValueError(f"{agent._words.size} words expected, got {words.size}")
+            agent._words[:] = words
+        if "rng" in memory:
+            agent._rng.bit_generator.state = memory["rng"]
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise StateDictError(f"saved agent stream {memory!r} does not fit {agent.name}: {exc}") \
+            from exc
 
 
 def read_save(path: str) -> tuple[State, dict[str, Any]]:
@@ -111,10 +140,17 @@ def read_save(path: str) -> tuple[State, dict[str, Any]]:
     return State.from_dict(payload), {}
 
 
-def load_into(session: Session, state: State) -> None:
-    """Continue ``session`` from ``state`` (same game and options); clears the undo history."""
+def load_into(session: Session, state: State, saved: dict[str, Any]) -> None:
+    """Continue ``session`` from ``state`` (same game and options); clears the undo
+    history. When the save has the same agents on the same seats, their random streams
+    are restored too, so the game goes on exactly as it would have."""
     if state.game != session.env.game:
         raise ConfigError(f"the saved game is {state.game!r}, this one is {session.env.game!r}")
+    streams = saved.get("streams")
+    same_agents = saved.get("vs") == {str(s): k for s, k in session.specs.items()}
+    if same_agents and isinstance(streams, dict):
+        for seat, agent in session.agents.items():
+            _restore_streams(agent, streams.get(str(seat), {}))
     session.env.set_state(state)
     session.history.clear()
 
@@ -190,7 +226,7 @@ def command(session: Session, line: str, legal: list[int]) -> bool:
                 save_game(session, arg)
                 session.say(f"saved to {arg}")
                 return False
-            load_into(session, read_save(arg)[0])
+            load_into(session, *read_save(arg))
         except (ValueError, OSError) as exc:
             session.say(f"could not {'save' if word[0] == 's' else 'load'}: {exc}")
             return False
@@ -288,7 +324,7 @@ def _start(args: argparse.Namespace, out: TextIO) -> Session:
     seat = args.seat if args.seat is not None else int(saved.get("seat", 0))
     vs = args.vs or _saved_specs(saved, game.num_players, seat) or ["rule_based"]
     session = new_session(game.name, game.num_players, seat, vs, args.seed, options, out)
-    load_into(session, state)
+    load_into(session, state, saved)
     session.say(f"continuing {args.load}")
     return session
 
