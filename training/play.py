@@ -7,13 +7,15 @@ numbered from 1 with their names. Type a number to play it, or a command:
 ``u`` undo your last move (the agents' moves after it are taken back too),
 ``s FILE`` save the game as JSON, ``l FILE`` load a saved game, ``t`` show the table
 again, ``h`` help, ``q`` quit. End of input quits as well. ``--load FILE`` starts from
-a saved game. The table shows every seat's cards (an open-hand view).
+a saved game. The table hides the other seats' hands (and Automobile's demand tiles)
+until the game is over; ``--open`` shows everything.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import importlib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -62,12 +64,22 @@ class Session:
     specs: dict[int, str]
     agents: dict[int, Agent]
     out: TextIO
+    #: show every seat's hidden cards (by default only the human's own)
+    open_table: bool = False
     #: per human move: the state before it, its name, the agents' random streams then
     history: list[tuple[State, str, dict[int, dict[str, Any]]]] = field(default_factory=list)
 
     @property
     def state(self) -> State:
         return self.env.game_state
+
+    def table(self) -> str:
+        """The table as text, as the human's seat may see it (everything once the game
+        is over, or with ``open_table``)."""
+        game = self.env.game
+        viewer = None if self.open_table or game.is_over(self.state) else self.seat
+        return importlib.import_module(game.render_module).render_text(game, self.state,
+                                                                        viewer=viewer)
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -174,7 +186,7 @@ def show_turn(session: Session) -> list[int]:
     """Print the table and the numbered legal actions; return the actions in that order."""
     game = session.env.game
     legal = game.legal_actions(session.state)
-    session.say(game.render_text(session.state))
+    session.say(session.table())
     session.say(f"your move, player_{session.seat}:")
     for i, action in enumerate(legal, start=1):
         session.say(f"  {i:>3}. {game.describe_action(session.state, action)}")
@@ -184,7 +196,7 @@ def show_turn(session: Session) -> list[int]:
 def show_result(session: Session) -> None:
     """Print the final table, each seat's reward and its final statistics."""
     env = session.env
-    session.say(env.game.render_text(session.state))
+    session.say(session.table())
     rewards = env.game.rewards(session.state)
     session.say("game over:")
     for seat, agent in enumerate(env.possible_agents):
@@ -205,7 +217,7 @@ def command(session: Session, line: str, legal: list[int]) -> bool:
         session.say(HELP)
         return False
     if word in ("t", "table"):
-        session.say(session.env.game.render_text(session.state))
+        session.say(session.table())
         return False
     if word in ("u", "undo"):
         if not session.history:
@@ -296,6 +308,8 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
     parser.add_argument("--load", default=None, help="continue a game saved with 's FILE'")
     parser.add_argument("--option", action="append", default=[],
                         help="game option key=value (repeatable)")
+    parser.add_argument("--open", action="store_true",
+                        help="show every seat's hidden cards (a teaching view)")
     args = parser.parse_args(argv)
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
@@ -304,6 +318,7 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
     except (ValueError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
+    session.open_table = args.open
     run(session, inp)
     return 0
 

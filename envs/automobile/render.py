@@ -51,8 +51,9 @@ def _status(game: Game, state: State) -> str:
     return f"Automobile turn {turn}/4: player_{s[st.CURRENT]} to {where}"
 
 
-def render_text(game: Game, state: State) -> str:
-    """The table as text: status, production track, players, characters, markers."""
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
+    """The table as text: status, production track, players, characters, markers; with
+    a ``viewer`` seat, the other seats' demand tiles are shown as a count only."""
     s = state.data
     p = game.params
     n = game.num_players
@@ -86,7 +87,8 @@ def render_text(game: Game, state: State) -> str:
             f"player_{seat}: ${s[st.CASH + seat]}, R&D {s[st.RD + seat]}, loss cubes "
             f"{s[st.LOSS + seat]}, loans {s[st.LOANS + seat]}, salesmen mass/middle/premium "
             f"{show} (stock {salesmen_in_stock(s, p, seat)}), cars {s[st.CAR_COUNT + seat]}, "
-            f"character {CHARACTERS[c].capitalize() if c >= 0 else '-'}, demand tiles {tiles}"
+            f"character {CHARACTERS[c].capitalize() if c >= 0 else '-'}, demand tiles "
+            + (f"{tiles}" if viewer is None or viewer == seat else f"({len(tiles)} hidden)")
         )
     holders = []
     for c, name in enumerate(CHARACTERS):

@@ -47,7 +47,9 @@ def _cells(game: Game, state: State) -> list[list[str]]:
     return rows
 
 
-def render_text(game: Game, state: State) -> str:
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
+    """The table as text. Nothing in it is hidden from any seat (bags show counts only),
+    so ``viewer`` changes nothing."""
     s = state.data
     p = game.params
     phase = int(s[st.PHASE])

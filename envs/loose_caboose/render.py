@@ -24,8 +24,9 @@ def _cards(game: Game, cards: list[int]) -> str:
     return " ".join(card_label(game, c) for c in cards) or "-"
 
 
-def render_text(game: Game, state: State) -> str:
-    """The table as text: railway (back to front, caboose in brackets), then each seat."""
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
+    """The table as text: railway (back to front, caboose in brackets), then each seat;
+    with a ``viewer`` seat, the other hands are shown as their sizes only."""
     s = state.data
     lo, hi, caboose = int(s[st.RAIL_LO]), int(s[st.RAIL_HI]), int(s[st.CABOOSE])
     rail = []
@@ -50,7 +51,10 @@ def render_text(game: Game, state: State) -> str:
     ]
     scores = game.scores(state)
     for seat in range(game.num_players):
-        line = (f"player_{seat}: hand {_cards(game, places[f'hand_{seat}'])}"
+        hand = places[f"hand_{seat}"]
+        shown = (_cards(game, hand) if viewer is None or viewer == seat
+                 else f"{len(hand)} cards")
+        line = (f"player_{seat}: hand {shown}"
                 f" | pile {_cards(game, places[f'penalty_{seat}'])}"
                 f" | banked {len(places[f'bank_{seat}'])} | {scores[seat][0]} points")
         if places[f"hand_final_{seat}"]:

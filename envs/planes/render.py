@@ -85,8 +85,9 @@ def _cards_text(game: PlanesGame, counts: np.ndarray) -> str:
     return ", ".join(parts) or "-"
 
 
-def render_text(game: PlanesGame, state: State) -> str:
-    """The airport, planes, the move in progress and each seat, as text."""
+def render_text(game: PlanesGame, state: State, viewer: int | None = None) -> str:
+    """The airport, planes, the move in progress and each seat, as text; with a
+    ``viewer`` seat, the other hands are shown as their sizes only."""
     s, p, a = state.data, game.params, game.airport
     phase = int(s[st.PHASE])
     seat = int(s[st.CURRENT])
@@ -132,8 +133,10 @@ def render_text(game: PlanesGame, state: State) -> str:
     for i in range(game.num_players):
         hand = state["hand"][i * MAX_TYPES:(i + 1) * MAX_TYPES]
         goals = state["goals"][i * MAX_TYPES:(i + 1) * MAX_TYPES]
+        shown = (_cards_text(game, hand) if viewer is None or viewer == i
+                 else f"{int(hand.sum())} cards")
         lines.append(f"player_{i} ({COLOR_NAMES[i]}): {scores[i]} VP, "
-                     f"{int(k.own_boarded(s, p, i))} boarded | hand: {_cards_text(game, hand)}"
+                     f"{int(k.own_boarded(s, p, i))} boarded | hand: {shown}"
                      f" | goals: {_cards_text(game, goals)}")
     decks = state["deck"].reshape(st.MAX_PLAYERS, MAX_TYPES).sum(axis=1)
     discards = state["discard"].reshape(st.MAX_PLAYERS, MAX_TYPES).sum(axis=1)

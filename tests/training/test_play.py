@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -13,6 +14,10 @@ import pytest
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import State
 from transit_gym.training import play
+
+
+def render_module(game):
+    return importlib.import_module(game.render_module)
 
 
 def session(players: int = 3, seat: int = 0, vs: tuple[str, ...] = ("rule_based", "random"),
@@ -37,7 +42,7 @@ def test_each_turn_shows_the_table_and_every_legal_action_numbered_with_its_name
     before = human_turn(s)
     game = s.env.game
     shown = drive(s, "q\n")
-    assert game.render_text(before) in shown
+    assert render_module(game).render_text(game, before, viewer=0) in shown
     legal = game.legal_actions(before)
     for i, action in enumerate(legal, start=1):
         assert f"{i:>3}. {game.describe_action(before, action)}" in shown
@@ -154,6 +159,36 @@ def test_every_game_can_be_played_from_any_seat(game):
     before = human_turn(s)
     shown = drive(s, "1\nu\n")
     assert s.state == before and "your move, player_2:" in shown
+
+
+def test_the_table_hides_the_other_hands_until_the_end_unless_open():
+    """Planes setup step 7: hands are kept hidden from the other players (Loose Caboose
+    likewise, per DESIGN's hidden-information rule): the human sees their own cards and
+    only the sizes of the others' hands; ``--open`` shows them all."""
+    for game_name in ("planes", "loose_caboose"):
+        s = session(players=2, vs=("random",), seed=6, game=game_name)
+        human_turn(s)
+        game = s.env.game
+        hidden = render_module(game).render_text(game, s.state, viewer=0)
+        full = render_module(game).render_text(game, s.state)
+        own, other = [ln for ln in full.splitlines() if ln.startswith("player_")][:2]
+        assert own in hidden and other not in hidden
+        assert "player_1" in hidden and "cards" in hidden.split("player_1")[1]
+        assert hidden in drive(s, "t\n")
+        s.open_table = True
+        assert full in drive(s, "t\n")
+
+
+def test_automobile_demand_tiles_stay_secret():
+    """Automobile P1: each player may look at the demand tiles they drew but keeps their
+    values secret."""
+    s = session(players=3, vs=("random",), seed=6, game="automobile")
+    human_turn(s)
+    game = s.env.game
+    hidden = render_module(game).render_text(game, s.state, viewer=0)
+    lines = [ln for ln in hidden.splitlines() if ln.startswith("player_")]
+    assert "demand tiles [" in lines[0]
+    assert all("hidden)" in ln and "demand tiles [" not in ln for ln in lines[1:])
 
 
 def test_opponent_kinds_one_for_all_or_one_per_seat():
