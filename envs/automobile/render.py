@@ -12,7 +12,7 @@ from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.data import CHARACTERS, NUM_SPACES, SEGMENTS
 from transit_gym.envs.automobile.kernels import salesmen_in_stock
 from transit_gym.envs.core.game import Game, State
-from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas
+from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit
 
 PHASE_TEXT = {
     st.PH_SELECT: "P2 select a character",
@@ -51,8 +51,9 @@ def _status(game: Game, state: State) -> str:
     return f"Automobile turn {turn}/4: player_{s[st.CURRENT]} to {where}"
 
 
-def render_text(game: Game, state: State) -> str:
-    """The table as text: status, production track, players, characters, markers."""
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
+    """The table as text: status, production track, players, characters, markers; with
+    a ``viewer`` seat, the other seats' demand tiles are shown as a count only."""
     s = state.data
     p = game.params
     n = game.num_players
@@ -86,7 +87,8 @@ def render_text(game: Game, state: State) -> str:
             f"player_{seat}: ${s[st.CASH + seat]}, R&D {s[st.RD + seat]}, loss cubes "
             f"{s[st.LOSS + seat]}, loans {s[st.LOANS + seat]}, salesmen mass/middle/premium "
             f"{show} (stock {salesmen_in_stock(s, p, seat)}), cars {s[st.CAR_COUNT + seat]}, "
-            f"character {CHARACTERS[c].capitalize() if c >= 0 else '-'}, demand tiles {tiles}"
+            f"character {CHARACTERS[c].capitalize() if c >= 0 else '-'}, demand tiles "
+            + (f"{tiles}" if viewer is None or viewer == seat else f"({len(tiles)} hidden)")
         )
     holders = []
     for c, name in enumerate(CHARACTERS):
@@ -106,40 +108,92 @@ def render_text(game: Game, state: State) -> str:
     return "\n".join(lines)
 
 
+CELL_W, CELL_H, GAP, PER_ROW = 60, 62, 4, 13
+BOARD_TOP = 26
+PANEL_W = 268           # one salesroom column (showroom box and sales track)
+
+
+def _space(canvas: Canvas, game: Game, s: np.ndarray, i: int, x: int, y: int) -> None:
+    """One production space: segment band with number and cost, then its owner's
+    factories (white squares), parts factory (grey disc), cars, advert and discounts."""
+    p = game.params
+    canvas.rect(x, y, CELL_W, CELL_H, (235, 235, 225))
+    canvas.rect(x, y, CELL_W, 12, SEGMENT_COLORS[int(p[st.P_SEGMENT + i])])
+    canvas.text(x + 2, y + 3, f"{i + 1} ${int(p[st.P_COST + i])}", BLACK, 1)
+    owner = int(s[st.OWNER + i])
+    if s[st.CLOSED + i]:
+        canvas.rect(x + 3, y + 15, CELL_W - 6, 18, BLACK)
+        canvas.text(x + 6, y + 19, "SHUT", WHITE)
+    elif s[st.FACTORIES + i]:
+        canvas.rect(x + 3, y + 15, CELL_W - 6, 18, SEAT_COLORS[owner])
+        for f in range(int(s[st.FACTORIES + i])):
+            canvas.rect(x + 6 + f * 10, y + 19, 8, 8, WHITE)
+        if s[st.PARTS + i]:
+            canvas.disc(x + CELL_W - 11, y + 23, 5, GREY)
+    if s[st.CARS + i]:
+        canvas.text(x + 4, y + 37, f"{int(s[st.CARS + i])} CAR", BLACK)
+    marks = ("AD " if s[st.AD + i] else "") + (f"-{int(s[st.DISC + i])}" if s[st.DISC + i]
+                                               else "")
+    if marks:
+        canvas.text(x + 4, y + 52, marks, (160, 30, 30), 1)
+    if int(s[st.FRONTIER]) == i:
+        canvas.frame(x - 2, y - 2, CELL_W + 4, CELL_H + 4, WHITE, thickness=2)
+
+
+def _salesroom(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
+    """Per segment: the salesmen in its showroom box and on its sales track, by seat,
+    the filled sale boxes and the demand revealed last."""
+    for g in range(3):
+        x = GAP + g * (PANEL_W + 8)
+        canvas.rect(x, top, PANEL_W, 58, (235, 235, 225))
+        canvas.rect(x, top, PANEL_W, 12, SEGMENT_COLORS[g])
+        canvas.text(x + 3, top + 3, f"{SEGMENTS[g]} SALES {int(s[st.BOXES + g])}  "
+                                    f"DEMAND {int(s[st.DEMAND + g])}", BLACK, 1)
+        for row, (label, base) in enumerate((("SHOWROOM", st.SHOW), ("TRACK", st.USED))):
+            y = top + 18 + row * 20
+            canvas.text(x + 4, y + 3, label, BLACK, 1)
+            for seat in range(game.num_players):
+                count = int(s[base + seat * 3 + g])
+                bx = x + 44 + seat * 22
+                canvas.rect(bx, y, 18, 14, SEAT_COLORS[seat] if count else (205, 205, 195))
+                canvas.text(bx + 6, y + 4, str(count), BLACK, 1)
+
+
 def render_rgb(game: Game, state: State) -> np.ndarray:
-    """The 26 spaces in two rows (segment frame, owner colour, factories, cars), then
-    one line per player."""
+    """The 26 production spaces in two rows, the salesroom (showrooms, sales tracks,
+    demand), the characters, then one line per player (cash, R&D, loss cubes, loans,
+    cars, salesmen in stock, character, demand tiles)."""
     s = state.data
     p = game.params
     n = game.num_players
-    cell, gap = 44, 4
-    per_row = 13
-    width = per_row * (cell + gap) + gap
-    height = 2 * (cell + gap) + 40 + 24 * n + 20
-    canvas = Canvas(height, width)
+    width = PER_ROW * (CELL_W + GAP) + GAP
+    sales_top = BOARD_TOP + 2 * (CELL_H + GAP) + 8
+    chars_top = sales_top + 66
+    players_top = chars_top + 24
+    canvas = Canvas(players_top + 20 * n + 8, width)
+    canvas.text(GAP, 8, fit(_status(game, state).replace("Automobile ", ""), width - 2 * GAP),
+                WHITE)
     for i in range(NUM_SPACES):
-        x = gap + (i % per_row) * (cell + gap)
-        y = 24 + (i // per_row) * (cell + gap)
-        canvas.rect(x, y, cell, cell, SEGMENT_COLORS[int(p[st.P_SEGMENT + i])])
-        owner = int(s[st.OWNER + i])
-        if s[st.CLOSED + i]:
-            canvas.rect(x + 4, y + 4, cell - 8, cell - 8, BLACK)
-        elif s[st.FACTORIES + i]:
-            canvas.rect(x + 4, y + 4, cell - 8, cell - 8, SEAT_COLORS[owner])
-            for f in range(int(s[st.FACTORIES + i])):
-                canvas.rect(x + 6 + f * 9, y + 6, 7, 7, WHITE)
-            if s[st.PARTS + i]:
-                canvas.disc(x + cell - 10, y + 10, 4, GREY)
-        if s[st.CARS + i]:
-            canvas.text(x + 6, y + cell - 16, str(int(s[st.CARS + i])), BLACK)
-        if s[st.AD + i] or s[st.DISC + i]:
-            canvas.frame(x, y, cell, cell, WHITE, thickness=2)
-    canvas.text(gap, 6, _status(game, state)[:60], WHITE)
-    top = 24 + 2 * (cell + gap) + 12
+        _space(canvas, game, s, i, GAP + (i % PER_ROW) * (CELL_W + GAP),
+               BOARD_TOP + (i // PER_ROW) * (CELL_H + GAP))
+    _salesroom(canvas, game, s, sales_top)
+    for c, name in enumerate(CHARACTERS):
+        x = GAP + c * 138
+        seat = int(s[st.CHAR_SEAT + c])
+        canvas.rect(x, chars_top, 132, 16, SEAT_COLORS[seat] if seat >= 0 else (90, 90, 90))
+        held = f"P{seat}" if seat >= 0 else f"{int(s[st.CHAR_RD + c])} R&D"
+        canvas.text(x + 4, chars_top + 5, f"{name} {held}", BLACK if seat >= 0 else WHITE, 1)
     for seat in range(n):
-        y = top + seat * 24
-        canvas.rect(gap, y, 12, 12, SEAT_COLORS[seat])
-        marker = ">" if seat == s[st.CURRENT] and s[st.PHASE] != st.PH_OVER else " "
-        canvas.text(gap + 18, y, f"{marker}P{seat} ${s[st.CASH + seat]} RD {s[st.RD + seat]} "
-                                 f"LOSS {s[st.LOSS + seat]} LOANS {s[st.LOANS + seat]}", WHITE)
+        y = players_top + seat * 20
+        canvas.rect(GAP, y, 12, 12, SEAT_COLORS[seat])
+        current = seat == s[st.CURRENT] and s[st.PHASE] != st.PH_OVER
+        c = int(s[st.CHAR_OF + seat])
+        tiles = "/".join(str(int(v)) for v in s[st.TILES + seat * 2:st.TILES + seat * 2 + 2]
+                         if v) or "-"
+        canvas.text(GAP + 18, y + 1, fit(
+            f"{'>' if current else ' '}P{seat} ${int(s[st.CASH + seat])} R&D "
+            f"{int(s[st.RD + seat])} LOSS {int(s[st.LOSS + seat])} LOANS "
+            f"{int(s[st.LOANS + seat])} CARS {int(s[st.CAR_COUNT + seat])} SALESMEN "
+            f"{int(salesmen_in_stock(s, p, seat))} {CHARACTERS[c] if c >= 0 else '-'} "
+            f"DEMAND {tiles}", width - GAP - 18), WHITE if current else (215, 215, 215))
     return canvas.image()

@@ -9,7 +9,7 @@ from transit_gym.envs.automobiles import board
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import COLOURS, GEARS, NUM_COLOURS
 from transit_gym.envs.core.game import Game, State
-from transit_gym.envs.core.render import BLACK, WHITE, Canvas
+from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit, text_width
 
 SHORT = ("W", "L", "D", "B", "w", "Y", "P", "R", "G", "U")   # U = blue (B is black)
 TRACK_LETTERS = ("w", "l", "d", "b")
@@ -47,7 +47,9 @@ def _cells(game: Game, state: State) -> list[list[str]]:
     return rows
 
 
-def render_text(game: Game, state: State) -> str:
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
+    """The table as text. Nothing in it is hidden from any seat (bags show counts only),
+    so ``viewer`` changes nothing."""
     s = state.data
     p = game.params
     phase = int(s[st.PHASE])
@@ -90,53 +92,119 @@ def render_text(game: Game, state: State) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(game: Game, state: State) -> np.ndarray:
-    """The unrolled track (outer lane on top), cars as discs, cubes as small squares,
-    then one status line per player."""
-    s = state.data
-    p = game.params
+CUBE_RGB = ((240, 240, 240), (175, 175, 175), (95, 95, 95), (25, 25, 25), (130, 80, 40),
+            (240, 210, 50), (140, 70, 170), (210, 50, 50), (60, 160, 70), (50, 100, 210))
+LIGHT_CUBES = (0, 1, 5)          # colours that take dark digits
+CELL_W, CELL_H, MARGIN = 20, 22, 10
+CARD_W, CARD_H, CARD_GAP = 82, 54, 4
+PLAYER_H = 34
+
+
+def _cube(canvas: Canvas, x: int, y: int, colour: int, count: int) -> None:
+    """A 12-pixel cube of ``colour`` with its count written on it."""
+    canvas.rect(x, y, 12, 12, CUBE_RGB[colour])
+    canvas.frame(x, y, 12, 12, BLACK)
+    canvas.text(x + 3 if count < 10 else x + 1, y + 4, str(count),
+                BLACK if colour in LIGHT_CUBES else WHITE, 1)
+
+
+def _cubes(canvas: Canvas, x: int, y: int, label: str, counts: np.ndarray) -> int:
+    """``label`` then one counted cube per colour present; returns the x after it."""
+    canvas.text(x, y + 3, label, WHITE, 1)
+    x += text_width(label, 1) + 4
+    for c in range(NUM_COLOURS):
+        if counts[c]:
+            _cube(canvas, x, y, c, int(counts[c]))
+            x += 14
+    return x + 10
+
+
+def _track(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
+    """The unrolled track (outer lane on top), cubes placed this turn, the cars."""
     track = game.track
-    cell_w, cell_h, margin = 14, 22, 10
-    width = max(track.lap_length * cell_w + 2 * margin, 420)
-    top = margin + 14
-    height = top + track.lanes * cell_h + 20 + 18 * game.num_players + margin
-    canvas = Canvas(height, width)
-    canvas.text(margin, 4, f"{track.name.upper()} ROUND {int(s[st.ROUNDS]) + 1}", WHITE, 1)
 
     def cell(lane: int, pos: int) -> tuple[int, int]:
-        return margin + pos * cell_w, top + (track.lanes - 1 - lane) * cell_h
+        return MARGIN + pos * CELL_W, top + (track.lanes - 1 - lane) * CELL_H
 
     for sp in range(track.num_spaces):
         colours = [g for g in GEARS if track.colours[sp] & (1 << g)]
         for u in range(track.length[sp]):
             x, y = cell(int(track.lane[sp]), int((track.start[sp] + u) % track.lap_length))
-            band = cell_h // len(colours)
+            band = CELL_H // len(colours)
             for k, g in enumerate(colours):
-                canvas.rect(x, y + k * band, cell_w, band if k < len(colours) - 1
-                            else cell_h - k * band, GEAR_RGB[g])
+                canvas.rect(x, y + k * band, CELL_W, band if k < len(colours) - 1
+                            else CELL_H - k * band, GEAR_RGB[g])
             if u == 0:
-                canvas.rect(x, y, 2, cell_h, (200, 40, 40))
-    canvas.rect(margin, top - 3, 2, track.lanes * cell_h + 6, WHITE)
+                canvas.rect(x, y, 2, CELL_H, (200, 40, 40))
+    canvas.rect(MARGIN, top - 3, 2, track.lanes * CELL_H + 6, WHITE)
+    for pos in range(0, track.lap_length, 5):
+        canvas.text(MARGIN + pos * CELL_W + 2, top + track.lanes * CELL_H + 3, str(pos), WHITE, 1)
 
     def centre(sp: int, seg: int) -> tuple[int, int]:
         pos = (int(track.end[sp]) - 1 - seg) % track.lap_length
         x, y = cell(int(track.lane[sp]), pos)
-        return x + cell_w // 2, y + cell_h // 2
+        return x + CELL_W // 2, y + CELL_H // 2
 
+    mover = SEAT_RGB[int(s[st.TURN_SEAT]) % len(SEAT_RGB)]
     for i in range(int(s[st.PLACED_N])):
         cx, cy = centre(int(s[st.PLACED_SPACE + i]), int(s[st.PLACED_SEG + i]))
-        canvas.rect(cx - 3, cy - 3, 6, 6, SEAT_RGB[int(s[st.TURN_SEAT]) % len(SEAT_RGB)])
-        canvas.frame(cx - 3, cy - 3, 6, 6, BLACK)
+        canvas.rect(cx - 5, cy - 5, 10, 10, mover)
+        canvas.rect(cx - 3, cy - 3, 6, 6, CUBE_RGB[int(s[st.PLACED_COLOUR + i])])
     for seat in range(game.num_players):
         cx, cy = centre(int(s[st.CAR_SPACE + seat]), int(s[st.CAR_SEG + seat]))
+        canvas.disc(cx, cy, 7, BLACK)
         canvas.disc(cx, cy, 6, SEAT_RGB[seat % len(SEAT_RGB)])
         canvas.text(cx - 1, cy - 2, str(seat), BLACK, 1)
-    y0 = top + track.lanes * cell_h + 12
+
+
+def _market(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
+    """The card row: one card per cube colour with its name, cost, value and stock."""
+    for c in range(NUM_COLOURS):
+        x = MARGIN + c * (CARD_W + CARD_GAP)
+        canvas.rect(x, top, CARD_W, CARD_H, (235, 235, 225))
+        canvas.rect(x, top, CARD_W, 12, CUBE_RGB[c])
+        canvas.frame(x, top, CARD_W, CARD_H, BLACK)
+        name = game.cards.names[int(s[st.CARD_OF + c])]
+        canvas.text(x + 3, top + 4, fit(name, CARD_W - 6, 1),
+                    BLACK if c in LIGHT_CUBES else WHITE, 1)
+        canvas.text(x + 4, top + 18, f"${int(s[st.COST + c])} V{int(s[st.VALUE + c])}", BLACK)
+        canvas.text(x + 4, top + 38, f"STOCK {int(s[st.STOCK + c])}", GREY, 1)
+
+
+def render_rgb(game: Game, state: State) -> np.ndarray:
+    """The unrolled track with the cars and this turn's cubes, the card row (cost, value,
+    stock per colour), then per player: place, lap, and the bag, active, used and discard
+    cubes (counts, and the active and discarded cubes by colour)."""
+    s = state.data
+    p = game.params
+    track = game.track
+    width = max(track.lap_length * CELL_W, NUM_COLOURS * (CARD_W + CARD_GAP)) + 2 * MARGIN
+    track_top = 30
+    market_top = track_top + track.lanes * CELL_H + 18
+    players_top = market_top + CARD_H + 12
+    height = players_top + PLAYER_H * game.num_players + MARGIN
+    canvas = Canvas(height, width)
+    phase = int(s[st.PHASE])
+    status = ("GAME OVER" if phase == st.PH_OVER else
+              f"P{int(s[st.CURRENT])}: {st.PHASE_NAMES[phase].replace('_', ' ')}")
+    last = " LAST ROUND" if s[st.END_TRIGGERED] and phase != st.PH_OVER else ""
+    canvas.text(MARGIN, 8, fit(f"{track.name} {game.laps} LAPS  ROUND {int(s[st.ROUNDS]) + 1}"
+                               f"{last}  {status}", width - 2 * MARGIN), WHITE)
+    _track(canvas, game, s, track_top)
+    _market(canvas, game, s, market_top)
     for seat in range(game.num_players):
-        marker = ">" if seat == int(s[st.CURRENT]) and s[st.PHASE] != st.PH_OVER else " "
-        canvas.rect(margin, y0 + seat * 18, 8, 8, SEAT_RGB[seat % len(SEAT_RGB)])
-        canvas.text(margin + 12, y0 + seat * 18,
-                    f"{marker}P{seat} PLACE {int(board.rank(s, p, seat))} LAP "
-                    f"{int(board.crossings(s, p, seat))}/{game.laps} WEAR "
-                    f"{int(s[st.STAT_WEAR + seat])}", WHITE, 1)
+        y = players_top + seat * PLAYER_H
+        own = slice(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS)
+        bag, active = s[st.BAG:][own], s[st.ACTIVE:][own]
+        used, discard = s[st.USED:][own], s[st.DISCARD:][own]
+        current = seat == int(s[st.CURRENT]) and phase != st.PH_OVER
+        canvas.rect(MARGIN, y, 12, 12, SEAT_RGB[seat % len(SEAT_RGB)])
+        canvas.text(MARGIN + 16, y + 1,
+                    f"{'>' if current else ' '}P{seat} PLACE {int(board.rank(s, p, seat))} LAP "
+                    f"{int(board.crossings(s, p, seat))}/{game.laps}  BAG {int(bag.sum())} "
+                    f"ACTIVE {int(active.sum())} USED {int(used.sum())} DISCARD "
+                    f"{int(discard.sum())}  WEAR GAINED {int(s[st.STAT_WEAR + seat])}",
+                    WHITE if current else (215, 215, 215))
+        x = _cubes(canvas, MARGIN + 24, y + 16, "ACTIVE", active)
+        _cubes(canvas, max(x, width // 2), y + 16, "DISCARD", discard)
     return canvas.image()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from transit_gym.envs.core.game import Game, State
-from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas
+from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit
 from transit_gym.envs.loose_caboose import state as st
 
 VALUE_COLORS = {1: (70, 130, 220), 2: (90, 190, 90), 3: (230, 180, 40), 4: (220, 70, 60)}
@@ -24,8 +24,9 @@ def _cards(game: Game, cards: list[int]) -> str:
     return " ".join(card_label(game, c) for c in cards) or "-"
 
 
-def render_text(game: Game, state: State) -> str:
-    """The table as text: railway (back to front, caboose in brackets), then each seat."""
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
+    """The table as text: railway (back to front, caboose in brackets), then each seat;
+    with a ``viewer`` seat, the other hands are shown as their sizes only."""
     s = state.data
     lo, hi, caboose = int(s[st.RAIL_LO]), int(s[st.RAIL_HI]), int(s[st.CABOOSE])
     rail = []
@@ -50,7 +51,10 @@ def render_text(game: Game, state: State) -> str:
     ]
     scores = game.scores(state)
     for seat in range(game.num_players):
-        line = (f"player_{seat}: hand {_cards(game, places[f'hand_{seat}'])}"
+        hand = places[f"hand_{seat}"]
+        shown = (_cards(game, hand) if viewer is None or viewer == seat
+                 else f"{len(hand)} cards")
+        line = (f"player_{seat}: hand {shown}"
                 f" | pile {_cards(game, places[f'penalty_{seat}'])}"
                 f" | banked {len(places[f'bank_{seat}']) + len(places[f'bank_hidden_{seat}'])}"
                 f" | {scores[seat][0]} points")
@@ -60,39 +64,91 @@ def render_text(game: Game, state: State) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(game: Game, state: State) -> np.ndarray:
-    """The railway drawn on its grid (or as a line), the caboose, and per-seat piles."""
-    s = state.data
+CELL = 28
+MIN_COLS, MIN_ROWS = 20, 4     # the railway area never shrinks below this (steady frames)
+SEAT_ROW = 40
+MINI_W, MINI_H = 14, 18        # a card in a penalty pile
+
+
+def _card(canvas: Canvas, game: Game, card: int, x: int, y: int, w: int, h: int) -> None:
+    """A card: coloured by value, its value, a thick black frame when it is Broken Track."""
+    p = game.params
+    value = int(p[st.P_VALUES + card])
+    canvas.rect(x, y, w, h, VALUE_COLORS.get(value, GREY))
+    if p[st.P_BROKEN + card]:
+        canvas.frame(x, y, w, h, BLACK, thickness=2)
+    scale = 2 if w >= 20 else 1
+    canvas.text(x + 3, y + 3, str(value), WHITE, scale)
+
+
+def _railway(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
+    """The railway on its grid (or in a line without geometry), ``~`` on curves, the
+    caboose as a red disc, the front card outlined in white."""
     lo, hi, caboose = int(s[st.RAIL_LO]), int(s[st.RAIL_HI]), int(s[st.CABOOSE])
-    geometry = bool(game.params[st.P_GEOMETRY])
-    if geometry:
+    if hi <= lo:
+        return
+    if game.params[st.P_GEOMETRY]:
         cells = s[st.RAIL_CELL + lo:st.RAIL_CELL + hi]
         xs = (cells & 0xFF) - st.CELL_BIAS
         ys = ((cells >> 8) & 0xFF) - st.CELL_BIAS
     else:
         xs = np.arange(hi - lo)
         ys = np.zeros(hi - lo, dtype=np.int64)
-    cell = 28
-    cols = int(xs.max() - xs.min() + 1)
-    rows = int(ys.max() - ys.min() + 1)
-    board_w = max(cols * cell, 360)
-    canvas = Canvas(rows * cell + 40 + 28 * game.num_players, board_w + 20)
     for i in range(hi - lo):
         card = int(s[st.RAIL + lo + i])
-        x = 10 + int(xs[i] - xs.min()) * cell
-        y = 10 + int(ys.max() - ys[i]) * cell
-        color = VALUE_COLORS.get(int(game.params[st.P_VALUES + card]), GREY)
-        canvas.rect(x + 1, y + 1, cell - 2, cell - 2, color)
-        if game.params[st.P_BROKEN + card]:
-            canvas.frame(x + 1, y + 1, cell - 2, cell - 2, BLACK, thickness=3)
-        canvas.text(x + 4, y + 4, str(int(game.params[st.P_VALUES + card])), WHITE)
+        x = 10 + int(xs[i] - xs.min()) * CELL
+        y = top + int(ys.max() - ys[i]) * CELL
+        _card(canvas, game, card, x + 1, y + 1, CELL - 2, CELL - 2)
+        if game.params[st.P_SHAPES + card]:
+            canvas.text(x + 14, y + 4, "~", WHITE, 2)
         if lo + i == caboose:
-            canvas.disc(x + cell // 2 + 4, y + cell // 2 + 4, 6, CABOOSE_COLOR)
-    top = rows * cell + 24
+            canvas.disc(x + CELL // 2 + 4, y + CELL // 2 + 5, 6, CABOOSE_COLOR)
+        if i == hi - lo - 1:
+            canvas.frame(x, y, CELL, CELL, WHITE)
+
+
+def render_rgb(game: Game, state: State) -> np.ndarray:
+    """The railway, the draw/discard/removed piles and the last roll, then per seat: hand
+    size, banked cards, points and the face-up penalty pile card by card (top on the right)."""
+    s = state.data
+    lo, hi = int(s[st.RAIL_LO]), int(s[st.RAIL_HI])
+    cols, rows = MIN_COLS, MIN_ROWS
+    if game.params[st.P_GEOMETRY] and hi > lo:
+        cells = s[st.RAIL_CELL + lo:st.RAIL_CELL + hi]
+        xs, ys = (cells & 0xFF), (cells >> 8) & 0xFF
+        cols = max(cols, int(xs.max() - xs.min() + 1))
+        rows = max(rows, int(ys.max() - ys.min() + 1))
+    else:
+        cols = max(cols, hi - lo)
+    width = cols * CELL + 20
+    board_top = 28
+    piles_top = board_top + rows * CELL + 8
+    seats_top = piles_top + 22
+    canvas = Canvas(seats_top + SEAT_ROW * game.num_players + 4, width)
+    phase = int(s[st.PHASE])
+    if phase == st.PHASE_OVER:
+        status = "GAME OVER"
+    else:
+        status = f"P{int(s[st.CURRENT])} TO {'CHOOSE' if phase == st.PHASE_CHOOSE else 'GO ON'}"
+        if s[st.TURN_VALUE]:
+            status += f" (LAYING {int(s[st.TURN_VALUE])}S, {int(s[st.TURN_CARDS])} LAID)"
+    canvas.text(10, 8, fit(f"TURN {int(s[st.TURNS]) + 1}  {status}", width - 20), WHITE)
+    _railway(canvas, game, s, board_top)
     places = game.card_places(state)
+    roll = f"  LAST ROLL {int(s[st.LAST_WHEELS])} WHEELS" if s[st.LAST_WHEELS] >= 0 else ""
+    canvas.text(10, piles_top, fit(
+        f"DRAW {int(s[st.DECK_LEN])}  DISCARD {len(places['discard'])}  REMOVED "
+        f"{len(places['removed'])}{roll}{'  LAST CARD DRAWN' if s[st.END_TRIGGERED] else ''}",
+        width - 20), WHITE)
     for seat, (points, cards) in enumerate(game.scores(state)):
-        y = top + seat * 28
-        marker = ">" if seat == s[st.CURRENT] and s[st.PHASE] != st.PHASE_OVER else " "
-        canvas.text(10, y, f"{marker}P{seat} HAND {len(places[f'hand_{seat}'])} PTS {points} "
-                           f"CARDS {cards}", WHITE)
+        y = seats_top + seat * SEAT_ROW
+        current = seat == s[st.CURRENT] and phase != st.PHASE_OVER
+        hand = len(places[f"hand_{seat}"]) + len(places[f"hand_final_{seat}"])
+        canvas.text(10, y, fit(f"{'>' if current else ' '}P{seat} HAND {hand} BANKED "
+                               f"{len(places[f'bank_{seat}'])} POINTS {points} CARDS {cards}",
+                               width - 20), WHITE if current else (215, 215, 215))
+        pile = places[f"penalty_{seat}"]
+        fits = max((width - 40) // (MINI_W + 2), 1)
+        for j, card in enumerate(pile[-fits:]):
+            _card(canvas, game, card, 26 + j * (MINI_W + 2), y + 14, MINI_W, MINI_H)
     return canvas.image()

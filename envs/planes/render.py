@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from transit_gym.envs.core.game import State
-from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas
+from transit_gym.envs.core.render import BLACK, WHITE, Canvas, fit
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS, POI_NAMES
@@ -85,8 +85,9 @@ def _cards_text(game: PlanesGame, counts: np.ndarray) -> str:
     return ", ".join(parts) or "-"
 
 
-def render_text(game: PlanesGame, state: State) -> str:
-    """The airport, planes, the move in progress and each seat, as text."""
+def render_text(game: PlanesGame, state: State, viewer: int | None = None) -> str:
+    """The airport, planes, the move in progress and each seat, as text; with a
+    ``viewer`` seat, the other hands are shown as their sizes only."""
     s, p, a = state.data, game.params, game.airport
     phase = int(s[st.PHASE])
     seat = int(s[st.CURRENT])
@@ -132,8 +133,10 @@ def render_text(game: PlanesGame, state: State) -> str:
     for i in range(game.num_players):
         hand = state["hand"][i * MAX_TYPES:(i + 1) * MAX_TYPES]
         goals = state["goals"][i * MAX_TYPES:(i + 1) * MAX_TYPES]
+        shown = (_cards_text(game, hand) if viewer is None or viewer == i
+                 else f"{int(hand.sum())} cards")
         lines.append(f"player_{i} ({COLOR_NAMES[i]}): {scores[i]} VP, "
-                     f"{int(k.own_boarded(s, p, i))} boarded | hand: {_cards_text(game, hand)}"
+                     f"{int(k.own_boarded(s, p, i))} boarded | hand: {shown}"
                      f" | goals: {_cards_text(game, goals)}")
     decks = state["deck"].reshape(st.MAX_PLAYERS, MAX_TYPES).sum(axis=1)
     discards = state["discard"].reshape(st.MAX_PLAYERS, MAX_TYPES).sum(axis=1)
@@ -202,11 +205,21 @@ def render_rgb(game: PlanesGame, state: State) -> np.ndarray:
         canvas.text(gx + 3, gy + 5, f"{int(s[st.BOARDED + g])}/{int(p[st.P_PLANE_SLOTS])}",
                     BLACK)
     top = int(rows * (TILE_H + GAP) + GAP + 10)
-    canvas.text(GAP, top, f"TRACK {int(s[st.TRACK])}/{int(p[st.P_END_AT])}", WHITE)
+    decks = state["deck"].reshape(st.MAX_PLAYERS, MAX_TYPES).sum(axis=1)
+    discards = state["discard"].reshape(st.MAX_PLAYERS, MAX_TYPES).sum(axis=1)
+    rows_of_cards = game.num_players if p[st.P_PLAYER_DECKS] else 1
+    canvas.text(GAP, top, fit(
+        f"BOARDING TRACK {int(s[st.TRACK])}/{int(p[st.P_END_AT])}  DECK "
+        + "/".join(str(int(decks[r])) for r in range(rows_of_cards)) + "  DISCARD "
+        + "/".join(str(int(discards[r])) for r in range(rows_of_cards)), width - 2 * GAP),
+        WHITE)
     for i, points in enumerate(game.scores(state)):
         y = top + 24 * (i + 1)
-        marker = ">" if i == s[st.CURRENT] and s[st.PHASE] != st.PH_OVER else " "
+        current = i == s[st.CURRENT] and s[st.PHASE] != st.PH_OVER
+        goals = int(state["goals"][i * MAX_TYPES:(i + 1) * MAX_TYPES].sum())
         canvas.rect(GAP, y, 14, 14, CUBE_RGB[i])
-        canvas.text(GAP + 20, y, f"{marker}P{i} VP {points} HAND {int(k.hand_size(s, i))}", GREY
-                    if i != s[st.CURRENT] else WHITE)
+        canvas.text(GAP + 20, y, fit(
+            f"{'>' if current else ' '}P{i} {COLOR_NAMES[i]}  VP {points}  HAND "
+            f"{int(k.hand_size(s, i))}  BOARDED {int(k.own_boarded(s, p, i))}  GOALS {goals}",
+            width - 2 * GAP - 20), WHITE if current else (200, 200, 200))
     return canvas.image()
