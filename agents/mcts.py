@@ -115,8 +115,9 @@ class MCTSAgent(Agent):
             max_nodes = 2 * (simulations or 20_000) + 2
         self.max_nodes = int(max_nodes)
         self._kernel = search_kernel(game, policy_kernel(game.name))
-        self._rng = np.zeros(RNG_WORDS, dtype=np.int64)
-        self._words = np.zeros(RNG_WORDS, dtype=np.int64)
+        # every random stream of the search in one array (what tools that save an agent's
+        # stream, like training.play, copy): the search's own words, then the rollouts'
+        self._words = np.zeros(2 * RNG_WORDS, dtype=np.int64)
         self._ints = np.zeros((self.max_nodes, INT_FIELDS), dtype=np.int64)
         self._floats = np.zeros((self.max_nodes, FLOAT_FIELDS), dtype=np.float64)
         self.name = "mcts" if simulations is None else f"mcts:{simulations}"
@@ -124,8 +125,8 @@ class MCTSAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         seed = fresh_seed() if seed is None else seed
-        self._rng[:] = seeded_words(seed, 0x15C7)
-        self._words[:] = seeded_words(seed, 0x0110)
+        self._words[:RNG_WORDS] = seeded_words(seed, 0x15C7)
+        self._words[RNG_WORDS:] = seeded_words(seed, 0x0110)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         raise ConfigError(
@@ -155,8 +156,9 @@ class MCTSAgent(Agent):
             if n <= 0:
                 break
             n_nodes = int(self._kernel(root, game.params, seat, ints, floats, n_nodes, n,
-                                       self.exploration, ROLLOUTS[self.rollout], self._rng,
-                                       self._words, game.num_players, game.num_actions,
+                                       self.exploration, ROLLOUTS[self.rollout],
+                                       self._words[:RNG_WORDS], self._words[RNG_WORDS:],
+                                       game.num_players, game.num_actions,
                                        game.obs_size))
             done += n
             if deadline is not None and time.perf_counter() >= deadline:

@@ -174,9 +174,7 @@ def play_agents(session: Session) -> None:
         player = game.current_player(session.state)
         if player < 0 or player == session.seat:
             return
-        agent = env.possible_agents[player]
-        obs = env.observe(agent)
-        action = session.agents[player].act(obs["observation"], obs["action_mask"])
+        action = session.agents[player].act_state(session.state, player)
         session.say(f"player_{player} ({session.specs[player]}): "
                     f"{game.describe_action(session.state, action)}")
         env.step(action)

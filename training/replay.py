@@ -87,8 +87,7 @@ def record(game_name: str, players: int | None, agents: list[str], seed: int,
     step = 0
     while (at is None or step < at) and not game.is_over(env.game_state):
         player = game.current_player(env.game_state)
-        obs = env.observe(env.possible_agents[player])
-        action = seats[player].act(obs["observation"], obs["action_mask"])
+        action = seats[player].act_state(env.game_state, player)
         caption = f"{step + 1}: P{player} {game.describe_action(env.game_state, action)}"
         env.step(action)
         step += 1
