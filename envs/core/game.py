@@ -154,7 +154,7 @@ class Game(ABC):
             game.__init__(**options)
         except StateDictError:
             raise
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, OverflowError, LookupError) as exc:
             raise StateDictError(f"state dict options are invalid: {exc}") from exc
         return game
 
@@ -278,6 +278,24 @@ class Game(ABC):
                     f"{int(self.kernels.current_player(data, self.params))} to move) with no "
                     f"legal action"
                 )
+
+    def adopt(self, state: Any) -> State:
+        """A validated copy of ``state`` for this game (``set_state``, ``BatchEnv.load``):
+        ``StateDictError`` unless it is a ``State`` of an equal game holding a 1-D int64
+        vector that passes :meth:`validate`."""
+        if not isinstance(state, State):
+            raise StateDictError(f"expected a State of {self!r}, got {type(state).__name__}")
+        if state.game != self:
+            raise StateDictError(f"state is for {state.game!r}, this one plays {self!r}")
+        data = state.data
+        if not isinstance(data, np.ndarray) or data.dtype != np.int64:
+            raise StateDictError(
+                f"state vector must be an int64 array, got "
+                f"{getattr(data, 'dtype', type(data).__name__)}"
+            )
+        candidate = State(self, np.array(data, dtype=np.int64, copy=True, order="C"))
+        self.validate(candidate)
+        return candidate
 
     def _violation_message(self, data: np.ndarray, code: int, where: np.ndarray) -> str:
         meaning = self.violation_messages.get(code, "see the game's violation_messages")
@@ -408,7 +426,8 @@ class Game(ABC):
             raise StateDictError(
                 f"state dict is for game {payload.get('game')!r}, not {self.name!r}"
             )
-        if payload.get("format") != STATE_FORMAT:
+        fmt = payload.get("format")
+        if type(fmt) is not int or fmt != STATE_FORMAT:
             raise StateDictError(f"unsupported state format {payload.get('format')!r}")
         fields = payload.get("fields")
         if not isinstance(fields, dict):
