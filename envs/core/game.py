@@ -267,7 +267,7 @@ class Game(ABC):
                 raise StateDictError(self._violation_message(data, code, where))
         try:
             self.check_invariants(state)
-        except (AssertionError, IndexError, ValueError, OverflowError) as exc:
+        except (AssertionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:
             raise StateDictError(f"{self.name} state is inconsistent: {exc}") from exc
         if self.kernels.current_player(data, self.params) >= 0:
             mask = np.zeros(self.num_actions, dtype=np.int8)

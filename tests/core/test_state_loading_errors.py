@@ -89,3 +89,20 @@ def test_set_state_batch_load_and_unpickling_refuse_foreign_states(name):
     batch.load(1, good)
     assert np.array_equal(env.state(), good.data)
     assert np.array_equal(batch.state(1).data, good.data)
+
+
+@pytest.mark.parametrize("error", [KeyError, TypeError, ZeroDivisionError, IndexError,
+                                   OverflowError, AssertionError])
+def test_crashing_invariant_check_becomes_state_dict_error(monkeypatch, error):
+    """A game's Python invariant check that trips over a garbage state (any lookup, type or
+    arithmetic error) surfaces as ``StateDictError``, not as that error."""
+    name = GAMES[0]
+    cls = game_class(name)
+    game = cls(num_players=cls.min_players)
+
+    def broken(self, state):
+        raise error("garbage")
+
+    monkeypatch.setattr(cls, "check_invariants", broken)
+    with pytest.raises(StateDictError, match="inconsistent"):
+        game.validate(game.new_state(0))
