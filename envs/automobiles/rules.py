@@ -54,9 +54,12 @@ from transit_gym.envs.automobiles.data import (
     GEARS,
     MAX_PLAYERS,
     NUM_COLOURS,
+    NUM_GEARS,
     WEAR,
 )
+from transit_gym.envs.automobiles.determinize import determinize
 from transit_gym.envs.automobiles.encode import OBS, action_name, observe
+from transit_gym.envs.automobiles.invariants import MESSAGES, violation
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
@@ -68,7 +71,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels.of(kernels, observe)
+KERNELS = Kernels.of(kernels, observe, violation=violation, determinize=determinize)
 
 
 def _slug(name: str) -> str:
@@ -99,7 +102,7 @@ class AutomobilesGame(Game):
     min_players = 2
     max_players = 5
     start_option = "start_player"
-    obs_bounds = (0.0, 100_000.0)   # max_rounds may be up to 100000
+    violation_messages = MESSAGES
 
     def _build(self, laps: int | None = None, track: str = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
@@ -303,6 +306,68 @@ class AutomobilesGame(Game):
                 start = base + seat * NUM_COLOURS
                 places[f"{name}_{seat}"] = s[start:start + NUM_COLOURS].copy()
         return places
+
+    def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
+        """True per-slot bounds of ``encode.OBS`` for this configuration."""
+        from transit_gym.envs.automobiles import encode as e
+
+        p = self.params
+        supply = self.cards.supply.astype(np.float32)
+        cubes = float(supply.sum())
+        rounds = float(p[st.P_MAX_ROUNDS])
+        lap = float(p[st.P_LAP])
+        laps = float(p[st.P_LAPS])
+        n = float(self.num_players)
+        low = np.zeros(OBS.size, dtype=np.float32)
+        high = np.ones(OBS.size, dtype=np.float32)    # one-hots, flags, fractions of a lap
+        money = max(float(np.max(p[st.P_ALLOWANCE:st.P_ALLOWANCE + MAX_PLAYERS])),
+                    float((supply * max(1, int(self.cards.values.max()))).sum()),
+                    float((supply * max(1, int(self.cards.costs.max()))).sum()))
+        high[e.O_MONEY] = money
+        high[e.O_MOVE:e.O_MOVE + 3] = st.MAX_PATH
+        high[e.O_PICKS:e.O_PICKS + 3] = cubes
+        high[e.O_DRAWN:e.O_DRAWN + NUM_COLOURS] = supply
+        high[e.O_TURN + 2] = n
+        high[e.O_TURN + 3] = NUM_GEARS
+        high[e.O_COST:e.O_COST + NUM_COLOURS] = int(self.cards.costs.max())
+        high[e.O_VALUE:e.O_VALUE + NUM_COLOURS] = int(self.cards.values.max())
+        high[e.O_STOCK:e.O_STOCK + NUM_COLOURS] = supply
+        for k in range(MAX_PLAYERS):
+            b = e.O_PLAYERS + k * e.PLAYER_BLOCK
+            high[b + e.PB_RANK] = n
+            high[b + e.PB_CROSSINGS] = laps + 2
+            high[b + e.PB_PAST_LINE] = 3.0
+            high[b + e.PB_LANE] = auto_data.MAX_LANES - 1
+            high[b + e.PB_SEGMENT] = auto_data.MAX_SEGMENTS - 1
+            high[b + e.PB_BAG_SIZE] = cubes
+            high[b + e.PB_PENDING] = cubes
+            high[b + e.PB_WEAR] = rounds * supply[WEAR]   # at most the wear stock a turn
+            high[b + e.PB_PITS] = rounds
+            for base in (e.PB_ACTIVE, e.PB_USED, e.PB_DISCARD, e.PB_BAG):
+                high[b + base:b + base + NUM_COLOURS] = supply
+        for sp in range(auto_data.MAX_SPACES):
+            b = e.O_SPACES + sp * e.SPACE_BLOCK
+            high[b + e.SB_LANE] = auto_data.MAX_LANES - 1
+            high[b + e.SB_SEGMENTS] = auto_data.MAX_SEGMENTS
+            high[b + e.SB_CARS] = n
+        g = e.O_GAME
+        low[g] = high[g] = laps
+        low[g + 1] = high[g + 1] = lap
+        high[g + 2] = rounds
+        low[g + 3] = high[g + 3] = rounds
+        low[g + 5] = high[g + 5] = n
+        return low, high
+
+    def obs_one_hot_groups(self) -> list[slice]:
+        """The pending decision (with ``waiting``), the resolving effect's colour, and the
+        effect of each colour's card."""
+        from transit_gym.envs.automobiles import encode as e
+
+        groups = [slice(e.O_DECISION, e.O_WAITING + 1), OBS.slice("effect_colour")]
+        for c in range(NUM_COLOURS):
+            start = e.O_MARKET + c * auto_data.NUM_EFFECTS
+            groups.append(slice(start, start + auto_data.NUM_EFFECTS))
+        return groups
 
     def check_invariants(self, state: State) -> None:
         s = state.data

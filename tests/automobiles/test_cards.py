@@ -23,7 +23,6 @@ from tests.automobiles.table import (
     to_space,
 )
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.board import crossings
 
 COLOUR_OF = {"Car Chief": "yellow", "Engineer": "yellow", "Manager": "yellow",
              "Mechanic": "yellow", "Crew Chief": "purple", "Pit Captain": "purple",
@@ -182,29 +181,6 @@ def test_mechanic_parks_an_active_cube_without_effect_then_removes_up_to_two():
 
 
 # ----- Pit ----------------------------------------------------------------------------------
-def test_crew_chief_action_phase_example():
-    """Action Phase Example Part 1: Crew Chief draws a wear, another wear, then a white
-    cube, then removes all 5 discarded wear; the 2 drawn wear (active) stay."""
-    found = False
-    for seed in range(64):
-        t = card_table("Crew Chief")
-        t.give(0, "active", purple=1)
-        t.give(0, "bag", wear=2, white=1)
-        t.give(0, "discard", wear=5)
-        t.turn(0)
-        t.rig(seed)
-        stock = t.stock("wear")
-        t.act(activate("purple"))
-        drawn_wear = t.count(0, "active", "wear") - 1        # the spare wear cube
-        assert t.count(0, "active", "white") == 1          # stops at the first non-wear
-        assert t.count(0, "bag", "wear") == 2 - drawn_wear
-        assert t.count(0, "discard", "wear") == 0 and t.stock("wear") == stock + 5
-        if drawn_wear == 2:
-            found = True
-            assert t.size(0, "bag") == 0
-    assert found
-
-
 def test_pit_captain_removes_up_to_six_discarded_cubes():
     """Pit Captain: remove up to 6 cubes of any kind (wear included) from the discard
     pile; stopping is allowed at every point, and the sixth removal ends the choice."""
@@ -668,38 +644,3 @@ def test_hybrid_and_turbo_count_only_the_other_players_discard_piles():
     t2.turn(0)
     t2.act(activate("green"))
     assert t2.s[st.MV_LEFT] == 2 + 1
-
-
-def test_action_phase_example_part_2_then_car_and_decline_examples():
-    """Action Phase Example Part 2 with the Car and Decline Phase examples (example set):
-    2 wear cubes to the discard pile (now 4 colours there: white, light gray, blue, wear),
-    Rotary Engine moves 4 white spaces (+1 wear), then Gearbox, 4th of 5 (up to 4), moves
-    2 light gray spaces (+1 wear) to draft the purple car; the car crosses the line
-    (lap marker +1) and drafting saves the 2 Decline wear of light gray."""
-    t = card_table("Rotary Engine", players=5, keep=False)
-    blue, purple, ahead1, ahead2, behind = range(5)
-    t.put_car(blue, 0, 35, lap=1)                        # lane 0 white [35, 36)
-    t.put_car(purple, 0, 4, lap=2)                       # lane 0 light gray [4, 6)
-    t.put_car(ahead1, 1, 20, lap=2)
-    t.put_car(ahead2, 2, 20, lap=2)
-    t.put_car(behind, 0, 30, lap=1)
-    t.give(blue, "active", wear=2, blue=1, green=1)
-    t.give(blue, "discard", white=1, light_gray=3, blue=1)
-    t.give(blue, "bag", white=7)
-    t.turn(blue)
-    assert t.s[st.START_RANK] == 4
-    crossed = crossings(t.s, t.p, blue)
-    t.act(activate("wear"), activate("wear"))
-    assert t.count(blue, "discard", "wear") == 2
-    t.act(activate("blue"))
-    assert t.s[st.MV_LEFT] == 4 and t.count(blue, "used", "wear") == 1
-    for at in (36, 37, 38, 39):
-        t.act(to_space(t.space(0, at)))
-    t.act(activate("green"))
-    assert t.s[st.MV_LEFT] == 4 and t.count(blue, "used", "wear") == 2
-    t.act(to_space(t.space(0, 0)), to_space(t.space(0, 2)), STOP)
-    assert t.phase() == "buy"
-    t.act(STOP)
-    assert t.s[st.CAR_SPACE + blue] == t.space(0, 2)     # the farthest cube
-    assert crossings(t.s, t.p, blue) == crossed + 1
-    assert t.s[st.STAT_WEAR + blue] == 2                 # Action Phase wear only

@@ -160,25 +160,6 @@ def test_the_run_from_the_grid_across_the_line_is_not_a_lap_by_default(counts):
         assert t.game.progress_past_line(t.state, 0) == 2
 
 
-def test_winner_is_farthest_past_the_line_and_inner_lane_breaks_ties():
-    """Finish Line Example: green first; red and yellow level, red on the inside is 2nd;
-    purple 4th, blue 5th. Rewards: +1 to the winner, -1/4 to the others."""
-    t = Table(5)
-    green, red, yellow, purple, blue = range(5)
-    t.put_car(green, 0, 10, lap=3)      # lane 0 [10, 12): front edge 12
-    t.put_car(red, 0, 6, lap=3)         # lane 0 [6, 8): front edge 8
-    t.put_car(yellow, 1, 4, lap=3)      # lane 1 [4, 8): front edge 8, outer lane
-    t.put_car(purple, 0, 4, lap=3)      # front edge 6
-    t.put_car(blue, 1, 0, lap=3)        # lane 1 [0, 4): front edge 4
-    t.s[st.PHASE] = st.PH_OVER
-    assert t.game.scores(t.state) == [1, 2, 3, 4, 5]
-    rewards = t.game.rewards(t.state)
-    assert rewards.tolist() == pytest.approx([1.0, -0.25, -0.25, -0.25, -0.25])
-    info = t.game.final_info(t.state)
-    assert info[green]["winner"] and info[green]["past_line"] == 12     # 3rd crossing made
-    assert not info[red]["winner"] and info[red]["rank"] == 2
-
-
 def test_final_info_and_game_summary_report_the_statistics():
     """Per seat: rank, winner, progress past the line, rounds, wear gained, cubes bought
     and activated per colour; per game: rounds, lead changes (leader after each turn),

@@ -221,24 +221,6 @@ def test_missing_wear_in_the_stock_does_not_block_an_effect():
 
 
 # ----- Buy Phase ----------------------------------------------------------------------------
-def test_buy_phase_money_is_the_value_of_the_cubes_left_in_the_active_pile():
-    """Buy Phase example: $5 from the cubes left; a $4 cube bought goes to the used pile;
-    the $1 left is lost at the end of the turn."""
-    t = racing_table(card_set=["Car Chief", "Crew Chief", "Steering", "Gearbox",
-                               "Rotary Engine"])
-    t.give(0, "active", dark_gray=1, yellow=1, white=1)    # $2 + $2 + $1 (data.toml)
-    t.give(0, "bag", white=7)
-    t.turn(0)
-    t.act(STOP)
-    assert t.phase() == "buy" and t.s[st.MONEY] == 5
-    t.act(buy("green"))                                      # Gearbox, $4
-    assert t.count(0, "used", "green") == 1 and t.s[st.MONEY] == 1
-    assert t.stock("green") == 15
-    t.act(STOP)
-    assert t.current() == 1 and t.s[st.MONEY] == 0
-    assert t.count(0, "discard", "green") == 1
-
-
 def test_buying_is_limited_by_the_stock():
     """Buy Phase: cubes are limited to the stock; once gone they cannot be bought."""
     t = racing_table()

@@ -45,11 +45,11 @@ def _fuzz(game: str, mutants: int, env: dict[str, str] | None = None, timeout: i
 @pytest.mark.parametrize("name", GAMES)
 def test_one_slot_mutations_are_rejected_or_play_out(name):
     """Normal build, in a subprocess: no crash, no hang, no other exception."""
-    result = _fuzz(name, 500)
+    result = _fuzz(name, 250)
     assert result.returncode == 0, (
         f"{name} fuzz failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr[-3000:]}"
     )
-    assert "accepted mutants played out" in result.stdout
+    assert "accepted mutants played on" in result.stdout
 
 
 @pytest.mark.slow
@@ -58,7 +58,7 @@ def test_mutations_under_numba_bounds_checking(name, tmp_path):
     """The same run with ``NUMBA_BOUNDSCHECK=1`` and a fresh kernel cache: an out-of-bounds
     access raises instead of passing silently (compiles the game's kernels with bounds
     checks: about 20-60 s a game on one core)."""
-    result = _fuzz(name, 150, env={"NUMBA_BOUNDSCHECK": "1",
+    result = _fuzz(name, 80, env={"NUMBA_BOUNDSCHECK": "1",
                                    "NUMBA_CACHE_DIR": str(tmp_path / "numba")}, timeout=900)
     assert result.returncode == 0, (
         f"{name} bounds-checked fuzz failed:\n{result.stdout}\n{result.stderr[-3000:]}"

@@ -1,0 +1,310 @@
+"""Which Automobiles states the kernels may run on: ``violation(s, p, where)``.
+
+Run on every state that enters from outside (``State.from_dict``, ``set_state``,
+unpickling, ``BatchEnv.load``) before any other kernel sees it. Every field a kernel uses
+as an index, a loop bound or a count is range-checked; the cubes of each colour are
+conserved (the supply is split over the stock and the seats' piles, the track and the
+Nitro draw); the cubes placed this turn agree with ``on_track``; the market holds one
+card of each colour with that card's cost and value; positions are consistent with the
+spaces they name. Values that only feed arithmetic (unwrapped positions, money) are kept
+far from int64 overflow.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from transit_gym.envs.automobiles.data import (
+    MAX_PLAYERS,
+    MAX_SEGMENTS,
+    NUM_COLOURS,
+    NUM_GEARS,
+)
+from transit_gym.envs.automobiles.state import (
+    ACT_COLOUR,
+    AERO,
+    BOOST_BONUS,
+    BOOST_NEXT,
+    BOUGHT_N,
+    CAR_ABS,
+    CAR_SEG,
+    CAR_SPACE,
+    CARD_OF,
+    COST,
+    CURRENT,
+    DRAWN,
+    END_TRIGGERED,
+    FAR,
+    LAST_LEAD_ROUND,
+    LEAD_CHANGES,
+    LEADER,
+    MAX_PATH,
+    MAX_PLACED,
+    MONEY,
+    MV_ABS,
+    MV_LEFT,
+    MV_MASK,
+    MV_MIN,
+    MV_SEG,
+    MV_SPACE,
+    MV_STEPS,
+    ON_TRACK,
+    P_CARD_COLOUR,
+    P_CARD_COST,
+    P_CARD_VALUE,
+    P_LAP,
+    P_LAPS,
+    P_MAX_ROUNDS,
+    P_NUM_CARDS,
+    P_NUM_PLAYERS,
+    P_NUM_SPACES,
+    P_SPACE_END,
+    P_SPACE_LEN,
+    P_SUPPLY,
+    PATH_N,
+    PATH_SPACE,
+    PENDING_BOOST,
+    PH_NITRO,
+    PH_OVER,
+    PHASE,
+    PK_COUNT,
+    PK_LEFT,
+    PK_MUST,
+    PK_TOTAL,
+    PLACED_ABS,
+    PLACED_COLOUR,
+    PLACED_N,
+    PLACED_SEG,
+    PLACED_SPACE,
+    ROUNDS,
+    START_PLAYER,
+    START_RANK,
+    STAT_BOUGHT,
+    STAT_TURNS,
+    STD_TURN,
+    STOCK,
+    TOP_COLOUR,
+    TURN_SEAT,
+    VALUE,
+)
+from transit_gym.envs.automobiles.state import LAYOUT as _LAYOUT
+from transit_gym.envs.core.validate import (
+    MAX_COUNTER,
+    any_outside,
+    outside,
+    relation_broken,
+    rng_violation,
+)
+
+NC = NUM_COLOURS
+#: the per-seat cube piles, contiguous from ``bag`` to ``discard``
+_PILES = _LAYOUT.offset("bag")
+_PILE_SLOTS = 4 * MAX_PLAYERS * NC
+#: the statistics, contiguous from ``stat_bought`` to ``stat_turns``
+_STATS = STAT_BOUGHT
+_STAT_SLOTS = STAT_TURNS + MAX_PLAYERS - STAT_BOUGHT
+#: far beyond any position or sum of money in a real race, far from overflow
+MAX_MAGNITUDE = 1 << 32
+
+MESSAGES = {
+    1: "the generator words must be 32-bit values, not all zero",
+    2: "phase is not a decision of the game",
+    3: "a seat number is not a seat at the table",
+    4: "a round, flag or statistic is out of range",
+    5: "the market must hold one card of each colour, with that card's cost and value",
+    6: "a cube count is negative or too large",
+    7: "the cubes of a colour do not add up to its supply",
+    8: "a seat beyond the table holds cubes or a car",
+    9: "a car is not on a space of the track, or its position does not match its space",
+    10: "the cubes placed this turn are out of range or disagree with the track counts",
+    11: "the path of the moving cube is out of range",
+    12: "a field of the cube being moved is out of range",
+    13: "a card-effect pick count or Boost field is out of range",
+    14: "money or a purchase count is out of range",
+}
+
+
+@nb.njit(cache=True)
+def violation(s, p, where):
+    """0 when the kernels may run on ``s``; else a code of ``MESSAGES`` (``where``: the
+    offending slot and its allowed range, or -1s for a broken relation)."""
+    code = rng_violation(s, where)
+    if code:
+        return code
+    n = p[P_NUM_PLAYERS]
+    n_spaces = p[P_NUM_SPACES]
+    if outside(s, PHASE, 0, PH_OVER, where):
+        return 2
+    over = s[PHASE] == PH_OVER
+    if (outside(s, CURRENT, -1 if over else 0, n - 1, where)
+            or outside(s, TURN_SEAT, 0, n - 1, where)
+            or outside(s, START_PLAYER, 0, n - 1, where)
+            or outside(s, BOOST_NEXT, 0, n, where)
+            or outside(s, LEADER, 0, n - 1, where)
+            or outside(s, START_RANK, 0, n, where)):
+        return 3
+    if (outside(s, ROUNDS, 0, p[P_MAX_ROUNDS], where) or outside(s, END_TRIGGERED, 0, 1, where)
+            or outside(s, STD_TURN, 0, 1, where) or outside(s, AERO, 0, 1, where)
+            or outside(s, TOP_COLOUR, -1, NUM_GEARS - 1, where)
+            or outside(s, ACT_COLOUR, -1, NC - 1, where)
+            or outside(s, LEAD_CHANGES, 0, MAX_COUNTER, where)
+            or outside(s, LAST_LEAD_ROUND, 0, MAX_COUNTER, where)
+            or any_outside(s, _STATS, _STAT_SLOTS, 0, MAX_COUNTER, where)):
+        return 4
+    for c in range(NC):
+        if outside(s, CARD_OF + c, 0, p[P_NUM_CARDS] - 1, where):
+            return 5
+        card = s[CARD_OF + c]
+        if p[P_CARD_COLOUR + card] != c:
+            where[0] = CARD_OF + c
+            where[1] = -1
+            where[2] = -1
+            return 5
+        if (outside(s, COST + c, p[P_CARD_COST + card], p[P_CARD_COST + card], where)
+                or outside(s, VALUE + c, p[P_CARD_VALUE + card], p[P_CARD_VALUE + card],
+                           where)):
+            return 5
+    code = _cubes(s, p, n, where)
+    if code:
+        return code
+    code = _cars(s, p, n, n_spaces, where)
+    if code:
+        return code
+    code = _turn(s, p, n, n_spaces, where)
+    if code:
+        return code
+    return 0
+
+
+@nb.njit(cache=True)
+def _cubes(s, p, n, where):
+    """Counts in range, nothing held by seats beyond the table, each colour conserved."""
+    most = 0
+    for c in range(NC):
+        most = max(most, p[P_SUPPLY + c])
+    if (any_outside(s, STOCK, NC, 0, most, where) or any_outside(s, _PILES, _PILE_SLOTS, 0,
+                                                                  most, where)
+            or any_outside(s, ON_TRACK, NC, 0, most, where)
+            or any_outside(s, DRAWN, NC, 0, most, where)):
+        return 6
+    for pile in range(4):
+        for seat in range(n, MAX_PLAYERS):
+            if any_outside(s, _PILES + (pile * MAX_PLAYERS + seat) * NC, NC, 0, 0, where):
+                return 8
+    turn = s[TURN_SEAT]
+    for seat in range(n):   # only the seat on turn has a used pile
+        if seat != turn and any_outside(s, _PILES + (2 * MAX_PLAYERS + seat) * NC, NC, 0, 0,
+                                        where):
+            return 8
+    if s[PHASE] != PH_NITRO and any_outside(s, DRAWN, NC, 0, 0, where):
+        return 6
+    for c in range(NC):
+        total = s[STOCK + c] + s[ON_TRACK + c] + s[DRAWN + c]
+        for pile in range(4):
+            for seat in range(n):
+                total += s[_PILES + (pile * MAX_PLAYERS + seat) * NC + c]
+        if total != p[P_SUPPLY + c]:
+            relation_broken(where)
+            return 7
+    return 0
+
+
+@nb.njit(cache=True)
+def _position_ok(p, space, seg, abs_front):
+    """A segment of a space, with the unwrapped front of that segment matching it."""
+    if not 0 <= seg < p[P_SPACE_LEN + space]:
+        return False
+    lap = p[P_LAP]
+    return (abs_front + seg - p[P_SPACE_END + space]) % lap == 0
+
+
+@nb.njit(cache=True)
+def _cars(s, p, n, n_spaces, where):
+    """Each car on a space of the track, its segment and unwrapped position consistent."""
+    limit = (p[P_LAPS] + 4) * p[P_LAP]
+    for seat in range(MAX_PLAYERS):
+        if seat >= n:
+            if (outside(s, CAR_SPACE + seat, 0, 0, where) or outside(s, CAR_SEG + seat, 0, 0,
+                                                                     where)
+                    or outside(s, CAR_ABS + seat, 0, 0, where)
+                    or outside(s, PENDING_BOOST + seat, 0, 0, where)):
+                return 8
+            continue
+        if (outside(s, CAR_SPACE + seat, 0, n_spaces - 1, where)
+                or outside(s, CAR_SEG + seat, 0, MAX_SEGMENTS - 1, where)
+                or outside(s, CAR_ABS + seat, -limit, limit, where)):
+            return 9
+        if not _position_ok(p, s[CAR_SPACE + seat], s[CAR_SEG + seat], s[CAR_ABS + seat]):
+            where[0] = CAR_ABS + seat
+            where[1] = -1
+            where[2] = -1
+            return 9
+    for seat in range(n):   # Momentum: the segments ahead of a car in its space are full
+        ahead = 0
+        for other in range(n):
+            if (other != seat and s[CAR_SPACE + other] == s[CAR_SPACE + seat]
+                    and s[CAR_SEG + other] < s[CAR_SEG + seat]):
+                ahead += 1
+        if ahead != s[CAR_SEG + seat]:
+            where[0] = CAR_SEG + seat
+            where[1] = ahead
+            where[2] = ahead
+            return 9
+    return 0
+
+
+@nb.njit(cache=True)
+def _turn(s, p, n, n_spaces, where):
+    """The turn in progress: placed cubes, the moving cube's path, picks, money."""
+    limit = (p[P_LAPS] + 4) * p[P_LAP]
+    if outside(s, PLACED_N, 0, MAX_PLACED, where):
+        return 10
+    placed = s[PLACED_N]
+    on_track = np.zeros(NC, dtype=np.int64)
+    for i in range(placed):
+        if (outside(s, PLACED_SPACE + i, 0, n_spaces - 1, where)
+                or outside(s, PLACED_COLOUR + i, 0, NC - 1, where)
+                or outside(s, PLACED_SEG + i, 0, MAX_SEGMENTS - 1, where)
+                or outside(s, PLACED_ABS + i, -limit, limit + MAX_SEGMENTS, where)):
+            return 10
+        if (s[PLACED_ABS + i] - p[P_SPACE_END + s[PLACED_SPACE + i]]) % p[P_LAP] != 0:
+            where[0] = PLACED_ABS + i
+            where[1] = -1
+            where[2] = -1
+            return 10
+        on_track[s[PLACED_COLOUR + i]] += 1
+    for c in range(NC):
+        if on_track[c] != s[ON_TRACK + c]:
+            where[0] = ON_TRACK + c
+            where[1] = on_track[c]
+            where[2] = on_track[c]
+            return 10
+    if outside(s, FAR, -1 if placed == 0 else 0, placed - 1, where):
+        return 10
+    if outside(s, PATH_N, 0, MAX_PATH, where) or any_outside(s, PATH_SPACE, s[PATH_N], 0,
+                                                             n_spaces - 1, where):
+        return 11
+    if (outside(s, MV_MASK, 0, (1 << NUM_GEARS) - 1, where)
+            or outside(s, MV_LEFT, 0, MAX_PATH, where) or outside(s, MV_MIN, 0, MAX_PATH, where)
+            or outside(s, MV_STEPS, 0, MAX_PATH, where)
+            or outside(s, MV_SPACE, -1, n_spaces - 1, where)
+            or outside(s, MV_SEG, 0, MAX_SEGMENTS - 1, where)
+            or outside(s, MV_ABS, -limit, limit + MAX_SEGMENTS, where)):
+        return 12
+    if (s[MV_STEPS] > 0) != (s[MV_SPACE] >= 0) or (
+            s[MV_SPACE] >= 0 and (s[MV_ABS] - p[P_SPACE_END + s[MV_SPACE]]) % p[P_LAP] != 0):
+        relation_broken(where)
+        return 12
+    cubes = 0
+    for c in range(NC):
+        cubes += p[P_SUPPLY + c]
+    if (outside(s, PK_LEFT, 0, cubes, where) or outside(s, PK_MUST, 0, cubes, where)
+            or outside(s, PK_COUNT, 0, cubes, where)
+            or outside(s, PK_TOTAL, 0, MAX_MAGNITUDE, where)
+            or outside(s, BOOST_BONUS, 0, cubes, where)
+            or any_outside(s, PENDING_BOOST, n, 0, cubes, where)):
+        return 13
+    if outside(s, MONEY, 0, MAX_MAGNITUDE, where) or outside(s, BOUGHT_N, 0, cubes, where):
+        return 14
+    return 0
