@@ -27,6 +27,10 @@ Task = tuple[Callable[[Any], Any], Any]
 
 MAX_ATTEMPTS = 3            # runs of one task whose worker died before the sweep gives up
 RAY_CONNECT_TIMEOUT = 5.0   # seconds to reach a Ray cluster's address before giving up
+RAY_CONNECT_TRIES = 5       # ray.init's connection attempts (about a second each)
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+HTTP2_EMPTY_SETTINGS = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])   # length 0, type 4, no flags
+HTTP2_SETTINGS = 4
 
 
 class WorkerDiedError(RuntimeError):
@@ -129,6 +133,11 @@ class RayBackend(Backend):
             if address:
                 check_ray_address(address)
                 options["address"] = address
+                # Ray retries a cluster address once a second, 20 times by default; a few
+                # ride out a slow answer (a user's own setting wins; not for local Ray,
+                # where the same setting bounds the wait for a starting head).
+                os.environ.setdefault("RAY_gcs_server_port_wait_time_s",
+                                      str(RAY_CONNECT_TRIES))
             elif workers:
                 options["num_cpus"] = workers
             try:
@@ -166,9 +175,10 @@ def _call(function: Callable[[Any], Any], argument: Any) -> Any:
 
 
 def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
-    """``ConfigError`` unless ``address`` is ``auto`` or ``[ray://]HOST:PORT`` with something
-    accepting connections there within ``timeout`` seconds (``ray.init`` itself would
-    keep retrying an unreachable address for minutes)."""
+    """``ConfigError`` unless ``address`` is ``auto`` or ``[ray://]HOST:PORT`` where a gRPC
+    (HTTP/2) server, as Ray's GCS and Ray Client are, answers within ``timeout`` seconds.
+    ``ray.init`` itself keeps retrying an unreachable address for a long time; a bare TCP
+    connect is not enough, since proxies and firewalls accept connections for anything."""
     if address == "auto":
         return
     target = address.removeprefix("ray://")
@@ -177,14 +187,29 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"--ray address must be HOST:PORT, ray://HOST:PORT or auto, "
                           f"got {address!r}")
+    problem = _grpc_problem(host, int(port), timeout)
+    if problem:
+        raise ConfigError(f"--ray {address}: no Ray cluster there ({problem}); start one "
+                          f"with `ray start --head` or check the address")
+
+
+def _grpc_problem(host: str, port: int, timeout: float) -> str | None:
+    """Why ``host:port`` is not a plaintext HTTP/2 server (None when it is): send the
+    HTTP/2 client preface and an empty SETTINGS frame, expect a SETTINGS frame back."""
+    if os.environ.get("RAY_USE_TLS", "0") not in ("", "0"):
+        return None   # TLS clusters: leave the check to Ray
     try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            pass
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            connection.settimeout(timeout)
+            connection.sendall(HTTP2_PREFACE + HTTP2_EMPTY_SETTINGS)
+            reply = connection.recv(9)
+    except TimeoutError:
+        return f"nothing answered within {timeout:g} s"
     except OSError as exc:
-        reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
-        raise ConfigError(f"--ray {address}: no Ray cluster reachable there within "
-                          f"{timeout:g} s ({reason}); start one with `ray start --head` "
-                          f"or check the address") from None
+        return exc.strerror or str(exc)
+    if len(reply) < 4 or reply[3] != HTTP2_SETTINGS:
+        return "something answered there, but not a Ray (gRPC) server"
+    return None
 
 
 def check_backend(workers: int | None = None, ray_address: str | None | bool = False) -> None:

@@ -7,9 +7,13 @@ from __future__ import annotations
 import csv
 import itertools
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -168,7 +172,7 @@ def _bad_input(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "out_is_a_file": (["--out", str(a_file)], "is a file"),
         "out_under_a_file": (["--out", str(a_file / "sub")], "cannot create the folder"),
         "players_0": (["--players", "0"], "got 0"),
-        "ray_refused": (["--ray", "127.0.0.1:1"], "no Ray cluster reachable"),
+        "ray_refused": (["--ray", "127.0.0.1:1"], "no Ray cluster there"),
         "ray_malformed": (["--ray", "localhost"], "HOST:PORT"),
         "sets_not_utf8": (["--sets", str(latin1)], "not UTF-8"),
     }
@@ -207,3 +211,44 @@ def test_a_tiny_sweep_runs_from_the_command_line(tmp_path):
                "--no-plots", "--workers", "1", "--out", str(tmp_path / "r"), cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert len(_rows(tmp_path / "r")) == 3
+
+
+# ----- the Ray address probe ------------------------------------------------------------------
+def _serve_once(reply: bytes | None) -> tuple[str, threading.Thread]:
+    """A one-connection TCP server on localhost answering ``reply`` (None: stay silent)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(10)
+
+    def serve() -> None:
+        with server:
+            connection, _ = server.accept()
+            with connection:
+                connection.recv(64)
+                if reply is not None:
+                    connection.sendall(reply)
+                else:
+                    time.sleep(1.0)  # hold the line open, answer nothing
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return f"127.0.0.1:{server.getsockname()[1]}", thread
+
+
+@pytest.mark.parametrize(("reply", "message"), [
+    (None, "nothing answered"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "not a Ray (gRPC) server"),
+])
+def test_a_ray_address_where_no_ray_answers_is_refused(reply, message):
+    """A listener that is silent or speaks another protocol is not taken for Ray."""
+    address, thread = _serve_once(reply)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        runner.check_ray_address(address, timeout=0.3)
+    thread.join()
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_grpc_server_passes_the_ray_address_probe(scheme):
+    """The probe accepts what Ray's GCS sends back to an HTTP/2 preface: SETTINGS."""
+    address, thread = _serve_once(bytes([0, 0, 0, runner.HTTP2_SETTINGS, 0, 0, 0, 0, 0]))
+    runner.check_ray_address(scheme + address, timeout=5)
+    thread.join()
