@@ -12,7 +12,7 @@ from typing import Any
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 
 MAX_BYTES = 1 << 20        # 1 MiB; the shipped data files are under 10 KiB
-MAX_DEPTH = 12             # nested tables/arrays; the shipped files need 3
+MAX_DEPTH = 12             # nested tables/arrays; the shipped files need at most 5
 MAX_INT = 10**9            # no printed number comes near; keeps int64 sums far from overflow
 
 
