@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.datafile import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    Entry,
+    _check_values,
+    check_path,
+    open_data,
+    read_text,
+)
 from transit_gym.envs.core.errors import DataFileError, StateDictError
 
 #: the keys of one embedded file in ``State.to_dict()["data_files"]``
@@ -39,21 +47,13 @@ class UserFile:
         return self.path
 
     @classmethod
-    def read(cls, path: str | Path) -> UserFile:
-        """Read ``path`` (UTF-8 TOML text); a missing or unreadable file is a
-        ``DataFileError``."""
-        name = str(path)
-        try:
-            raw = Path(path).read_bytes()
-        except FileNotFoundError as exc:
-            raise DataFileError(f"data file {name!r} does not exist") from exc
-        except OSError as exc:
-            raise DataFileError(f"data file {name!r} cannot be read: {exc}") from exc
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise DataFileError(f"data file {name!r} is not UTF-8 text: {exc}") from exc
-        return cls(name, text, digest(text))
+    def read(cls, path: Any, option: str = "data file") -> UserFile:
+        """Read ``path`` once with the checks of ``datafile.read_text`` (a regular file of
+        at most ``MAX_BYTES``, UTF-8); a value that is not a path is a ``ConfigError``
+        naming ``option``, a bad file a ``DataFileError`` naming the file."""
+        path = check_path(path, option)
+        text = read_text(path)
+        return cls(str(path), text, digest(text))
 
     @classmethod
     def from_embedded(cls, option: str, path: str, payload: Any) -> UserFile:
@@ -73,6 +73,10 @@ class UserFile:
                 f"embedded data file of option {option!r} is {payload['path']!r}, but the "
                 f"option names {path!r}"
             )
+        if len(payload["text"].encode("utf-8")) > MAX_BYTES:
+            raise StateDictError(
+                f"embedded data file of option {option!r} is larger than {MAX_BYTES} bytes"
+            )
         actual = digest(payload["text"])
         if actual != payload["sha256"]:
             raise StateDictError(
@@ -86,17 +90,23 @@ class UserFile:
         return {"path": self.path, "sha256": self.sha256, "text": self.text}
 
     def entry(self) -> Entry:
-        """The parsed top-level table (``DataFileError`` when the text is not TOML)."""
+        """The parsed top-level table, with the checks of ``datafile.load_toml`` (valid
+        TOML, nesting, integer range, finite floats): else a ``DataFileError``."""
         try:
             table = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as exc:
             raise DataFileError(f"data file {self.path!r} is not valid TOML: {exc}") from exc
+        except RecursionError as exc:
+            raise DataFileError(f"data file {self.path!r} is nested too deeply "
+                                f"(at most {MAX_DEPTH} levels)") from exc
+        _check_values(self.path, "<top>", table, 0)
         return Entry(self.path, "<top>", table)
 
 
-def open_source(source: str | Path | UserFile) -> Entry:
+def open_source(source: str | Path | UserFile, option: str = "data file") -> Entry:
     """The top-level table of a data file: parsed from a :class:`UserFile`'s text, or
-    read from ``source`` (the game's own shipped files)."""
+    read from ``source`` (the game's own shipped files; ``option`` names the constructor
+    option in the error when ``source`` is not a path)."""
     if isinstance(source, UserFile):
         return source.entry()
-    return open_data(source)
+    return open_data(source, option)

@@ -16,11 +16,11 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
+from transit_gym.envs.core.datafile import check_path
 from transit_gym.envs.core.embedded import UserFile
 from transit_gym.envs.core.errors import (
     ConfigError,
@@ -163,14 +163,12 @@ class Game(ABC):
         ``builtin`` names are returned as they are (the game's shipped files); a path (str
         or ``Path``) becomes a :class:`UserFile`, read once here, or, for a game rebuilt
         from a saved state, taken from the state's embedded copy without opening the
-        path. Other values are returned unchanged for the game's own type check."""
+        path. Any other value is a ``ConfigError`` naming the option."""
         if value is None or (isinstance(value, str) and value in builtin):
             return value
-        if isinstance(value, Path):
-            value = str(value)
+        if not isinstance(value, str):   # a Path kept as a string; else a ConfigError
+            value = str(check_path(value, option))
             self._options[option] = value
-        if not isinstance(value, str):
-            return value
         restoring = getattr(self, "_restoring", None)
         if restoring is not None:
             if option not in restoring:
@@ -181,7 +179,7 @@ class Game(ABC):
                 )
             file = UserFile.from_embedded(option, value, restoring[option])
         else:
-            file = UserFile.read(value)
+            file = UserFile.read(value, option)
         self._data_files[option] = file
         return file
 

@@ -93,7 +93,7 @@ def _load_dice(entry: Entry) -> tuple[int, np.ndarray]:
 def load(path: str | Path | UserFile | None = None) -> CabooseData:
     """Load the default data, overlaid with the sections of ``path`` when given."""
     default = open_data(DEFAULT_FILE)
-    user = open_source(path) if path is not None else None
+    user = open_source(path, "deck") if path is not None else None
     if user is not None:
         user.unknown_keys({"setup", "deck", "dice"})
 
