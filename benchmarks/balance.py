@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import sys
 import time
@@ -24,7 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from transit_gym.benchmarks import balance_report, card_sets
-from transit_gym.benchmarks.runner import make_backend, run_with_progress
+from transit_gym.benchmarks.runner import (
+    WorkerDiedError,
+    check_backend,
+    check_out,
+    make_backend,
+    run_with_progress,
+)
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
@@ -97,37 +104,68 @@ def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def chunks(sweep: Sweep, done: set[tuple[str, int]]) -> Iterator[Chunk]:
-    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK).
+    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK),
+    made lazily: memory grows with ``done``, never with ``--games``.
 
     Seat 0 starts every game (the game's start option is set to 0 unless the sweep's
     options say otherwise), so that seats are turn-order positions."""
     seat_zero_starts = {game_class(sweep.game).start_option: 0}
     for set_name, set_options in sweep.sets:
         options = options_key({**seat_zero_starts, **sweep.base_options, **set_options})
-        g = 0
-        while g < sweep.games:
-            if (set_name, g) in done:
-                g += 1
-                continue
-            first = g
-            while g < sweep.games and g - first < CHUNK and (set_name, g) not in done:
-                g += 1
-            yield Chunk(sweep.game, sweep.players, options, tuple(sweep.agents), sweep.seed,
-                        set_name, first, g - first)
+        played = sorted(g for name, g in done if name == set_name and 0 <= g < sweep.games)
+        start = 0
+        for stop in [*played, sweep.games]:     # the gaps between games already played
+            for first in range(start, stop, CHUNK):
+                yield Chunk(sweep.game, sweep.players, options, tuple(sweep.agents),
+                            sweep.seed, set_name, first, min(CHUNK, stop - first))
+            start = stop + 1
+
+
+def games_to_play(sweep: Sweep, done: set[tuple[str, int]]) -> int:
+    """How many games :func:`chunks` covers (counted without making them)."""
+    names = {name for name, _ in sweep.sets}
+    played = sum(1 for name, g in done if name in names and 0 <= g < sweep.games)
+    return sweep.games * len(sweep.sets) - played
 
 
 def load_csv(path: Path) -> list[dict[str, Any]]:
-    """Rows of an earlier (possibly interrupted) run, numbers parsed, duplicates dropped."""
+    """Rows of an earlier (possibly interrupted) run, numbers parsed, duplicates dropped.
+
+    A last row cut short (the run stopped while writing it: no line end) is removed from
+    the file, so its game is played again and the next row starts on a line of its own.
+    Any other damage is a ``ConfigError`` naming the line."""
     if not path.exists():
         return []
+    if not path.is_file():
+        raise ConfigError(f"{path} is not a file; choose another --out")
+    raw = path.read_bytes()
+    complete = raw.rfind(b"\n") + 1
+    if complete < len(raw):
+        print(f"{path}: removing the incomplete last row (the run was stopped while "
+              f"writing it); its game is played again", file=sys.stderr)
+        with path.open("r+b") as handle:
+            handle.truncate(complete)
+        raw = raw[:complete]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not a games.csv written by this tool (not UTF-8); "
+                          f"choose another --out or delete the file") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if text and not {"set", "game"} <= set(reader.fieldnames or ()):
+        raise ConfigError(f"{path} is not a games.csv written by this tool (no 'set' and "
+                          f"'game' columns); choose another --out or delete the file")
     rows, seen = [], set()
-    with path.open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            key = (row["set"], int(row["game"]))
-            if key in seen:
-                continue
-            seen.add(key)
-            rows.append({k: _number(v) for k, v in row.items()})
+    for row in reader:
+        game = row.get("game") or ""
+        if None in row or None in row.values() or not game.isdigit():
+            raise ConfigError(f"{path} line {reader.line_num} is damaged (wrong number of "
+                              f"fields or no game number); delete that line to resume")
+        key = (row["set"], int(game))
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append({k: _number(v) for k, v in row.items()})
     return rows
 
 
@@ -177,14 +215,15 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     rows = load_csv(csv_path)
     wanted = {name for name, _ in sweep.sets}
     done = {(r["set"], int(r["game"])) for r in rows if r["set"] in wanted}
-    todo = list(chunks(sweep, done))
+    total = games_to_play(sweep, done)
     sink = CsvSink(csv_path, rows)
     backend = make_backend(workers, ray_address)
-    total = sum(c.count for c in todo)
-    if todo and backend.name == "pool":
-        run_chunk(Chunk(**{**todo[0].__dict__, "count": 1}))  # compile before forking
+    first = next(chunks(sweep, done), None)
+    if first is not None and backend.name == "pool":
+        run_chunk(Chunk(**{**first.__dict__, "count": 1}))  # compile before forking
+    tasks = ((run_chunk, c) for c in chunks(sweep, set(done)))
     started = time.perf_counter()
-    for records in run_with_progress(backend, ((run_chunk, c) for c in todo), total, progress):
+    for records in run_with_progress(backend, tasks, total, progress):
         fresh = [r for r in records if (r["set"], r["game"]) not in done]
         done.update((r["set"], r["game"]) for r in fresh)
         sink.write(fresh)
@@ -258,11 +297,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)
         cls(num_players=players, **base, **sets[0][1])  # options valid?
+        check_backend(args.workers, args.ray)
+        out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
+        check_out(out)
     except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
         parser.error(str(exc))
-    out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
-    summary = run_sweep(sweep, out, workers=args.workers, ray_address=args.ray,
-                        plots=not args.no_plots, progress=not args.quiet)
+    try:
+        summary = run_sweep(sweep, out, workers=args.workers, ray_address=args.ray,
+                            plots=not args.no_plots, progress=not args.quiet)
+    except ConfigError as exc:  # a damaged games.csv, Ray not starting
+        parser.error(str(exc))
+    except WorkerDiedError as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     print(balance_report.markdown(sweep, summary))
     print(f"written: {out}/report.md, games.csv, summary.json"
           + ("" if args.no_plots else ", seat_win_rates.png, race_length.png"), file=sys.stderr)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from transit_gym.envs.core.datafile import read_text
 from transit_gym.envs.core.errors import ConfigError
 
 GAMES_WITH_SETS = {"automobiles"}
@@ -34,7 +35,7 @@ def parse_sets(game: str, spec: str | None, seed: int,
             raise ConfigError(f"--sets random:N needs a positive N, got {spec!r}")
         return random_sets(cards, int(count), seed)
     path = Path(spec)
-    if not path.is_file():
+    if not path.exists():
         raise ConfigError(f"--sets must be suggested, random:N, none or a file; {spec!r} is "
                           f"none of these (no such file)")
     return sets_from_file(path, cards)
@@ -65,12 +66,14 @@ def random_sets(cards, count: int, seed: int) -> list[tuple[str, dict[str, Any]]
 
 def sets_from_file(path: Path, cards) -> list[tuple[str, dict[str, Any]]]:
     """Sets listed one per line as ``name: card, card, card, card, card`` (``#`` comments;
-    a line without ``name:`` is named after its line number)."""
+    a line without ``name:`` is named after its line number). A file that is not UTF-8
+    text, a directory or over 1 MiB is a ``DataFileError`` naming it."""
     from transit_gym.envs.automobiles.data import set_problem
 
     rows = {name: {"color": int(cards.colours[i])} for i, name in enumerate(cards.names)}
     sets = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    content = read_text(path, "--sets file")   # a regular UTF-8 file of at most 1 MiB
+    for number, line in enumerate(content.splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue

@@ -63,7 +63,7 @@ def game_for_cli(name: str, players: int | None) -> tuple[type, int]:
     if name not in available_games():
         raise ConfigError(f"unknown game {name!r}; available: {available_games()}")
     cls = game_class(name)
-    players = players or cls.min_players
+    players = cls.min_players if players is None else players
     if not cls.min_players <= players <= cls.max_players:
         raise ConfigError(f"--players must be {cls.min_players}-{cls.max_players} "
                           f"for {name}, got {players}")

@@ -25,7 +25,13 @@ import numpy as np
 from transit_gym.agents.base import Agent
 from transit_gym.agents.mcts import is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
-from transit_gym.benchmarks.runner import make_backend, run_with_progress
+from transit_gym.benchmarks.runner import (
+    WorkerDiedError,
+    check_backend,
+    check_out,
+    make_backend,
+    run_with_progress,
+)
 from transit_gym.benchmarks.stats import elo_ratings, seat_wins
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
@@ -108,10 +114,10 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
     if len(set(specs)) != len(specs):
         raise ConfigError(f"agents must be distinct, got {specs}")
     key = options_key(options or {})
-    tasks = [PairChunk(game, players, key, a, b, tuple(specs), seed, first,
+    tasks = (PairChunk(game, players, key, a, b, tuple(specs), seed, first,
                        min(CHUNK, games - first))
              for a, b in combinations(range(len(specs)), 2)
-             for first in range(0, games, CHUNK)]
+             for first in range(0, games, CHUNK))   # lazy: --games may be huge
     backend = make_backend(workers, ray_address)
     total = games * len(specs) * (len(specs) - 1) // 2
     results: list[tuple[int, int, float]] = []
@@ -176,21 +182,30 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         cls, players = game_for_cli(args.game, args.players)
         if args.games < 1:
             raise ConfigError(f"--games must be positive, got {args.games}")
+        if args.seed < 0:
+            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
         for spec in args.agents:
             if is_search_spec(spec):
                 parse_spec(spec)
             elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
                 raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
                                   "mcts:N or a MaskablePPO checkpoint path")
+        check_backend(args.workers, args.ray)
+        if args.out is not None:
+            check_out(args.out)   # before the games, not after them
+    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
+        parser.error(str(exc))
+    try:
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
                                 progress=not args.quiet)
-    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
+    except ConfigError as exc:  # too few or repeated agents, Ray not starting
         parser.error(str(exc))
+    except WorkerDiedError as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     text = markdown(report)
     print(text)
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "report.md").write_text(text)
         (args.out / "report.json").write_text(json.dumps(report, indent=2))
     return report

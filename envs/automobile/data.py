@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.embedded import UserFile, open_source
 from transit_gym.envs.core.errors import DataFileError
 
 DEFAULT_FILE = Path(__file__).with_name("data.toml")
@@ -256,10 +257,10 @@ def _load_executive(entry: Entry) -> tuple[np.ndarray, np.ndarray, int]:
     return np.array(ads, dtype=np.int64), np.array(stacks, dtype=np.int64), closures
 
 
-def load(path: str | Path | None = None) -> AutomobileData:
+def load(path: str | Path | UserFile | None = None) -> AutomobileData:
     """Load the default data, with the top-level tables of ``path`` replacing them."""
     default = open_data(DEFAULT_FILE)
-    user = open_data(path) if path is not None else None
+    user = open_source(path) if path is not None else None
     tables = {"setup", "loans", "board", "production", "prices", "salesroom", "turns", "demand",
               "characters", "executive"}
     if user is not None:

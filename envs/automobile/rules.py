@@ -104,7 +104,7 @@ class AutomobileGame(Game):
             )
         if data is not None and not isinstance(data, str):
             raise ConfigError(f"data must be a path string or None, got {data!r}")
-        d = auto_data.load(data)
+        d = auto_data.load(self._data_file("data", data))
         self.data = d
         p = np.zeros(st.PARAMS.size, dtype=np.int64)
         p[st.P_NUM_PLAYERS] = self.num_players

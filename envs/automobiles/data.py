@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.embedded import UserFile, open_source
 from transit_gym.envs.core.errors import DataFileError
 
 HERE = Path(__file__).resolve().parent
@@ -157,10 +158,10 @@ def _colour_counts(entry: Entry, key: str, default: dict | None) -> np.ndarray:
     return out
 
 
-def load_cards(path: str | Path | None = None) -> CardData:
+def load_cards(path: str | Path | UserFile | None = None) -> CardData:
     """The default tables, with the cards/sets/cubes/setup of ``path`` laid over them."""
     default = open_data(DEFAULT_FILE)
-    user = open_data(path) if path is not None else None
+    user = open_source(path) if path is not None else None
     source = str(path) if path is not None else str(DEFAULT_FILE)
     if user is not None:
         user.unknown_keys({"cubes", "setup", "cards", "sets"})
@@ -285,10 +286,13 @@ class TrackData:
         return int(self.lane.shape[0])
 
 
-def load_track(track: str | Path) -> TrackData:
+def load_track(track: str | Path | UserFile) -> TrackData:
     """A shipped board by name (``"daytona"``, ``"monza"``) or a TOML file by path."""
-    path = TRACKS[track] if isinstance(track, str) and track in TRACKS else Path(track)
-    top = open_data(path)
+    if isinstance(track, UserFile):
+        path: Path | UserFile = track
+    else:
+        path = TRACKS[track] if isinstance(track, str) and track in TRACKS else Path(track)
+    top = open_source(path)
     source = str(path)
     top.unknown_keys({"track", "spaces", "grid"})
     head = top.sub("track")

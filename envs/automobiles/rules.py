@@ -125,8 +125,8 @@ class AutomobilesGame(Game):
                 and not track.endswith(".toml"):
             raise ConfigError(f"track must be one of {sorted(auto_data.TRACKS)} or a path "
                               f"to a .toml file, got {track!r}")
-        cards = auto_data.load_cards(card_data)
-        board_data = auto_data.load_track(track)
+        cards = auto_data.load_cards(self._data_file("card_data", card_data))
+        board_data = auto_data.load_track(self._data_file("track", track, auto_data.TRACKS))
         if laps is None:
             laps = cards.default_laps
         laps = _int_option("laps", laps, 1, cards.max_laps)

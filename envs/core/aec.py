@@ -24,7 +24,6 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from transit_gym.envs.core.errors import (
     ConfigError,
     IllegalActionError,
-    StateDictError,
     illegal_action_message,
 )
 from transit_gym.envs.core.fused import fused_kernels
@@ -199,15 +198,7 @@ class TransitAECEnv(AECEnv):
     def set_state(self, state: State) -> None:
         """Continue from ``state`` (a copy is taken, validated like a loaded file); the
         game options must match."""
-        if not isinstance(state, State):
-            raise ConfigError(f"set_state takes a State, got {type(state).__name__}")
-        if state.game != self.game:
-            raise ConfigError(f"state is for {state.game!r}, this env plays {self.game!r}")
-        if np.asarray(state.data).dtype != np.int64:
-            raise StateDictError(
-                f"state vector must be int64, got {np.asarray(state.data).dtype}"
-            )
-        candidate = State(self.game, np.array(state.data, dtype=np.int64, copy=True))
+        candidate = self.game.adopt(state)
         self.game.validate(candidate)
         self.game_state = candidate
         self.agents = self.possible_agents[:]

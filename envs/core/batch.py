@@ -82,9 +82,7 @@ class BatchEnv:
         if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)) or not (
                 0 <= slot < self.batch_size):
             raise ConfigError(f"slot must be 0..{self.batch_size - 1}, got {slot!r}")
-        if not isinstance(state, State) or state.game != self.game:
-            raise ConfigError(f"load takes a State of {self.game!r}")
-        candidate = State(self.game, np.array(state.data, dtype=np.int64, copy=True))
+        candidate = self.game.adopt(state)
         self.game.validate(candidate)
         self.states[slot] = candidate.data
         self.rewards[slot] = 0.0

@@ -2,23 +2,96 @@
 
 from __future__ import annotations
 
+import math
+import os
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from transit_gym.envs.core.errors import DataFileError
+from transit_gym.envs.core.errors import ConfigError, DataFileError
+
+MAX_BYTES = 1 << 20        # 1 MiB; the shipped data files are under 10 KiB
+MAX_DEPTH = 12             # nested tables/arrays; the shipped files need at most 5
+MAX_INT = 10**9            # no printed number comes near; keeps int64 sums far from overflow
 
 
-def load_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML file; a missing or malformed file raises ``DataFileError``."""
+def check_path(path: Any, option: str = "data file") -> Path:
+    """``path`` as a ``Path``; anything but a string or path-like object is a ``ConfigError``
+    naming ``option`` and the value."""
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise ConfigError(f"{option} must be the path of a TOML file (a string), got {path!r}")
+    if not os.fspath(path).strip():
+        raise ConfigError(f"{option} must be the path of a TOML file, got an empty string")
+    return Path(path)
+
+
+def read_text(path: str | Path, what: str = "data file", max_bytes: int = MAX_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes``; anything else (missing,
+    a directory or device, too large, unreadable, not UTF-8) is a ``DataFileError``
+    naming the file."""
     path = Path(path)
-    if not path.is_file():
-        raise DataFileError(f"data file {str(path)!r} does not exist")
+    name = f"{what} {str(path)!r}"
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise DataFileError(f"{name} does not exist") from None
+    except (OSError, ValueError) as exc:   # permissions, a NUL byte in the name, ...
+        raise DataFileError(f"{name} cannot be read: {exc}") from exc
+    if stat.S_ISDIR(mode):
+        raise DataFileError(f"{name} is a directory, expected a file")
+    if not stat.S_ISREG(mode):
+        raise DataFileError(f"{name} is not a regular file")
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise DataFileError(f"{name} cannot be read: {exc.strerror or exc}") from exc
+    if len(raw) > max_bytes:
+        raise DataFileError(f"{name} is larger than {max_bytes} bytes; "
+                            f"is it the right file?")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DataFileError(f"{name} is not UTF-8 text (byte {raw[exc.start]:#04x} "
+                            f"on line {line})") from exc
+
+
+def load_toml(path: str | Path, option: str = "data file") -> dict[str, Any]:
+    """Read a TOML file. A value that is not a path is a ``ConfigError``; a file that is
+    missing, not a regular file, over ``MAX_BYTES``, not UTF-8, not TOML, nested deeper
+    than ``MAX_DEPTH`` or holding an integer beyond ``MAX_INT`` (or a float that is not
+    finite) is a ``DataFileError`` naming the file."""
+    path = check_path(path, option)
+    text = read_text(path)
+    try:
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(f"data file {str(path)!r} is not valid TOML: {exc}") from exc
+    except RecursionError as exc:
+        raise DataFileError(f"data file {str(path)!r} is nested too deeply "
+                            f"(at most {MAX_DEPTH} levels)") from exc
+    _check_values(str(path), "<top>", table, 0)
+    return table
+
+
+def _check_values(source: str, where: str, value: Any, depth: int) -> None:
+    """Reject nesting deeper than ``MAX_DEPTH``, integers beyond ``MAX_INT``, nan/inf."""
+    if depth > MAX_DEPTH:
+        raise DataFileError(f"data file {source!r}: {where} is nested too deeply "
+                            f"(at most {MAX_DEPTH} levels)")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_values(source, f"{where}.{key}", item, depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_values(source, f"{where}[{i}]", item, depth + 1)
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise DataFileError(f"data file {source!r}: {where} = {value} is out of range "
+                            f"(data-file integers must be within +-{MAX_INT})")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise DataFileError(f"data file {source!r}: {where} = {value} is not a finite number")
 
 
 class Entry:
@@ -91,6 +164,7 @@ class Entry:
             self.fail(f"unknown keys {extra}; expected only {sorted(allowed)}")
 
 
-def open_data(path: str | Path) -> Entry:
-    """Load a TOML file and return its top-level table as an ``Entry``."""
-    return Entry(str(path), "<top>", load_toml(path))
+def open_data(path: str | Path, option: str = "data file") -> Entry:
+    """Load a TOML file and return its top-level table as an ``Entry`` (``option``: the
+    constructor option that named the file, for the error when it is not a path)."""
+    return Entry(str(path), "<top>", load_toml(path, option))

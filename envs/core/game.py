@@ -14,12 +14,14 @@ import importlib
 import inspect
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from transit_gym.envs.core.datafile import check_path
+from transit_gym.envs.core.embedded import UserFile
 from transit_gym.envs.core.errors import (
     ConfigError,
     IllegalActionError,
@@ -119,8 +121,72 @@ class Game(ABC):
                 f"unknown option(s) {unknown} for {self.name}; options: {sorted(accepted)}"
             )
         self._options = dict(options)
+        self._data_files: dict[str, UserFile] = {}
         self._build(**options)
+        restoring = getattr(self, "_restoring", None)
+        if restoring is not None:
+            unused = sorted(set(restoring) - set(self._data_files))
+            if unused:
+                raise StateDictError(
+                    f"state dict embeds data files for {unused}, but those options of "
+                    f"{self.name} name no data file"
+                )
+            del self._restoring
         self.params = np.ascontiguousarray(self.params, dtype=np.int64)
+
+    @classmethod
+    def restore(cls, options: dict[str, Any], data_files: Any = None) -> Game:
+        """The game of a saved state (``State.from_dict``, unpickling). An option naming a
+        user data file takes the file's content from ``data_files`` (``{option: {"path",
+        "sha256", "text"}}``, digest checked) and never opens the path; a path without
+        embedded content is refused. Bad options raise ``StateDictError``."""
+        if not isinstance(options, dict) or any(not isinstance(k, str) for k in options):
+            raise StateDictError(f"state dict 'options' must be a table of named options, "
+                                 f"got {options!r:.120}")
+        if data_files is None:
+            data_files = {}
+        if not isinstance(data_files, dict):
+            raise StateDictError(f"state dict 'data_files' must be a table, got "
+                                 f"{type(data_files).__name__}")
+        game = cls.__new__(cls)
+        game._restoring = dict(data_files)
+        try:
+            game.__init__(**options)
+        except StateDictError:
+            raise
+        except (ValueError, TypeError, OverflowError, LookupError) as exc:
+            raise StateDictError(f"state dict options are invalid: {exc}") from exc
+        return game
+
+    def _data_file(self, option: str, value: Any, builtin: Collection[str] = ()) -> Any:
+        """Resolve option ``option`` that may name a user data file: ``None`` and the
+        ``builtin`` names are returned as they are (the game's shipped files); a path (str
+        or ``Path``) becomes a :class:`UserFile`, read once here, or, for a game rebuilt
+        from a saved state, taken from the state's embedded copy without opening the
+        path. Any other value is a ``ConfigError`` naming the option."""
+        if value is None or (isinstance(value, str) and value in builtin):
+            return value
+        if not isinstance(value, str):   # a Path kept as a string; else a ConfigError
+            value = str(check_path(value, option))
+            self._options[option] = value
+        restoring = getattr(self, "_restoring", None)
+        if restoring is not None:
+            if option not in restoring:
+                raise StateDictError(
+                    f"option {option}={value!r} names a data file, but the state dict embeds "
+                    f"no content for it (saved states carry their data files; paths are "
+                    f"never opened when loading)"
+                )
+            file = UserFile.from_embedded(option, value, restoring[option])
+        else:
+            file = UserFile.read(value, option)
+        self._data_files[option] = file
+        return file
+
+    @property
+    def data_files(self) -> dict[str, UserFile]:
+        """The user data files this game was built from, by option (text and digest)."""
+        return dict(self._data_files)
 
     # ----- to be provided by each game -----------------------------------------------------
     @abstractmethod
@@ -199,7 +265,7 @@ class Game(ABC):
                 raise StateDictError(self._violation_message(data, code, where))
         try:
             self.check_invariants(state)
-        except (AssertionError, IndexError, ValueError, OverflowError) as exc:
+        except (AssertionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:
             raise StateDictError(f"{self.name} state is inconsistent: {exc}") from exc
         if self.kernels.current_player(data, self.params) >= 0:
             mask = np.zeros(self.num_actions, dtype=np.int8)
@@ -210,6 +276,24 @@ class Game(ABC):
                     f"{int(self.kernels.current_player(data, self.params))} to move) with no "
                     f"legal action"
                 )
+
+    def adopt(self, state: Any) -> State:
+        """A validated copy of ``state`` for this game (``set_state``, ``BatchEnv.load``):
+        ``StateDictError`` unless it is a ``State`` of an equal game holding a 1-D int64
+        vector that passes :meth:`validate`."""
+        if not isinstance(state, State):
+            raise StateDictError(f"expected a State of {self!r}, got {type(state).__name__}")
+        if state.game != self:
+            raise StateDictError(f"state is for {state.game!r}, this one plays {self!r}")
+        data = state.data
+        if not isinstance(data, np.ndarray) or data.dtype != np.int64:
+            raise StateDictError(
+                f"state vector must be an int64 array, got "
+                f"{getattr(data, 'dtype', type(data).__name__)}"
+            )
+        candidate = State(self, np.array(data, dtype=np.int64, copy=True, order="C"))
+        self.validate(candidate)
+        return candidate
 
     def _violation_message(self, data: np.ndarray, code: int, where: np.ndarray) -> str:
         meaning = self.violation_messages.get(code, "see the game's violation_messages")
@@ -241,14 +325,23 @@ class Game(ABC):
         """The constructor options (JSON-safe), enough to rebuild this game."""
         return {"num_players": self.num_players, **self._options}
 
+    def embedded_files(self) -> dict[str, dict[str, str]]:
+        """The user data files in the JSON-safe form saved states carry."""
+        return {k: f.embedded() for k, f in self._data_files.items()}
+
+    def _digests(self) -> dict[str, str]:
+        return {k: f.sha256 for k, f in self._data_files.items()}
+
     def __reduce__(self):
-        return (_rebuild_game, (type(self), self.options))
+        return (_rebuild_game, (type(self), self.options, self.embedded_files()))
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
+        return (type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
+                and self._digests() == other._digests())  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, json.dumps(self.options, sort_keys=True, default=str)))
+        return hash((type(self).__name__, json.dumps(self.options, sort_keys=True, default=str),
+                     tuple(sorted(self._digests().items()))))
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -331,7 +424,8 @@ class Game(ABC):
             raise StateDictError(
                 f"state dict is for game {payload.get('game')!r}, not {self.name!r}"
             )
-        if payload.get("format") != STATE_FORMAT:
+        fmt = payload.get("format")
+        if type(fmt) is not int or fmt != STATE_FORMAT:
             raise StateDictError(f"unsupported state format {payload.get('format')!r}")
         fields = payload.get("fields")
         if not isinstance(fields, dict):
@@ -359,8 +453,10 @@ class Game(ABC):
         return state
 
 
-def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
-    return cls(**options)
+def _rebuild_game(cls: type[Game], options: dict[str, Any],
+                  data_files: dict[str, Any] | None = None) -> Game:
+    """Unpickling a game: user data files come from the pickle, paths are not opened."""
+    return cls.restore(options, data_files)
 
 
 class State:
@@ -394,8 +490,10 @@ class State:
         return (_restore_state, (self.game, self.data.copy()))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict: game name, options and every field as a list of ints."""
-        return {
+        """A JSON-safe dict: game name, options, every field as a list of ints, and
+        (under ``data_files``) the text and SHA-256 of each user data file the game was
+        built from, so that loading never needs to open a path."""
+        out: dict[str, Any] = {
             "game": self.game.name,
             "format": STATE_FORMAT,
             "options": self.game.options,
@@ -403,21 +501,30 @@ class State:
                 n: [int(v) for v in self.data[s]] for n, s in self.game.layout.fields.items()
             },
         }
+        files = self.game.embedded_files()
+        if files:
+            out["data_files"] = files
+        return out
 
     @staticmethod
     def from_dict(payload: dict[str, Any]) -> State:
-        """Rebuild a state (and its game) from ``to_dict()`` output; validates everything."""
-        from transit_gym.envs.registry import game_class
+        """Rebuild a state (and its game) from ``to_dict()`` output; validates everything.
+        User data files come from the dict's ``data_files`` (digest checked); no path named
+        in the options is ever opened."""
+        from transit_gym.envs.registry import GAMES, game_class
 
         if not isinstance(payload, dict) or "game" not in payload:
             raise StateDictError("state dict must be a dict with a 'game' entry")
+        name = payload["game"]
+        if not isinstance(name, str) or name not in GAMES:
+            raise StateDictError(f"state dict names game {name!r}; games: {sorted(GAMES)}")
+        unknown = sorted(set(payload) - {"game", "format", "options", "fields", "data_files"})
+        if unknown:
+            raise StateDictError(f"state dict has unexpected entries {unknown}")
         options = payload.get("options")
         if not isinstance(options, dict):
             raise StateDictError("state dict has no 'options' table")
-        try:
-            game = game_class(payload["game"])(**options)
-        except ConfigError as exc:
-            raise StateDictError(f"state dict options are invalid: {exc}") from exc
+        game = game_class(name).restore(options, payload.get("data_files"))
         return game.state_from_dict(payload)
 
     def __repr__(self) -> str:

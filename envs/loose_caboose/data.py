@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.embedded import UserFile, open_source
 from transit_gym.envs.core.errors import DataFileError
 
 DEFAULT_FILE = Path(__file__).with_name("data.toml")
@@ -89,10 +90,10 @@ def _load_dice(entry: Entry) -> tuple[int, np.ndarray]:
     return count, np.array(faces, dtype=np.int64)
 
 
-def load(path: str | Path | None = None) -> CabooseData:
+def load(path: str | Path | UserFile | None = None) -> CabooseData:
     """Load the default data, overlaid with the sections of ``path`` when given."""
     default = open_data(DEFAULT_FILE)
-    user = open_data(path) if path is not None else None
+    user = open_source(path, "deck") if path is not None else None
     if user is not None:
         user.unknown_keys({"setup", "deck", "dice"})
 

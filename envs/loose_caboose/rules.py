@@ -19,6 +19,7 @@ Options (documented defaults; the rulebook is silent on the first three):
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,9 @@ class LooseCabooseGame(Game):
     def _build(self, geometry: bool = True, pass_banks: bool = True, bank_first: bool = True,
                first_player: int | str = 0, reward: str = "win", deck: str | None = None,
                dice_faces: list[int] | None = None) -> None:
-        data = caboose_data.load(deck)
+        if deck is not None and not isinstance(deck, (str, Path)):
+            raise ConfigError(f"deck must be a path to a TOML file or None, got {deck!r}")
+        data = caboose_data.load(self._data_file("deck", deck))
         if dice_faces is not None:
             if (not isinstance(dice_faces, (list, tuple)) or not dice_faces
                     or len(dice_faces) > caboose_data.MAX_FACES

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.embedded import UserFile, open_source
 from transit_gym.envs.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
@@ -225,10 +226,10 @@ def _load_card(card: Entry) -> dict[str, Any]:
     return row
 
 
-def load_cards(path: str | Path | None = None) -> Cards:
+def load_cards(path: str | Path | UserFile | None = None) -> Cards:
     """The card table of ``data.toml``, or of the user file ``path`` (its ``[[cards]]``)."""
     source = str(path) if path is not None else str(DEFAULT_FILE)
-    top = open_data(source)
+    top = open_source(path if path is not None else DEFAULT_FILE)
     if path is not None:
         top.unknown_keys({"cards"})
     entries = top.subs("cards")
@@ -291,7 +292,7 @@ def _load_spaces(top: Entry) -> tuple[list[str], list[Entry]]:
     return ids, entries
 
 
-def load_airport(name_or_path: str | Path = "flying_cloud") -> Airport:
+def load_airport(name_or_path: str | Path | UserFile = "flying_cloud") -> Airport:
     """A shipped airport by name (``flying_cloud``, ``zephyr``) or a user's TOML file.
 
     Checked: four start spaces P1-P4; gates G1-G4 matching them and at least one
@@ -300,12 +301,15 @@ def load_airport(name_or_path: str | Path = "flying_cloud") -> Airport:
     reachable from every other along the arrows (so a move, forwards or backwards,
     is always possible and every party can reach its gate).
     """
-    if isinstance(name_or_path, str) and name_or_path in AIRPORTS:
+    path: Path | UserFile
+    if isinstance(name_or_path, UserFile):
+        path = name_or_path
+    elif isinstance(name_or_path, str) and name_or_path in AIRPORTS:
         path = AIRPORTS[name_or_path]
     else:
         path = Path(name_or_path)
     source = str(path)
-    top = open_data(path)
+    top = open_source(path)
     top.unknown_keys({"airport", "spaces", "gates"})
     head = top.sub("airport")
     head.unknown_keys({"name", "reconstructed"})

@@ -101,10 +101,11 @@ class PlanesGame(Game):
         if not isinstance(airport, str):
             raise ConfigError(f"airport must be 'flying_cloud', 'zephyr' or a file path "
                               f"(a string), got {airport!r}")
-        self.airport = planes_data.load_airport(airport)
+        self.airport = planes_data.load_airport(
+            self._data_file("airport", airport, planes_data.AIRPORTS))
         if cards is not None and not isinstance(cards, str):
             raise ConfigError(f"cards must be a file path (a string) or None, got {cards!r}")
-        self.cards = planes_data.load_cards(cards)
+        self.cards = planes_data.load_cards(self._data_file("cards", cards))
         self.comp = planes_data.COMPONENTS
         if poi is None:
             self.poi = self.airport.poi.copy()
