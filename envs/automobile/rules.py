@@ -41,6 +41,7 @@ from transit_gym.envs.automobile import kernels as k
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.actions import NUM_ACTIONS, action_name
 from transit_gym.envs.automobile.encode import OBS, observe
+from transit_gym.envs.automobile.violation import MESSAGES, violation
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
@@ -52,7 +53,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels.of(k, observe)
+KERNELS = Kernels.of(k, observe, violation=violation)
 
 FRONTIER_MODES = {"furthest": 0, "open": 1}
 SLOAN_MODES = {"held": 0, "taken": 1}
@@ -83,6 +84,7 @@ class AutomobileGame(Game):
     min_players = 3
     max_players = 5
     obs_bounds = (-1.0e6, 1.0e6)
+    violation_messages = MESSAGES
 
     def __init__(self, num_players: int = 3, **options: Any):
         super().__init__(num_players, **options)
