@@ -19,6 +19,7 @@ from transit_gym.envs.automobile.data import (
     MAX_STACKS,
     MAX_TILE_KINDS,
     NUM_SPACES,
+    NUM_TURNS,
     PREMIUM,
 )
 from transit_gym.envs.automobile.economy import (
@@ -80,6 +81,7 @@ from transit_gym.envs.automobile.state import (
     NUM_SEGMENTS,
     OWNER,
     P_BANK_TOTAL,
+    P_CHAR_RD,
     P_CLOSURES,
     P_HOWARD_CARS,
     P_LOANS_MAX,
@@ -143,9 +145,6 @@ from transit_gym.envs.core.validate import (
     rng_violation,
 )
 
-#: loss cubes one player may hold: far beyond any game (a turn gives at most a few
-#: hundred), small enough that paying for them never overflows
-MAX_LOSS = 1 << 20
 #: the per-seat statistics stat_produced .. stat_end_value are contiguous
 STAT_SLOTS = STAT_END_VALUE + MAX_PLAYERS - STAT_PRODUCED
 
@@ -171,6 +170,15 @@ MESSAGES = {
 BAD_PHASE, BAD_SEAT, BAD_COUNTER, BAD_CONTEXT, BAD_MONEY, BAD_RD = 2, 3, 4, 5, 6, 7
 BAD_COUNT, BAD_SALESMEN, BAD_SPACE, BAD_PIECES, BAD_TILES, BAD_EXEC = 8, 9, 10, 11, 12, 13
 BAD_ORDER, BAD_CHARACTER, BAD_DECISION = 14, 15, 16
+
+
+@nb.njit(cache=True)
+def loss_cap(p):
+    """The most loss cubes a player can hold: each turn at most one per car in stock left
+    unsold (P7), one per salesman left idle (P5), and a rank of at most 25 on each space
+    holding the player's factories, one factory or more each (P8)."""
+    per_turn = p[P_MAX_CARS] + p[P_SALESMEN] + p[P_MAX_FACTORIES] * (NUM_SPACES - 1)
+    return NUM_TURNS * per_turn
 
 
 @nb.njit(cache=True)
@@ -260,6 +268,9 @@ def _resources(s, p, n, where):
             or outside(s, RD_STOCK, 0, cubes, where)
             or any_outside(s, CHAR_RD, NUM_CHARACTERS, 0, cubes, where)):
         return BAD_RD
+    for c in range(NUM_CHARACTERS):   # a tile holds at most its printed cubes (P9)
+        if outside(s, CHAR_RD + c, 0, p[P_CHAR_RD + c], where):
+            return BAD_RD
     counted = s[RD_STOCK]
     for seat in range(n):
         counted += s[RD + seat]
@@ -268,9 +279,10 @@ def _resources(s, p, n, where):
     if counted != cubes:
         relation_broken(where)
         return BAD_RD
-    if (any_outside(s, LOSS, n, 0, MAX_LOSS, where)
+    cap = loss_cap(p)
+    if (any_outside(s, LOSS, n, 0, cap, where)
             or any_outside(s, LOSS + n, MAX_PLAYERS - n, 0, 0, where)
-            or any_outside(s, TURN_LOSS, n, 0, MAX_LOSS, where)
+            or any_outside(s, TURN_LOSS, n, 0, cap, where)
             or any_outside(s, TURN_LOSS + n, MAX_PLAYERS - n, 0, 0, where)
             or any_outside(s, LOANS, n, 0, p[P_LOANS_MAX], where)
             or any_outside(s, LOANS + n, MAX_PLAYERS - n, 0, 0, where)
@@ -431,7 +443,7 @@ def _tiles(s, p, n, where):
         if count != p[P_TILE_COUNTS + k]:
             relation_broken(where)
             return BAD_TILES
-    if any_outside(s, DEMAND, NUM_SEGMENTS, 0, (2 * MAX_PLAYERS + 2) * max_value, where):
+    if any_outside(s, DEMAND, NUM_SEGMENTS, 0, (2 * n + 2) * max_value, where):
         return BAD_TILES
     return 0
 
