@@ -62,7 +62,7 @@ def test_every_observation_lies_within_the_declared_bounds(players, options):
     low, high = game.obs_low_high()
     assert low.shape == high.shape == (game.obs_size,) and (low <= high).all()
     groups = game.obs_one_hot_groups()
-    for state, seat, obs in _observed_games(game, range(4)):
+    for _state, _seat, obs in _observed_games(game, range(4)):
         bad = np.flatnonzero((obs < low) | (obs > high))
         assert bad.size == 0, [(game.obs_layout().locate(int(i)), obs[i], low[i], high[i])
                                for i in bad[:5]]
