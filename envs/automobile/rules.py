@@ -40,6 +40,7 @@ from transit_gym.envs.automobile import data as auto_data
 from transit_gym.envs.automobile import kernels as k
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.actions import NUM_ACTIONS, action_name
+from transit_gym.envs.automobile.determinize import determinize
 from transit_gym.envs.automobile.encode import OBS, low_high, observe, one_hot_groups
 from transit_gym.envs.automobile.violation import MESSAGES, violation
 from transit_gym.envs.core.errors import ConfigError
@@ -53,7 +54,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels.of(k, observe, violation=violation)
+KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
 FRONTIER_MODES = {"furthest": 0, "open": 1}
 SLOAN_MODES = {"held": 0, "taken": 1}
