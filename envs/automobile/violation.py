@@ -224,7 +224,7 @@ def _scalars(s, p, n, where):
     phase = s[PHASE]
     if outside(s, CURRENT, 0, n - 1, where):
         return BAD_SEAT
-    if outside(s, TURN, 0, 3, where) or outside(s, POS, 0, n - 1, where):
+    if outside(s, TURN, 0, NUM_TURNS - 1, where) or outside(s, POS, 0, n - 1, where):
         return BAD_COUNTER
     expected = _round_expected(s, phase)
     if expected < 0:
@@ -232,7 +232,7 @@ def _scalars(s, p, n, where):
             return BAD_COUNTER
     elif outside(s, ROUND, expected, expected, where):
         return BAD_COUNTER
-    if phase == PH_OVER and outside(s, TURN, 3, 3, where):
+    if phase == PH_OVER and outside(s, TURN, NUM_TURNS - 1, NUM_TURNS - 1, where):
         return BAD_COUNTER
     if (outside(s, CTX_SPACE, -1, NUM_SPACES - 1, where) or outside(s, CTX_MODE, 0, 3, where)
             or outside(s, CTX_COUNT, 0, p[P_PER_ACTION], where)
