@@ -10,6 +10,7 @@ from the observer (block 0) clockwise; space owners are encoded the same way.
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from transit_gym.envs.automobile.data import FORD, MASS, MAX_STACK, NUM_SPACES, NUM_TURNS, PREMIUM
 from transit_gym.envs.automobile.economy import is_new_space, rd_ahead_cost
@@ -45,22 +46,39 @@ from transit_gym.envs.automobile.state import (
     NUM_CHARACTERS,
     NUM_PHASES,
     OWNER,
+    P_AD_COSTS,
+    P_BANK_TOTAL,
+    P_BOX_CAP,
+    P_CHAR_RD,
     P_CLOSURES,
     P_COST,
     P_HIGHER_SEG,
+    P_HOWARD_CARS,
+    P_LOANS_MAX,
     P_LOSS_PRICE,
     P_LOWER_SEG,
     P_MASS_BAG,
+    P_MAX_CARS,
+    P_MAX_FACTORIES,
+    P_MAX_PER_SPACE,
     P_NUM_ADS,
     P_NUM_PLAYERS,
+    P_NUM_TILE_KINDS,
+    P_PARTS_FACTORIES,
+    P_PER_ACTION,
     P_PREMIUM_BAG,
+    P_RD_CUBES,
+    P_SALESMEN,
     P_SEGMENT,
+    P_TILE_VALUES,
     P_TILES_PER_PLAYER,
     PARTS,
     PARTS_AT,
     PASSED,
+    PH_ACTION,
     PH_BUILD_SPACE,
     PH_BUILD_WHAT,
+    PH_CLOSE,
     PH_DURANT,
     PH_EXEC_SPACE,
     PH_FORD_AFTER,
@@ -79,6 +97,7 @@ from transit_gym.envs.automobile.state import (
     TURN,
     USED,
 )
+from transit_gym.envs.automobile.violation import loss_cap
 from transit_gym.envs.core.layout import Layout
 
 SPACE_BLOCK = 18
@@ -88,7 +107,7 @@ OBS = Layout(
     [
         ("decision", NUM_PHASES),        # pending decision of this seat (last: not deciding)
         ("turn", NUM_TURNS),
-        ("round", 3),
+        ("round", 3),                     # P3 action round (all zero outside P3)
         ("ctx_space", NUM_SPACES),       # space of the pending build / production
         ("ctx_mode", 4),                 # build mode or executive-decision kind
         ("ctx_count", 1),                # salesmen placed in this action
@@ -156,7 +175,8 @@ def observe(s, p, seat, out):
     out[O_DECISION + (phase if deciding else PH_OVER)] = 1.0
     turn = s[TURN]
     out[O_TURN + turn] = 1.0
-    out[O_ROUND + s[ROUND]] = 1.0
+    if PH_ACTION <= phase <= PH_CLOSE:   # P3 only: after P3 the round counter rests at 3
+        out[O_ROUND + s[ROUND]] = 1.0
     if deciding:
         if phase in (PH_BUILD_WHAT, PH_PRODUCE):
             out[O_CTX_SPACE + s[CTX_SPACE]] = 1.0
@@ -244,3 +264,91 @@ def observe(s, p, seat, out):
 def layout() -> Layout:
     """Named slices of the observation vector."""
     return OBS
+
+
+def low_high(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """True per-slot bounds of ``observe`` for the parameter vector ``p``: every state that
+    play reaches or ``violation`` accepts observes inside them (float32 arrays)."""
+    n = int(p[P_NUM_PLAYERS])
+    low = np.zeros(OBS_SIZE, dtype=np.float64)
+    high = np.zeros(OBS_SIZE, dtype=np.float64)
+
+    def span(offset: int, count: int, lo: float, hi: float) -> None:
+        low[offset:offset + count] = lo
+        high[offset:offset + count] = hi
+
+    for name in ("decision", "turn", "round", "ctx_space", "ctx_mode", "ctx_dst",
+                 "ford_available"):
+        span(OBS.offset(name), OBS.length(name), 0.0, 1.0)
+    span(O_CTX_COUNT, 1, 0.0, p[P_PER_ACTION])
+    span(O_HOWARD_LEFT, 1, 0.0, p[P_HOWARD_CARS])
+    kinds = int(p[P_NUM_TILE_KINDS])
+    max_tile = float(p[P_TILE_VALUES:P_TILE_VALUES + kinds].max())
+    span(O_TILES, 2, 0.0, max_tile / 5.0)
+    for i in range(NUM_SPACES):
+        b = O_SPACES + i * SPACE_BLOCK
+        span(b + S_SEG, 3, 0.0, 1.0)
+        span(b + S_COST, 1, p[P_COST + i] / CASH_SCALE, p[P_COST + i] / CASH_SCALE)
+        steps = i + 1                     # from no space built, the most to build ahead
+        span(b + S_RD_COST, 1, 0.0, steps * (steps + 1) // 2 / CUBE_SCALE)
+        span(b + S_OWNER, n, 0.0, 1.0)
+        span(b + S_NEW, 1, 0.0, 1.0)
+        span(b + S_FACTORIES, 1, 0.0, p[P_MAX_PER_SPACE] / 3.0)
+        for slot in (S_PARTS, S_CLOSED, S_PRODUCED, S_AD):
+            span(b + slot, 1, 0.0, 1.0)
+        span(b + S_CARS, 1, 0.0, p[P_MAX_CARS] / CUBE_SCALE)
+        span(b + S_DISC, 1, 0.0, 0.0 if p[P_SEGMENT + i] == PREMIUM else 1.0)
+    money = p[P_BANK_TOTAL] / CASH_SCALE   # violation: |cash| <= the bank's total
+    for k in range(n):
+        b = O_PLAYERS + k * PLAYER_BLOCK
+        span(b + B_PRESENT, 1, 1.0, 1.0)
+        span(b + B_TO_MOVE, 1, 0.0, 1.0)
+        span(b + B_CASH, 1, -money, money)
+        span(b + B_RD, 1, 0.0, p[P_RD_CUBES] / CUBE_SCALE)
+        span(b + B_LOSS, 1, 0.0, loss_cap(p) / CUBE_SCALE)
+        span(b + B_LOANS, 1, 0.0, p[P_LOANS_MAX])
+        span(b + B_SHOW, 7, 0.0, p[P_SALESMEN])        # showrooms, tracks, stock
+        span(b + B_FACTORIES, 1, 0.0, p[P_MAX_FACTORIES])
+        span(b + B_PARTS, 1, 0.0, 1.0 if p[P_PARTS_FACTORIES] > 0 else 0.0)
+        span(b + B_CARS, 1, 0.0, p[P_MAX_CARS] / CUBE_SCALE)
+        span(b + B_CHAR, NUM_CHARACTERS + 1, 0.0, 1.0)
+        span(b + B_PLAY_POS, 3, 0.0, 1.0)               # play position, passed, selection
+        span(b + B_TILES, 1, 0.0, 2.0)
+    span(O_CHAR_RD, NUM_CHARACTERS, 0.0, 0.0)
+    high[O_CHAR_RD:O_CHAR_RD + NUM_CHARACTERS] = p[P_CHAR_RD:P_CHAR_RD + NUM_CHARACTERS]
+    span(O_CHAR_TAKEN, NUM_CHARACTERS, 0.0, 1.0)
+    ads = int(p[P_NUM_ADS])
+    span(O_EXEC, 1, 0.0, ads)
+    span(O_EXEC + 1, 1, 0.0, float(p[P_AD_COSTS:P_AD_COSTS + ads].max()) if ads else 0.0)
+    span(O_EXEC + 2, MAX_STACK + 1, 0.0, 1.0)
+    turns = range(NUM_TURNS)
+    for seg in range(3):
+        caps = [int(p[P_BOX_CAP + seg * NUM_TURNS + t]) for t in turns]
+        span(O_BOXES_FILLED + seg, 1, 0.0, max(caps))
+        span(O_BOXES_OPEN + seg, 1, min(caps), max(caps))
+        span(O_LAST_DEMAND + seg, 1, 0.0, (2 * n + 2) * max_tile / CUBE_SCALE)
+        counts = []
+        for t in turns:
+            c = n * (p[P_HIGHER_SEG + t] == seg)
+            c += n * (p[P_TILES_PER_PLAYER + t] == 2 and p[P_LOWER_SEG + t] == seg)
+            c += p[P_PREMIUM_BAG + t] * (seg == PREMIUM) + p[P_MASS_BAG + t] * (seg == MASS)
+            counts.append(int(c))
+        span(O_TILES_TURN + seg, 1, min(counts), max(counts))
+    span(O_RD_STOCK, 1, 0.0, p[P_RD_CUBES] / CUBE_SCALE)
+    span(O_FRONTIER, 1, 0.0, 1.0)
+    prices = p[P_LOSS_PRICE:P_LOSS_PRICE + NUM_TURNS] / 100.0
+    span(O_LOSS_PRICE, 1, prices.min(), prices.max())
+    return low.astype(np.float32), high.astype(np.float32)
+
+
+def one_hot_groups(num_players: int) -> list[slice]:
+    """Slices of the observation that are one-hot codes (each sums to at most 1)."""
+    groups = [OBS.slice(name) for name in ("decision", "turn", "round", "ctx_space",
+                                           "ctx_mode", "ctx_dst")]
+    for i in range(NUM_SPACES):
+        b = O_SPACES + i * SPACE_BLOCK
+        groups += [slice(b + S_SEG, b + S_SEG + 3), slice(b + S_OWNER, b + S_OWNER + 5)]
+    for k in range(num_players):
+        b = O_PLAYERS + k * PLAYER_BLOCK + B_CHAR
+        groups.append(slice(b, b + NUM_CHARACTERS + 1))
+    return groups

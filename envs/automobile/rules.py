@@ -40,7 +40,9 @@ from transit_gym.envs.automobile import data as auto_data
 from transit_gym.envs.automobile import kernels as k
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.actions import NUM_ACTIONS, action_name
-from transit_gym.envs.automobile.encode import OBS, observe
+from transit_gym.envs.automobile.determinize import determinize
+from transit_gym.envs.automobile.encode import OBS, low_high, observe, one_hot_groups
+from transit_gym.envs.automobile.violation import MESSAGES, violation
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
@@ -52,7 +54,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 
-KERNELS = Kernels.of(k, observe)
+KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
 FRONTIER_MODES = {"furthest": 0, "open": 1}
 SLOAN_MODES = {"held": 0, "taken": 1}
@@ -82,7 +84,7 @@ class AutomobileGame(Game):
     obs = OBS
     min_players = 3
     max_players = 5
-    obs_bounds = (-1.0e6, 1.0e6)
+    violation_messages = MESSAGES
 
     def __init__(self, num_players: int = 3, **options: Any):
         super().__init__(num_players, **options)
@@ -168,6 +170,15 @@ class AutomobileGame(Game):
         self.params = p
         self.num_actions = NUM_ACTIONS
         self.obs_size = OBS.size
+
+    # ----- observation bounds --------------------------------------------------------------------
+    def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
+        """True per-slot bounds of every observation (``encode.low_high``)."""
+        return low_high(self.params)
+
+    def obs_one_hot_groups(self) -> list[slice]:
+        """The one-hot codes of the observation (``encode.one_hot_groups``)."""
+        return one_hot_groups(self.num_players)
 
     # ----- words and pictures ------------------------------------------------------------------
     def describe_action(self, state: State, action: int) -> str:
