@@ -55,7 +55,7 @@ from transit_gym.envs.planes.data import MAX_ARROWS, MAX_TYPES, NUM_COLORS, NUM_
 from transit_gym.envs.planes.encode import OBS, observe
 from transit_gym.envs.planes.invariants import MESSAGES, violation
 
-KERNELS = Kernels.of(k, observe)
+KERNELS = Kernels.of(k, observe, violation=violation)
 
 REWARD_MODES = {"win": 0, "score": 1}
 CHOICES = {
@@ -91,6 +91,7 @@ class PlanesGame(Game):
     obs = OBS
     min_players = 2
     max_players = 4
+    violation_messages = MESSAGES
     obs_bounds = (0.0, 200.0)     # VP can exceed 100 in theory (goals up to 120 VP)
 
     def _build(self, airport: str = "flying_cloud", poi: dict[str, str] | None = None,
@@ -264,13 +265,12 @@ class PlanesGame(Game):
 
     def check_invariants(self, state: State) -> None:
         """Conservation (40 cubes, 60 cards, each in exactly one place), bounds, and the
-        consistency of planes, track, decks and the move; one jitted check."""
-        code = int(violation(state.data, self.params))
+        consistency of planes, track, decks and the move; the jitted ``violation`` check."""
+        where = np.full(3, -1, dtype=np.int64)
+        code = int(violation(state.data, self.params, where))
         if code:
-            cubes = {name: counts.tolist() for name, counts in self.cube_places(state).items()
-                     if np.asarray(counts).any()}
-            raise AssertionError(f"invariant {code} broken: {MESSAGES[code]} "
-                                 f"(phase {int(state.data[st.PHASE])}, cubes {cubes})")
+            raise AssertionError(self._violation_message(state.data, code, where)
+                                 + f" (phase {int(state.data[st.PHASE])})")
 
 
 # ----- DESIGN.md functional rules API (the rest: transit_gym.envs.core.functional) -----
