@@ -61,10 +61,11 @@ from transit_gym.envs.planes.data import (
     NUM_PARTY_COLORS,
     NUM_POI,
 )
+from transit_gym.envs.planes.determinize import determinize
 from transit_gym.envs.planes.encode import OBS, observe
 from transit_gym.envs.planes.invariants import MAX_STEPS, MESSAGES, violation
 
-KERNELS = Kernels.of(k, observe, violation=violation)
+KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
 REWARD_MODES = {"win": 0, "score": 1}
 CHOICES = {
