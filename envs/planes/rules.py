@@ -51,11 +51,21 @@ from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.planes import data as planes_data
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
-from transit_gym.envs.planes.data import MAX_ARROWS, MAX_TYPES, NUM_COLORS, NUM_PARTY_COLORS
+from transit_gym.envs.planes.data import (
+    COPIES,
+    MAX_ARROWS,
+    MAX_GATES,
+    MAX_SPACES,
+    MAX_TYPES,
+    NUM_COLORS,
+    NUM_PARTY_COLORS,
+    NUM_POI,
+)
+from transit_gym.envs.planes.determinize import determinize
 from transit_gym.envs.planes.encode import OBS, observe
-from transit_gym.envs.planes.invariants import MESSAGES, violation
+from transit_gym.envs.planes.invariants import MAX_STEPS, MESSAGES, violation
 
-KERNELS = Kernels.of(k, observe)
+KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
 REWARD_MODES = {"win": 0, "score": 1}
 CHOICES = {
@@ -91,7 +101,7 @@ class PlanesGame(Game):
     obs = OBS
     min_players = 2
     max_players = 4
-    obs_bounds = (0.0, 200.0)     # VP can exceed 100 in theory (goals up to 120 VP)
+    violation_messages = MESSAGES
 
     def _build(self, airport: str = "flying_cloud", poi: dict[str, str] | None = None,
                cards: str | None = None, blockage_counts: str = "party",
@@ -190,6 +200,74 @@ class PlanesGame(Game):
                                (st.P_GOAL_SOLE, c.goal_sole), (st.P_VP, c.vp)):
             params[offset:offset + n] = column
 
+    # ----- observation bounds ---------------------------------------------------------------
+    def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
+        """True per-slot bounds of ``encode.OBS`` for this configuration: counts up to the
+        box's cubes and cards, slots of spaces, gates, seats and card types the game does
+        not have fixed at 0 (values are raw: the rule-based agent reads them as counts)."""
+        from transit_gym.envs.planes import encode as e
+
+        p = self.params
+        n, n_spaces, n_gates, n_types = (self.num_players, self.airport.num_spaces,
+                                         self.airport.num_gates, self.cards.num_types)
+        party, neutral, slots = (float(p[st.P_PARTY_CUBES]), float(p[st.P_NEUTRAL_CUBES]),
+                                 float(p[st.P_PLANE_SLOTS]))
+        copies = 1 if self._options.get("player_decks") else COPIES
+        cards = float(n_types * COPIES)
+        goal_vp = float(copies * self.cards.vp.sum())
+        low = np.zeros(OBS.size, dtype=np.float32)
+        high = np.zeros(OBS.size, dtype=np.float32)
+        colour_cap = [party] * NUM_PARTY_COLORS + [neutral]
+
+        def put(offset: int, values) -> None:
+            values = np.atleast_1d(np.asarray(values, dtype=np.float32))
+            high[offset:offset + values.size] = values
+
+        put(e.O_DECISION, np.ones(st.NUM_PHASES + 1))
+        put(e.O_PLAYERS, np.ones(3))
+        put(e.O_TURN_ORDER, np.ones(n))
+        for sp in range(n_spaces):
+            put(e.O_CUBES + sp * NUM_COLORS, colour_cap)
+            put(e.O_CONES + sp, 1.0)
+            put(e.O_POI + sp * NUM_POI, np.ones(NUM_POI))
+            for field in (e.O_POS, e.O_START, e.O_BRANCH, e.O_SELECTED,
+                          e.O_SELECTED + MAX_SPACES):
+                put(field + sp, 1.0)
+        for g in range(n_gates):
+            put(e.O_GATES + g * (NUM_COLORS + 1), np.ones(NUM_COLORS).tolist() + [slots])
+        put(e.O_ACTIVE, colour_cap)
+        put(e.O_MOVE, [MAX_STEPS, 1.0])
+        put(e.O_EFFECTS, [1.0] * 5 + [2.0])
+        put(e.O_IN_PLAY, np.ones(n_types))
+        put(e.O_HAND, np.full(n_types, copies))
+        put(e.O_GOAL_NOW, np.ones(n_types))
+        for k_ in range(n):
+            put(e.O_SEATS + k_ * e.PLAYER_BLOCK,
+                [cards, cards, goal_vp, cards, slots, goal_vp + p[st.P_VP_PER_CUBE] * slots, 1.0])
+        put(e.O_DISCARD, np.full(n_types, copies))
+        put(e.O_TRACK, [n_gates * slots, p[st.P_END_AT], 2.0])
+        low[e.O_TRACK + 1] = p[st.P_END_AT]
+        return low, high
+
+    def obs_one_hot_groups(self) -> list[slice]:
+        """The one-hot codes of ``encode.OBS``: decision, player count, turn order, each
+        space's point of interest, each gate's plane colour, the move's space, start and
+        arrow, the card in play, the two send selections."""
+        from transit_gym.envs.planes import encode as e
+
+        def span(offset: int, size: int) -> slice:
+            return slice(offset, offset + size)
+
+        groups = [span(e.O_DECISION, st.NUM_PHASES + 1), span(e.O_PLAYERS, 3),
+                  span(e.O_TURN_ORDER, st.MAX_PLAYERS)]
+        groups += [span(e.O_POI + sp * NUM_POI, NUM_POI) for sp in range(MAX_SPACES)]
+        groups += [span(e.O_GATES + g * (NUM_COLORS + 1), NUM_COLORS)
+                   for g in range(MAX_GATES)]
+        groups += [span(field, MAX_SPACES) for field in
+                   (e.O_POS, e.O_START, e.O_BRANCH, e.O_SELECTED, e.O_SELECTED + MAX_SPACES)]
+        groups.append(span(e.O_IN_PLAY, MAX_TYPES))
+        return groups
+
     # ----- words and pictures ---------------------------------------------------------------
     def space_name(self, sp: int) -> str:
         """Space id with its point of interest, e.g. ``S2 (restroom)``."""
@@ -265,13 +343,12 @@ class PlanesGame(Game):
 
     def check_invariants(self, state: State) -> None:
         """Conservation (40 cubes, 60 cards, each in exactly one place), bounds, and the
-        consistency of planes, track, decks and the move; one jitted check."""
-        code = int(violation(state.data, self.params))
+        consistency of planes, track, decks and the move; the jitted ``violation`` check."""
+        where = np.full(3, -1, dtype=np.int64)
+        code = int(violation(state.data, self.params, where))
         if code:
-            cubes = {name: counts.tolist() for name, counts in self.cube_places(state).items()
-                     if np.asarray(counts).any()}
-            raise AssertionError(f"invariant {code} broken: {MESSAGES[code]} "
-                                 f"(phase {int(state.data[st.PHASE])}, cubes {cubes})")
+            raise AssertionError(self._violation_message(state.data, code, where)
+                                 + f" (phase {int(state.data[st.PHASE])})")
 
 
 # ----- DESIGN.md functional rules API (the rest: transit_gym.envs.core.functional) -----

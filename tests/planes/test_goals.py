@@ -145,9 +145,24 @@ def test_goal_15_yours_a_neutral_and_a_third_colour():
     """Goal 15 (3 VP): exactly 3 cubes: 1 of yours, 1 neutral and 1 of another colour."""
     assert met(board()(S4={"red": 1, "grey": 1, "blue": 1}), "Move Twice")
     assert met(board()(S4={"red": 1, "green": 1, "blue": 1}), "Move Twice")
-    assert not met(board()(S4={"red": 1, "grey": 1, "green": 1}), "Move Twice")
+    assert not met(board(4)(S4={"red": 1, "green": 1, "blue": 1}), "Move Twice")
     assert not met(board()(S4={"red": 2, "grey": 1}), "Move Twice")
     assert not met(board()(S4={"red": 1, "blue": 2}), "Move Twice")
+
+
+def test_goal_15_third_colour_may_be_an_unassigned_colour_beside_grey():
+    """Goal 15 with an unassigned colour as the "other unique color" (issue 15 item 7).
+    Rule Clarifications: unassigned cubes are neutral but "still considered to be a unique
+    color for the purpose of scoring goals", so yours + a grey + an unassigned cube is
+    yours, 1 neutral and 1 other unique colour. Two players: green and yellow unassigned."""
+    assert met(board()(S4={"red": 1, "grey": 1, "green": 1}), "Move Twice")
+    assert met(board()(S4={"red": 1, "yellow": 1, "green": 1}), "Move Twice")
+    assert met(board(3)(S4={"red": 1, "grey": 1, "yellow": 1}), "Move Twice")
+    # still 3 colours: two greys are one colour, and a cube of yours is not the third
+    assert not met(board()(S4={"red": 1, "grey": 2}), "Move Twice")
+    assert not met(board()(S4={"red": 2, "green": 1}), "Move Twice")
+    # with 4 players there is no unassigned colour: 2 other players' cubes have no neutral
+    assert not met(board(4)(S4={"red": 1, "green": 1, "yellow": 1}), "Move Twice")
 
 
 def test_goals_only_count_cubes_on_the_board_not_on_planes():
