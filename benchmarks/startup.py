@@ -34,6 +34,18 @@ PEER = "texas_holdem_v4"
 #: the issue's target: our first Automobiles game within this factor of the peer's time
 TARGET = ("automobiles", 2.0)
 
+#: appended to every timed script: the process's own peak RSS (``VmHWM``; ``ru_maxrss``
+#: would include the benchmark process it was forked from)
+MEMORY_LINE = """
+try:
+    with open("/proc/self/status") as status:
+        peak = [line.split()[1] for line in status if line.startswith("VmHWM:")][0]
+except OSError:
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print("peak_rss_kb", peak)
+"""
+
 SCRIPT = """
 import sys
 name = sys.argv[1]
@@ -51,15 +63,16 @@ for agent in env.agent_iter():
     else:
         action = env.action_space(agent).sample(observation["action_mask"])
     env.step(action)
-"""
+""" + MEMORY_LINE
 
 
 def run_process(args: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
     """Run ``python args...`` to the end; its wall and CPU seconds and peak RSS (MB)."""
     with tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.PIPE,
                                 stderr=errors)
+        output = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = code = os.waitstatus_to_exitcode(status)
@@ -67,8 +80,10 @@ def run_process(args: list[str], env: dict[str, str] | None = None) -> dict[str,
         text = errors.read().decode(errors="replace")
     if code != 0:
         raise RuntimeError(f"python {' '.join(args[-2:])}: exit {code}\n{text[-2000:]}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-            "rss_mb": usage.ru_maxrss / 1024, "load": os.getloadavg()[0]}
+    peaks = [line.split()[1] for line in output.splitlines() if line.startswith("peak_rss_kb")]
+    rss_kb = int(peaks[-1]) if peaks else usage.ru_maxrss
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": rss_kb / 1024,
+            "load": os.getloadavg()[0]}
 
 
 def first_game(name: str, env: dict[str, str] | None = None) -> dict[str, float]:
