@@ -53,6 +53,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
     scores,
 )
 from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.layout import widen_fixed_slots
 
 KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
@@ -174,7 +175,7 @@ class AutomobileGame(Game):
     # ----- observation bounds --------------------------------------------------------------------
     def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
         """True per-slot bounds of every observation (``encode.low_high``)."""
-        return low_high(self.params)
+        return widen_fixed_slots(*low_high(self.params))
 
     def obs_one_hot_groups(self) -> list[slice]:
         """The one-hot codes of the observation (``encode.one_hot_groups``)."""

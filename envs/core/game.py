@@ -225,8 +225,9 @@ class Game(ABC):
 
     def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
         """True per-slot bounds of the observation (float32 arrays of ``obs_size``): every
-        observation of every reachable state lies inside them. Games override this with
-        tight bounds per field; the default spreads ``obs_bounds`` over every slot."""
+        observation of every reachable state lies inside them, and no slot has ``low == high``
+        (``layout.widen_fixed_slots``). Games override this with tight bounds per field; the
+        default spreads ``obs_bounds`` over every slot."""
         low, high = self.obs_bounds
         return (np.full(self.obs_size, low, dtype=np.float32),
                 np.full(self.obs_size, high, dtype=np.float32))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 
 class Layout:
     """An ordered list of named fields, each a run of ``size`` slots in a flat vector."""
@@ -50,3 +52,15 @@ class Layout:
 
     def __len__(self) -> int:
         return self.size
+
+
+def widen_fixed_slots(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds with no slot where ``low == high`` (Gymnasium warns about such boxes): a slot
+    fixed at a value ``c`` by the configuration gets ``[min(c, 0), max(c, 0)]``, and a slot
+    fixed at 0 gets ``[0, 1]``. True bounds stay true; only empty ranges are opened."""
+    low, high = low.copy(), high.copy()
+    fixed = low == high
+    low[fixed] = np.minimum(low[fixed], 0)
+    high[fixed] = np.maximum(high[fixed], 0)
+    high[fixed & (low == high)] = 1
+    return low, high

@@ -48,6 +48,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
     scores,
 )
 from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.layout import widen_fixed_slots
 from transit_gym.envs.planes import data as planes_data
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
@@ -202,6 +203,10 @@ class PlanesGame(Game):
 
     # ----- observation bounds ---------------------------------------------------------------
     def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
+        """``exact_obs_low_high`` with each fixed slot opened to a non-empty range."""
+        return widen_fixed_slots(*self.exact_obs_low_high())
+
+    def exact_obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
         """True per-slot bounds of ``encode.OBS`` for this configuration: counts up to the
         box's cubes and cards, slots of spaces, gates, seats and card types the game does
         not have fixed at 0 (values are raw: the rule-based agent reads them as counts)."""

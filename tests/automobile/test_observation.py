@@ -77,7 +77,11 @@ def test_bounds_are_tight_where_the_rules_fix_a_value():
     seats as zeros, the present-seat flag as 1; a premium space never shows a discount
     (RB P6 C)."""
     game = AutomobileGame(3)
-    low, high = game.obs_low_high()
+    low, high = e.low_high(game.params)
+    open_low, open_high = game.obs_low_high()   # fixed slots opened for Gymnasium's boxes
+    assert (open_low < open_high).all()
+    fixed = low == high
+    assert (open_low[~fixed] == low[~fixed]).all() and (open_high[~fixed] == high[~fixed]).all()
     b = e.O_SPACES + 0 * e.SPACE_BLOCK + e.S_COST
     assert low[b] == high[b] == np.float32(game.data.cost[0] / e.CASH_SCALE)
     for k in range(3, st.MAX_PLAYERS):

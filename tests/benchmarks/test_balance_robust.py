@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-import transit_gym
 from transit_gym.benchmarks import balance, runner
 from transit_gym.benchmarks.balance import CHUNK, Sweep, chunks, games_to_play, run_sweep
 from transit_gym.envs.core.errors import ConfigError
@@ -156,8 +155,11 @@ def test_chunks_are_made_lazily_for_an_enormous_number_of_games():
 
 # ----- command-line errors ------------------------------------------------------------------
 def _cli(module: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
-    shim = str(Path(transit_gym.__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([shim, os.environ.get("PYTHONPATH", "")])}
+    # the child imports the same transit_gym as this process: an installed one, or a source
+    # folder on PYTHONPATH, made absolute because the child runs in another folder
+    paths = [str(Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+             if p]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     return subprocess.run([sys.executable, "-m", module, *argv], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 

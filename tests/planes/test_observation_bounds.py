@@ -48,7 +48,11 @@ def test_bounds_are_tight_where_the_components_fix_them():
     """In This Box: 5 cubes per party colour, 20 grey, planes of 5 slots; slots of spaces,
     gates and seats the game does not have are fixed at 0."""
     game = planes_v0.Game(num_players=2)
-    low, high = game.obs_low_high()
+    low, high = game.exact_obs_low_high()
+    open_low, open_high = game.obs_low_high()   # fixed slots opened for Gymnasium's boxes
+    assert (open_low < open_high).all()
+    fixed = low == high
+    assert (open_low[~fixed] == low[~fixed]).all() and (open_high[~fixed] == high[~fixed]).all()
     cubes = high[OBS.slice("cubes")].reshape(-1, 5)
     assert cubes[0].tolist() == [5, 5, 5, 5, 20]
     gates = high[OBS.slice("gates")].reshape(-1, 6)
