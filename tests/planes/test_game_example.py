@@ -24,6 +24,7 @@ import copy
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import POI_NAMES
+from transit_gym.envs.planes.rules import PlanesGame
 
 from .table import Table
 
@@ -41,7 +42,8 @@ class Example(Table):
     """A three-player Table in the example's colour names."""
 
     def __init__(self) -> None:
-        super().__init__(3)
+        super().__init__(3, airport="flying_cloud", blockage_counts="all")
+        assert (self.game.params == PlanesGame(num_players=3).params).all()   # defaults
         self.clear_hands()
         for seat, cards in HANDS.items():
             self.give(seat, *cards)
