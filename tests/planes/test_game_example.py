@@ -82,9 +82,7 @@ class Example(Table):
         other.s = other.state.data
         other.move(RED)
         other.play(other.SPACE("S4"))
-        active = dict(zip(("red", "yellow", "blue", "green", "grey"),
-                          (int(other.state["active"][other.color(ENGINE[c])])
-                           for c in ("red", "yellow", "blue", "green", "grey")), strict=True))
+        active = {c: int(other.state["active"][other.color(ENGINE[c])]) for c in ENGINE}
         rest = [c for c, n in active.items() for _ in range(n) if c != "red"]
         rest += ["red"] * (active["red"] - 1)
         for c in rest:
@@ -101,6 +99,10 @@ def test_game_example_turns_1_to_9_on_flying_cloud():
     assert ex.at("S0") == {"red": 5} and ex.at("S6") == {"yellow": 5}
     assert ex.at("S12") == {"blue": 5} and ex.at("S4") == {"green": 5}
     assert all(ex.at(f"S{i}") == {"grey": 2} for i in (1, 2, 3, 5, 7, 8, 9, 10, 11, 13))
+    planes = {g: int(ex.s[st.GATE_COLOR + ex.gate(g)]) for g in ("G1", "G2", "G3", "G4")}
+    assert planes == {"G1": ex.color("red"), "G2": ex.color(ENGINE["yellow"]),
+                      "G3": ex.color(ENGINE["blue"]), "G4": ex.color(ENGINE["green"])}
+    assert ex.color(ENGINE["green"]) >= ex.game.num_players      # unassigned: neutral
 
     # Round 1, Red: no action, picks up all 5 of her cubes and moves them; no goal.
     assert ex.current == RED and ex.phase == st.PH_ACTION
