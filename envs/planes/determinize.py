@@ -10,6 +10,11 @@ back at random, each other seat receiving as many as it held and the deck the re
 Player Decks: the same per other seat over its own hand and deck (the cards of its 15
 not scored, discarded or in play); the seat's own deck is known and kept. The result
 depends only on those counts, the public sizes and ``rng``.
+
+One pending decision depends on a hidden hand: after Choose One's "extra goal" the player
+to move must score a card whose goal is on the board (everyone saw that choice). When
+another seat determinizes then, the re-deal is repeated until that hand holds such a card
+(a bounded number of tries; then the true hands stay).
 """
 
 from __future__ import annotations
@@ -20,7 +25,18 @@ import numpy as np
 from transit_gym.envs.core.draw import draw_from_counts
 from transit_gym.envs.core.rng import RNG_WORDS, next32
 from transit_gym.envs.planes.data import MAX_TYPES
-from transit_gym.envs.planes.state import DECK, HAND, P_NUM_PLAYERS, P_PLAYER_DECKS
+from transit_gym.envs.planes.kernels import any_goal_scorable
+from transit_gym.envs.planes.state import (
+    CURRENT,
+    DECK,
+    HAND,
+    P_NUM_PLAYERS,
+    P_PLAYER_DECKS,
+    PH_EXTRA_GOAL,
+    PHASE,
+)
+
+REDEAL_TRIES = 256      # re-deals tried for a hand that must hold a met goal
 
 
 @nb.njit(cache=True)
@@ -40,6 +56,29 @@ def _deal(s, rng, pool, seat_row):
 @nb.njit(cache=True)
 def determinize(s, p, seat, rng):
     """Re-deal the cards ``seat`` cannot see and reseed future chance from ``rng``."""
+    mover = s[CURRENT]
+    must_hold_goal = s[PHASE] == PH_EXTRA_GOAL and mover != seat
+    saved = s.copy()
+    for _ in range(REDEAL_TRIES):
+        s[:] = saved
+        _redeal(s, p, seat, rng)
+        if not must_hold_goal or any_goal_scorable(s, p, mover):
+            break
+    else:
+        s[:] = saved
+    while True:
+        nonzero = False
+        for i in range(RNG_WORDS):
+            s[i] = next32(rng)
+            if s[i] != 0:
+                nonzero = True
+        if nonzero:
+            break
+
+
+@nb.njit(cache=True)
+def _redeal(s, p, seat, rng):
+    """One random re-deal of every card ``seat`` cannot see."""
     n_players = p[P_NUM_PLAYERS]
     pool = np.zeros(MAX_TYPES, dtype=np.int64)
     if p[P_PLAYER_DECKS] != 0:
@@ -63,11 +102,3 @@ def determinize(s, p, seat, rng):
                 _deal(s, rng, pool, other)
         for t in range(MAX_TYPES):
             s[DECK + t] = pool[t]
-    while True:
-        nonzero = False
-        for i in range(RNG_WORDS):
-            s[i] = next32(rng)
-            if s[i] != 0:
-                nonzero = True
-        if nonzero:
-            break

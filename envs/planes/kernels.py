@@ -174,8 +174,9 @@ def absolute_color(seat, rel, n_players):
 # ----- spaces and cubes -------------------------------------------------------------------
 @nb.njit(cache=True)
 def blocked(s, p, sp):
-    """Blockages: a cone stands on a space with 7+ party cubes (or 7+ cubes of any kind
-    with ``blockage_counts="all"``, as the reference sheet words it)."""
+    """Blockages: a cone stands on a space with 7+ cubes of any kind (reference sheet and
+    game example, the default ``blockage_counts="all"``) or 7+ party cubes (``"party"``,
+    the main text's wording)."""
     base = CUBES + sp * NUM_COLORS
     count = s[base] + s[base + 1] + s[base + 2] + s[base + 3]
     if p[P_BLOCKAGE_ALL] != 0:

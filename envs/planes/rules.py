@@ -9,8 +9,9 @@ Options (each rulebook ambiguity has one, with the documented default):
 - ``poi=None``: optional rule "Point of Interest Tokens": ``{space id: kind}`` tokens
   placed over the printed points of interest (``"blank"`` covers one).
 - ``cards=None``: path of a TOML file with ``[[cards]]`` replacing the card table.
-- ``blockage_counts="party"``: 7+ party cubes make a blockage (main text, open question
-  Q1); ``"all"`` counts neutral cubes too (reference sheet).
+- ``blockage_counts="all"``: 7+ cubes of any kind make a blockage (reference sheet, and
+  the only reading under which the rulebook's game example plays: issue 15 item 11, open
+  question Q1); ``"party"`` counts party cubes only (the main text's wording).
 - ``exact_goals="strict"``: goals "exactly 1 cube of your colour", "exactly 1 neutral
   cube" and "exactly 4 neutral cubes" need those to be the only cubes in the space
   (Q3); ``"loose"`` allows other cubes beside them.
@@ -105,7 +106,7 @@ class PlanesGame(Game):
     violation_messages = MESSAGES
 
     def _build(self, airport: str = "flying_cloud", poi: dict[str, str] | None = None,
-               cards: str | None = None, blockage_counts: str = "party",
+               cards: str | None = None, blockage_counts: str = "all",
                exact_goals: str = "strict", end_at: int = 12, player_decks: bool = False,
                end_draw: str = "may", skip: str = "must", first_player: int | str = 0,
                reward: str = "win", max_rounds: int | None = 100) -> None:

@@ -1,12 +1,15 @@
 """Build Planes positions cube by cube and card by card for rule tests.
 
-A ``Table`` starts from a real set-up game, then lets a test empty the board (cubes go
+A ``Table`` starts from a real set-up game (on ``RING14`` with party-cube blockages unless
+the test passes other options), then lets a test empty the board (cubes go
 to the box, so the 40-cube count stays whole), put cubes on spaces, give cards to
 hands (taken from the deck, so the 60-card count stays whole) and start a turn or a
 move of a chosen seat. Spaces are named by airport id ("S3"), colours by name.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -16,10 +19,15 @@ from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS
 from transit_gym.envs.planes.rules import PlanesGame
 
+RING14 = str(Path(__file__).with_name("ring14.toml"))
+"""The rule tests' airport: the earlier Flying Cloud reconstruction (ring S0..S13, starts
+S0 S3 S7 S10, G1 S9 G2 S12 G3 S2 G4 S5, N1 S2 N2 S9), with blockages of party cubes."""
+RULE_TEST_OPTIONS = {"airport": RING14, "blockage_counts": "party"}
+
 
 class Table:
     def __init__(self, num_players: int = 2, seed: int = 0, **options):
-        self.game = PlanesGame(num_players=num_players, **options)
+        self.game = PlanesGame(num_players=num_players, **{**RULE_TEST_OPTIONS, **options})
         self.state: State = self.game.new_state(seed)
         self.s = self.state.data
         self.p = self.game.params

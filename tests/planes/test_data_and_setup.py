@@ -60,23 +60,29 @@ def _steps(airport, a, b):
 
 @pytest.mark.parametrize("name", ["flying_cloud", "zephyr"])
 def test_shipped_airports_meet_the_rulebooks_board_rules(name):
-    """Setup 3/6: P1-P4 with matching G1-G4; neutral gates; each P 9 spaces from its gate."""
+    """Setup 3/6: P1-P4 with matching G1-G4; neutral gates; two neutral cubes on each
+    other space; on Zephyr each P is 9 spaces from its gate."""
     a = data.load_airport(name)
     assert a.reconstructed                       # flagged: not the printed board
     assert a.num_spaces == 14 and a.num_gates == 6
     assert sorted(a.gate_start.tolist()) == [-1, -1, 0, 1, 2, 3]
-    for k in range(4):
-        g = a.gate_start.tolist().index(k)
-        assert _steps(a, a.start[k], a.gate_access[g]) == 9
+    if name == "zephyr":
+        for k in range(4):
+            g = a.gate_start.tolist().index(k)
+            assert _steps(a, a.start[k], a.gate_access[g]) == 9
     assert (a.num_spaces - 4) * 2 == data.COMPONENTS.neutral_cubes
 
 
-def test_flying_cloud_is_a_one_way_ring_with_neutral_gates_beside_g3_and_g1():
-    """Data 1.4.3: ring S0..S13; N1 shares G3's space and N2 G1's (game example)."""
+def test_flying_cloud_is_a_one_way_ring_fitted_to_the_game_example():
+    """Data 1.4.3, refitted to A Game Example (issue 15 item 11): ring S0..S13; P1 S0,
+    P4 S4, P2 S6, P3 S12; G1 9 spaces from P1 (turn 3: Red's 6 cubes at P4 reach it),
+    G2 at S1 (turns 5 and 8), G3 at S3 (turns 7 and 9), N1 at S6 (turn 7), N2 at S2
+    (turn 3)."""
     a = data.load_airport("flying_cloud")
     assert a.next == [[(i + 1) % 14] for i in range(14)]
-    ids = dict(zip(a.gate_ids, a.gate_access.tolist(), strict=True))
-    assert ids["N1"] == ids["G3"] and ids["N2"] == ids["G1"]
+    assert [a.space_ids[sp] for sp in a.start] == ["S0", "S6", "S12", "S4"]
+    ids = dict(zip(a.gate_ids, (a.space_ids[sp] for sp in a.gate_access), strict=True))
+    assert ids == {"G1": "S9", "G2": "S1", "G3": "S3", "G4": "S13", "N1": "S6", "N2": "S2"}
 
 
 def test_zephyr_centre_space_has_two_arrows():

@@ -104,3 +104,25 @@ def test_determinize_samples_the_other_hands_from_the_unseen_cards():
         assert (_rows(other, "hand")[1 - seat] <= unseen).all()
         assert (_rows(other, "hand")[seat] == own).all()
     assert (seen_in_other[:game.cards.num_types] > 0).all()
+
+
+def test_after_choose_ones_extra_goal_the_redealt_mover_still_holds_a_met_goal():
+    """Card 4, second option: the choice is public and the mover must now score a met
+    goal; a re-deal seen from another seat keeps such a card in the mover's hand."""
+    from transit_gym.envs.planes import state as st
+
+    from .table import Table
+
+    t = Table(2)
+    t.clear_board()
+    t.clear_hands()
+    t.put("S4", red=1)
+    t.put("S2", red=1)                                   # a Restroom with a red cube
+    t.give(0, "Choose One", "Gather at Restroom", "Two to Fine Dining")
+    t.turn(0)
+    t.play(t.CARD("Choose One"), t.EXTRA_GOAL)
+    assert t.phase == st.PH_EXTRA_GOAL
+    for seed in range(40):
+        other = t.game.determinize(t.state, 1, seed=seed)
+        t.game.validate(other)                           # a legal action: a met goal
+        assert t.game.legal_actions(other)
