@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -64,8 +65,14 @@ def shipped_checkpoint(game: Game) -> Path:
 
 
 def shipped_agent(game: Game) -> PolicyAgent:
-    """The agent spec ``ppo``: the shipped checkpoint of ``game``, playing greedily."""
-    agent = PolicyAgent(shipped_checkpoint(game), deterministic=True, name="ppo")
+    """The agent spec ``ppo``: the shipped checkpoint of ``game``, playing greedily, for the
+    player count it was trained at (its training report ``<game>_ppo.json`` says which)."""
+    path = shipped_checkpoint(game)
+    report = json.loads(path.with_suffix(".json").read_text())
+    if report["players"] != game.num_players:
+        raise ConfigError(f"the shipped ppo checkpoint of {game.name!r} was trained for "
+                          f"{report['players']} players, not {game.num_players}")
+    agent = PolicyAgent(path, deterministic=True, name="ppo")
     space = agent.policy.observation_space
     if space.shape != (game.obs_size,) or agent.policy.action_space.n != game.num_actions:
         raise ConfigError(
