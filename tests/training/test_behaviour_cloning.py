@@ -79,3 +79,20 @@ def test_issue13_cli_warm_starts_evaluates_checkpoints_and_resumes(tmp_path, cap
     from sb3_contrib import MaskablePPO
 
     assert MaskablePPO.load(resumed["checkpoint"]).num_timesteps == 3072
+
+
+def test_issue13_same_seed_same_trained_weights(tmp_path):
+    """Issue 13 item 5: ``--seed`` reproduces a run (warm start, snapshots, PPO updates)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    def run(name: str) -> dict:
+        train.main(["--game", "loose_caboose", "--steps", "1024", "--envs", "8", "--n-steps",
+                    "256", "--batch-size", "128", "--bc-steps", "300", "--self-play", "512",
+                    "--eval-games", "10", "--seed", "4", "--out", str(tmp_path / name),
+                    "--no-progress"])
+        return MaskablePPO.load(str(tmp_path / name)).policy.state_dict()
+
+    first, again = run("a"), run("b")
+    assert first.keys() == again.keys()
+    assert all(torch.equal(first[key], again[key]) for key in first)
