@@ -36,6 +36,11 @@ from transit_gym.envs.registry import game_class
 from transit_gym.training.evaluate import rotate_match
 from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
 
+#: per-run state left out of saved checkpoints (the last batch of observations is most of a
+#: checkpoint's size; ``--resume`` starts the envs afresh instead)
+NOT_SAVED = ["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer",
+             "ep_success_buffer"]
+
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
     """``key=value`` pairs; values parsed as JSON when they can be (numbers, booleans)."""
@@ -201,7 +206,7 @@ def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, 
             for kind, row in result.items():
                 self.logger.record(f"eval/win_rate_vs_{kind}", row["win_rate"])
             self.history.append({"steps": steps, **{k: r["win_rate"] for k, r in result.items()}})
-            self.model.save(str(out.parent / f"{out.name}_last"))
+            self.model.save(str(out.parent / f"{out.name}_last"), exclude=NOT_SAVED)
             progress.line(f"eval steps={steps:,} " + " ".join(
                 f"vs_{kind}={row['win_rate']:.3f}" for kind, row in result.items())
                 + f" ({progress.total and round(time.perf_counter() - progress.began)}s)")
@@ -263,7 +268,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     bar.update(model.num_timesteps, force=True)
     learn_seconds = time.perf_counter() - learn_started
     elapsed = time.perf_counter() - started
-    model.save(str(out))
+    model.save(str(out), exclude=NOT_SAVED)
     report = {
         "game": game_name, "players": game.num_players, "options": options, "steps": steps,
         "opponents": opponents, "self_play_every": self_play, "vec": True, "envs": n_envs,
