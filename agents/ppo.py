@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 
 from transit_gym.agents.base import Agent
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+
+#: the shipped checkpoints: ``<game>_ppo.zip`` (``make train GAME=<game>`` rebuilds one)
+CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
 
 
 def frozen_copy(policy):
@@ -46,3 +52,31 @@ class PolicyAgent(Agent):
             action_masks=mask,
         )
         return int(action)
+
+
+def shipped_checkpoint(game: Game) -> Path:
+    """Path of the shipped checkpoint of ``game`` (ConfigError when none is shipped)."""
+    path = CHECKPOINTS / f"{game.name}_ppo.zip"
+    if not path.exists():
+        shipped = sorted(p.stem.removesuffix("_ppo") for p in CHECKPOINTS.glob("*_ppo.zip"))
+        raise ConfigError(f"no shipped ppo checkpoint for game {game.name!r} (shipped: "
+                          f"{shipped}); train one with `make train GAME={game.name}`")
+    return path
+
+
+def shipped_agent(game: Game) -> PolicyAgent:
+    """The agent spec ``ppo``: the shipped checkpoint of ``game``, playing greedily, for the
+    player count it was trained at (its training report ``<game>_ppo.json`` says which)."""
+    path = shipped_checkpoint(game)
+    report = json.loads(path.with_suffix(".json").read_text())
+    if report["players"] != game.num_players:
+        raise ConfigError(f"the shipped ppo checkpoint of {game.name!r} was trained for "
+                          f"{report['players']} players, not {game.num_players}")
+    agent = PolicyAgent(path, deterministic=True, name="ppo")
+    space = agent.policy.observation_space
+    if space.shape != (game.obs_size,) or agent.policy.action_space.n != game.num_actions:
+        raise ConfigError(
+            f"the shipped ppo checkpoint of {game.name!r} expects observations of shape "
+            f"{space.shape} and {agent.policy.action_space.n} actions; this game "
+            f"({game.num_players} players) has ({game.obs_size},) and {game.num_actions}")
+    return agent

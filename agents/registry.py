@@ -25,8 +25,13 @@ def policy_kernel(game_name: str):
 
 
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
-    """``"random"``, ``"rule_based"``, or the search agent ``"mcts"`` / ``"mcts:N"`` (N
-    simulations per move) for ``game``."""
+    """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
+    simulations per move), or ``"ppo"`` (the game's shipped MaskablePPO checkpoint) for
+    ``game``."""
+    if kind == "ppo":
+        from transit_gym.agents.ppo import shipped_agent  # lazy: imports torch
+
+        return shipped_agent(game)
     if kind == "mcts" or kind.startswith("mcts:"):
         from transit_gym.agents.mcts import MCTSAgent, parse_spec  # lazy: compiles search
 

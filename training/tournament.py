@@ -43,7 +43,7 @@ CHUNK = 100
 
 def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
-    if spec in AGENT_CODES or is_search_spec(spec):
+    if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo":
         return make_agent(spec, game, seed=seed)
     from transit_gym.agents.ppo import PolicyAgent
 
@@ -169,8 +169,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
                         help="random, rule_based, mcts (information-set MCTS, default "
-                             "budget), mcts:N (N simulations a move), or MaskablePPO "
-                             "checkpoint paths")
+                             "budget), mcts:N (N simulations a move), ppo (the game's shipped "
+                             "checkpoint), or MaskablePPO checkpoint paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
@@ -187,9 +187,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for spec in args.agents:
             if is_search_spec(spec):
                 parse_spec(spec)
+            elif spec == "ppo":
+                from transit_gym.agents.ppo import shipped_checkpoint
+
+                shipped_checkpoint(cls(num_players=players))
             elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
                 raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                                  "mcts:N or a MaskablePPO checkpoint path")
+                                  "mcts:N, ppo or a MaskablePPO checkpoint path")
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them

@@ -1,28 +1,45 @@
 """Train a MaskablePPO agent on any transit-gym game, save it, and evaluate it.
 
-    python -m transit_gym.training.train --game loose_caboose --players 2 --steps 200000 \\
-        --opponents random rule_based --self-play 20000 --out checkpoints/lc_ppo
+    python -m transit_gym.training.train --game loose_caboose --steps 2000000 --bc-steps 200000 \\
+        --opponents random rule_based rule_based --self-play 200000 --eval-every 200000 --seed 1
 
-The learner plays one seat of a single-agent view (``transit_gym.training.single_agent``); the
-other seats are drawn from a pool of built-in agents, to which a frozen snapshot of
-the learner is added every ``--self-play`` steps. After training the model is saved
-(``<out>.zip``) and evaluated against random and rule-based opponents, seats rotated;
-the report is printed and written to ``<out>.json``.
+By default the learner plays one seat of B batched games (``training.vec_env``, ``--envs``
+games per call), the other seats played inside numba by built-in agents drawn with the
+``--opponents`` weights (a name repeated weighs more) and, every ``--self-play`` steps,
+by a frozen snapshot of the learner (one batched forward per step). Observations are
+scaled from the games' bounds inside the policy (``training.features``). ``--bc-steps``
+warm-starts the policy by behaviour cloning of the rule-based agent
+(``training.behaviour_cloning``). ``--no-vec`` uses the older one-game-per-env path
+(``training.single_agent``). A progress bar, evaluation lines every ``--eval-every``
+steps, a checkpoint at each evaluation (``<out>_last.zip``, ``--resume`` continues from
+it), and TensorBoard logs when tensorboard is installed. The model is saved
+(``<out>.zip``), evaluated against random and rule-based opponents with the seats
+rotated, and the report printed and written to ``<out>.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import game_class
 from transit_gym.training.evaluate import rotate_match
 from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
+
+#: per-run state left out of saved checkpoints (the last batch of observations is most of a
+#: checkpoint's size; ``--resume`` starts the envs afresh instead)
+NOT_SAVED = ["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer",
+             "ep_success_buffer"]
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -39,13 +56,21 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float):
+def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float,
+               n_epochs: int = 10, net_arch: tuple[int, ...] = (128, 128), scaled: bool = False,
+               tensorboard_log: str | None = None):
+    """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in."""
     from sb3_contrib import MaskablePPO
 
+    policy_kwargs: dict[str, Any] = {"net_arch": list(net_arch)}
+    if scaled:
+        from transit_gym.training.features import BoundsScaler
+
+        policy_kwargs["features_extractor_class"] = BoundsScaler
     return MaskablePPO(
-        "MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=batch_size,
+        "MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
         learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=0.01,
-        policy_kwargs={"net_arch": [128, 128]}, device="cpu", verbose=0,
+        policy_kwargs=policy_kwargs, device="cpu", verbose=0, tensorboard_log=tensorboard_log,
     )
 
 
@@ -77,7 +102,8 @@ class SnapshotCallback:
 
 
 def evaluate(game, learner, n_games: int, seed: int) -> dict[str, dict[str, float]]:
-    """Win rate and mean reward of ``learner`` against random and rule-based seats."""
+    """Win rate and mean reward of ``learner`` against random and rule-based seats (the
+    Python path: any ``Agent``)."""
     report = {}
     for kind in ("random", "rule_based"):
         others = [make_agent(kind, game, seed=seed + i) for i in range(game.num_players - 1)]
@@ -87,18 +113,184 @@ def evaluate(game, learner, n_games: int, seed: int) -> dict[str, dict[str, floa
     return report
 
 
+def evaluate_batched(game: Game, policy, n_games: int, seed: int,
+                     kinds: tuple[str, ...] = ("random", "rule_based")
+                     ) -> dict[str, dict[str, float]]:
+    """Like ``evaluate`` for an SB3 policy (greedy), on the batched env: game ``i`` has the
+    learner at seat ``i % players``, one game per batch slot; a shared win is a win."""
+    from transit_gym.training.vec_env import SelfPlayBatch, policy_logits
+
+    report = {}
+    for kind in kinds:
+        rewards = []
+        for seat in range(game.num_players):
+            count = n_games // game.num_players + (seat < n_games % game.num_players)
+            if count == 0:
+                continue
+            batch = SelfPlayBatch(game, count, [kind], learner_seat=seat, seed=seed + seat)
+            result = np.full(count, np.nan, dtype=np.float32)
+            while np.isnan(result).any():
+                logits = policy_logits(policy, batch.obs)
+                logits[batch.masks == 0] = -np.inf
+                batch.step(logits.argmax(axis=1))
+                first = batch.dones & np.isnan(result)
+                result[first] = batch.rewards[first]
+            rewards.append(result)
+        flat = np.concatenate(rewards)
+        report[kind] = {"win_rate": float((flat > 0).mean()), "mean_reward": float(flat.mean()),
+                        "games": n_games}
+    return report
+
+
+class Progress:
+    """A one-line progress bar on stderr (redrawn at most once a second)."""
+
+    def __init__(self, total: int, start: int = 0, enabled: bool = True):
+        self.total, self.start, self.enabled = total, start, enabled
+        self.began = time.perf_counter()
+        self._last = 0.0
+
+    def update(self, done: int, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not self.enabled or (not force and now - self._last < 1.0):
+            return
+        self._last = now
+        rate = (done - self.start) / max(now - self.began, 1e-9)
+        left = (self.total - done) / rate if rate > 0 else float("inf")
+        filled = int(30 * min(done / self.total, 1.0))
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{self.total:,} steps "
+                         f"{rate:,.0f}/s eta {left:,.0f}s ")
+        sys.stderr.flush()
+
+    def line(self, text: str) -> None:
+        """Print ``text`` on its own line (above the bar)."""
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 90 + "\r")
+        print(text, flush=True)
+
+
+def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, eval_every: int,
+                 eval_games: int, seed: int, out: Path):
+    """Progress bar, snapshots into the env's opponents, evaluation lines and checkpoints."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from transit_gym.agents.ppo import frozen_copy
+
+    class _Callback(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.snapshots = 0
+            self.history: list[dict[str, Any]] = []
+
+        def _on_training_start(self) -> None:
+            now = self.num_timesteps
+            self._next_snap = (now // self_play + 1) * self_play if self_play > 0 else None
+            self._next_eval = (now // eval_every + 1) * eval_every if eval_every > 0 else None
+
+        def _on_step(self) -> bool:
+            steps = self.num_timesteps
+            progress.update(steps)
+            if self._next_snap is not None and steps >= self._next_snap:
+                self.snapshots += 1
+                env.batch.add_policy(frozen_copy(self.model.policy), snapshot_weight)
+                self._next_snap += self_play
+            if self._next_eval is not None and steps >= self._next_eval:
+                self._next_eval += eval_every
+                self.evaluate_now()
+            return True
+
+        def evaluate_now(self) -> None:
+            steps = self.num_timesteps
+            result = evaluate_batched(env.game, self.model.policy, eval_games, seed + 10_000)
+            self.model.policy.set_training_mode(False)
+            for kind, row in result.items():
+                self.logger.record(f"eval/win_rate_vs_{kind}", row["win_rate"])
+            self.history.append({"steps": steps, **{k: r["win_rate"] for k, r in result.items()}})
+            self.model.save(str(out.parent / f"{out.name}_last"), exclude=NOT_SAVED)
+            progress.line(f"eval steps={steps:,} " + " ".join(
+                f"vs_{kind}={row['win_rate']:.3f}" for kind, row in result.items())
+                + f" ({progress.total and round(time.perf_counter() - progress.began)}s)")
+
+    return _Callback()
+
+
 def train(game_name: str, players: int | None, steps: int, opponents: list[str], self_play: int,
           out: Path, seed: int, n_envs: int, eval_games: int, options: dict[str, Any],
-          n_steps: int = 1024, batch_size: int = 256, learning_rate: float = 3e-4
-          ) -> dict[str, Any]:
-    """Train, save ``out.zip``, evaluate; return (and save ``out.json``) the report."""
+          n_steps: int = 1024, batch_size: int = 256, learning_rate: float = 3e-4,
+          vec: bool = True, bc_steps: int = 0, bc_epochs: int = 4, eval_every: int = 0,
+          n_epochs: int = 4, net_arch: tuple[int, ...] = (64, 64), snapshot_weight: int = 1,
+          resume: Path | None = None, progress: bool = True) -> dict[str, Any]:
+    """Train, save ``out.zip``, evaluate; return (and save ``out.json``) the report.
+
+    ``n_steps`` is the rollout length summed over the envs (each env gets its share)."""
     import torch
+
+    torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
+    game = game_class(game_name)(num_players=players, **options)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tensorboard = (str(out.parent / "tensorboard")
+                   if importlib.util.find_spec("tensorboard") is not None else None)
+    if not vec:
+        return _train_single_agent(game, game_name, players, steps, opponents, self_play, out,
+                                   seed, n_envs, eval_games, options, n_steps, batch_size,
+                                   learning_rate)
+    from sb3_contrib import MaskablePPO
+
+    from transit_gym.training.behaviour_cloning import collect, fit
+    from transit_gym.training.vec_env import SelfPlayVecEnv
+
+    env = SelfPlayVecEnv(game, n_envs, opponents, seed=seed)
+    started = time.perf_counter()
+    bc_report: dict[str, Any] = {}
+    if resume is not None:
+        model = MaskablePPO.load(str(resume), env=env, device="cpu",
+                                 tensorboard_log=tensorboard)
+    else:
+        model = make_model(env, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
+                           learning_rate=learning_rate, n_epochs=n_epochs, net_arch=net_arch,
+                           scaled=True, tensorboard_log=tensorboard)
+        if bc_steps > 0:
+            data = collect(game, bc_steps, seed=seed + 1, opponents=opponents,
+                           num_envs=min(n_envs, 256))
+            bc_report = {"samples": len(data), **fit(model.policy, data, epochs=bc_epochs,
+                                                      seed=seed)}
+            bc_report["seconds"] = round(time.perf_counter() - started, 1)
+    bar = Progress(steps, start=model.num_timesteps, enabled=progress)
+    callback = vec_callback(env, bar, self_play, snapshot_weight, eval_every, eval_games, seed,
+                            out)
+    if bc_report:
+        bar.line(f"behaviour cloning: {bc_report}")
+    remaining = steps - model.num_timesteps
+    learn_started = time.perf_counter()
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=callback,
+                    reset_num_timesteps=resume is None)
+    bar.update(model.num_timesteps, force=True)
+    learn_seconds = time.perf_counter() - learn_started
+    elapsed = time.perf_counter() - started
+    model.save(str(out), exclude=NOT_SAVED)
+    report = {
+        "game": game_name, "players": game.num_players, "options": options, "steps": steps,
+        "opponents": opponents, "self_play_every": self_play, "vec": True, "envs": n_envs,
+        "snapshots": callback.snapshots, "seed": seed, "behaviour_cloning": bc_report,
+        "train_seconds": round(elapsed, 1),
+        "steps_per_second": round(max(remaining, 0) / max(learn_seconds, 1e-9), 1),
+        "history": callback.history,
+        "evaluation": evaluate_batched(game, model.policy, eval_games, seed=seed + 20_000),
+        "checkpoint": str(out.with_suffix(".zip")),
+    }
+    bar.line("")
+    out.with_suffix(".json").write_text(json.dumps(report, indent=2))
+    return report
+
+
+def _train_single_agent(game, game_name, players, steps, opponents, self_play, out, seed,
+                        n_envs, eval_games, options, n_steps, batch_size, learning_rate):
+    """The one-game-per-env path (``--no-vec``): Python opponents, DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from transit_gym.agents.ppo import PolicyAgent
 
-    torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
-    game = game_class(game_name)(num_players=players, **options)
     pool = build_pool(game, opponents, seed=seed)
     envs = DummyVecEnv([
         (lambda i=i: SingleAgentEnv(game, pool, seed=seed * 7919 + i)) for i in range(n_envs)
@@ -109,12 +301,11 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     started = time.perf_counter()
     model.learn(total_timesteps=steps, callback=snapshots.callback)
     elapsed = time.perf_counter() - started
-    out.parent.mkdir(parents=True, exist_ok=True)
     model.save(str(out))
     learner = PolicyAgent(model, deterministic=True, name="learner")
     report = {
         "game": game_name, "players": players, "options": options, "steps": steps,
-        "opponents": opponents, "self_play_every": self_play,
+        "opponents": opponents, "self_play_every": self_play, "vec": False,
         "snapshots": snapshots.callback.snapshots, "seed": seed,
         "train_seconds": round(elapsed, 1), "steps_per_second": round(steps / elapsed, 1),
         "evaluation": evaluate(game, learner, eval_games, seed=seed + 10_000),
@@ -131,26 +322,55 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="default: the game's smallest player count")
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--opponents", nargs="+", default=["random", "rule_based"],
-                        choices=["random", "rule_based"])
+                        choices=["random", "rule_based"],
+                        help="built-in opponents; a name repeated is drawn more often")
     parser.add_argument("--self-play", type=int, default=0,
                         help="add a frozen snapshot of the learner every N steps (0: never)")
+    parser.add_argument("--snapshot-weight", type=int, default=1,
+                        help="draw weight of each snapshot among the opponents (vec path)")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--envs", type=int, default=8)
-    parser.add_argument("--n-steps", type=int, default=1024)
-    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--vec", action=argparse.BooleanOptionalAction, default=True,
+                        help="batched games (default) or one Python game per env (--no-vec)")
+    parser.add_argument("--envs", type=int, default=None,
+                        help="games per batch (vec, default 256) or envs (no-vec, default 8)")
+    parser.add_argument("--n-steps", type=int, default=None,
+                        help="rollout length summed over envs (default: 64 per env)")
+    parser.add_argument("--batch-size", type=int, default=None,
+                        help="minibatch (default 4096 vec, 256 no-vec)")
+    parser.add_argument("--epochs", type=int, default=4, help="PPO epochs per rollout")
+    parser.add_argument("--net", type=str, default="64,64", help="hidden layers, e.g. 64,64")
     parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--bc-steps", type=int, default=0,
+                        help="behaviour-cloning samples of the rule-based agent (0: none)")
+    parser.add_argument("--bc-epochs", type=int, default=4)
+    parser.add_argument("--eval-every", type=int, default=0,
+                        help="evaluate, print and checkpoint every N steps (0: at the end only)")
     parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--resume", type=Path, default=None, help="checkpoint to continue")
+    parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--option", action="append", default=[],
                         help="game option key=value (repeatable)")
     args = parser.parse_args(argv)
     if args.steps <= 0:
         parser.error("--steps must be positive")
+    try:
+        net_arch = tuple(int(x) for x in args.net.split(","))
+    except ValueError:
+        parser.error(f"--net takes comma-separated integers, got {args.net!r}")
+    if args.resume is not None and not args.resume.exists():
+        parser.error(f"--resume: no checkpoint at {str(args.resume)!r}")
+    envs = args.envs or (256 if args.vec else 8)
+    n_steps = args.n_steps or 64 * envs
+    batch_size = args.batch_size or (4096 if args.vec else 256)
     players = args.players or game_class(args.game).min_players
     out = args.out or Path("checkpoints") / f"{args.game}_{players}p_ppo"
     report = train(args.game, players, args.steps, args.opponents, args.self_play, out,
-                   args.seed, args.envs, args.eval_games, parse_options(args.option),
-                   n_steps=args.n_steps, batch_size=args.batch_size, learning_rate=args.lr)
+                   args.seed, envs, args.eval_games, parse_options(args.option),
+                   n_steps=n_steps, batch_size=batch_size, learning_rate=args.lr, vec=args.vec,
+                   bc_steps=args.bc_steps, bc_epochs=args.bc_epochs, eval_every=args.eval_every,
+                   n_epochs=args.epochs, net_arch=net_arch, snapshot_weight=args.snapshot_weight,
+                   resume=args.resume, progress=not args.no_progress)
     print(json.dumps(report, indent=2))
     return report
 

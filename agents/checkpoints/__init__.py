@@ -1,0 +1,1 @@
+"""Shipped MaskablePPO checkpoints (``<game>_ppo.zip``), loaded by the agent spec ``ppo``."""
