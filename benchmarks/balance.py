@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from transit_gym.benchmarks import balance_report, card_sets
 from transit_gym.benchmarks.runner import (
     WorkerDiedError,
@@ -94,8 +96,9 @@ def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
     """Games played through the rules API, each agent asked by ``act_state`` (search
-    agents need the state) and reseeded from ``(seed, game, seat)`` before every game,
-    so a game's result never depends on the chunk it was played in."""
+    agents need the state) unless only one action is legal, and reseeded from
+    ``(seed, game, seat)`` before every game, so a game's result never depends on the
+    chunk it was played in."""
     from transit_gym.training.tournament import game_seed, load_agent
 
     agents = [load_agent(spec, game, seed=chunk.seed) for spec in chunk.agents]
@@ -106,7 +109,11 @@ def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
         state = game.new_state(chunk.seed, stream=g)
         decisions = 0
         while (player := game.current_player(state)) >= 0:
-            game.apply(state, agents[player].act_state(state, player))
+            legal = np.flatnonzero(game.legal_mask(state))
+            # a forced move needs no agent (a search would spend its whole budget on it)
+            action = int(legal[0]) if legal.size == 1 else agents[player].act_state(state,
+                                                                                    player)
+            game.apply(state, action)
             decisions += 1
         records.append(balance_report.game_record(game, state, game.rewards(state), decisions,
                                                   chunk.set_name, g))
