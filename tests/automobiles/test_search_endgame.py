@@ -38,7 +38,12 @@ def endgame() -> Table:
 
 def best_outcome(game, state, seat: int) -> float:
     """Seat's reward when it makes every remaining decision as well as possible (the
-    other seat never moves again here: the round ends with this turn)."""
+    other seat never moves again here: the round ends with this turn). Once the Buy
+    Phase is reached the car has moved and buying cannot change the race: stop there."""
+    if game.current_player(state) >= 0 and state["phase"][0] == st.PH_BUY:
+        state = state.copy()
+        while game.current_player(state) >= 0:
+            game.apply(state, STOP)
     if game.current_player(state) < 0:
         return float(game.rewards(state)[seat])
     assert game.current_player(state) == seat
@@ -64,7 +69,11 @@ def test_only_the_dark_gray_cube_first_wins():
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_search_plays_the_dark_gray_cube_first(seed):
+def test_search_plays_the_dark_gray_cube_first_and_wins(seed):
+    """The first decision, then the rest of the turn, played by the search."""
     t = endgame()
     agent = make_agent("mcts:64", t.game, seed=seed)
     assert agent.act_state(t.state, 1) == activate("dark_gray")
+    while t.game.current_player(t.state) == 1:
+        t.act(agent.act_state(t.state, 1))
+    assert t.game.rewards(t.state).tolist() == [-1.0, 1.0]
