@@ -332,7 +332,7 @@ def comparison_markdown(comparison: dict[str, Any], first: str, second: str) -> 
         for name, s in sorted(c["sets"].items(), key=lambda item: item[1]["rank_first"]):
             lines.append(f"| {name} | {s['first']:.3f} | {s['rank_first']:g} | "
                          f"{s['second']:.3f} | {s['rank_second']:g} |")
-        lines += ["", "Ranks 2 or more apart: " + (", ".join(c["disagree"]) or "none"), ""]
+        lines += ["", "Ranks 2 or more apart: " + ("; ".join(c["disagree"]) or "none"), ""]
     return "\n".join(lines)
 
 

@@ -58,7 +58,8 @@ def test_compare_rankings_names_the_sets_whose_ranks_move_by_two_or_more():
     assert result["first_player_edge"]["sets"]["C"]["rank_first"] == 1.0   # smallest edge
     assert result["first_player_edge"]["spearman"] == pytest.approx(1.0)   # signs ignored
     text = br.comparison_markdown(result, "rule_based", "mcts")
-    assert "### balance: Spearman -0.80, Kendall -0.67" in text and "A, D" in text
+    assert "### balance: Spearman -0.80, Kendall -0.67" in text
+    assert "Ranks 2 or more apart: A; D" in text
 
 
 def test_comparing_a_sweep_with_itself_is_perfect_agreement(tmp_path, capsys):
