@@ -252,7 +252,9 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     rows.sort(key=lambda r: ([n for n, _ in sweep.sets].index(r["set"]), int(r["game"])))
     summary = balance_report.summarise(sweep, rows)
     summary["run"] = {"games_played": total, "seconds": round(elapsed, 2),
-                      "games_per_second": round(total / elapsed, 1) if elapsed > 0 else None,
+                      # three significant digits: search sweeps play well under 1 game/s
+                      "games_per_second": float(f"{total / elapsed:.3g}") if elapsed > 0
+                      else None,
                       "backend": backend.name, "workers": workers}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=float))
     (out / "report.md").write_text(balance_report.markdown(sweep, summary))
