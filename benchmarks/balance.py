@@ -5,10 +5,13 @@
 
 ``--sets`` takes ``suggested`` (the named sets), ``random:N`` (N random sets drawn from
 the seed), a file listing sets (one per line: ``name: card, card, card, card, card``),
-or ``none`` (the game's default configuration; any game). Game ``i`` of every set is
-seeded by ``(--seed, i)``, so sets are compared on the same chance streams, and any
-backend or worker count gives the same games. Results go to ``games.csv`` (one row per
-game; an interrupted run resumes from it), ``report.md``, ``summary.json`` and PNG plots.
+or ``none`` (the game's default configuration; any game). ``--agents`` takes the
+built-in agents, the search agent (``mcts``, ``mcts:N``, ``mcts:N:rule_based``) or a
+MaskablePPO checkpoint. Game ``i`` of every set is seeded by ``(--seed, i)`` (agents
+with a random stream are reseeded from ``(--seed, i, seat)``), so sets are compared on
+the same chance streams, and any backend or worker count gives the same games. Results
+go to ``games.csv`` (one row per game; an interrupted run resumes from it),
+``report.md``, ``summary.json`` and PNG plots.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from transit_gym.benchmarks import balance_report, card_sets
 from transit_gym.benchmarks.runner import (
     WorkerDiedError,
@@ -37,6 +42,9 @@ from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 
 CHUNK = 200
+#: games per chunk when an agent plays through Python (search agents: seconds a game),
+#: so an interrupted run loses little and the workers share the load evenly
+PYTHON_CHUNK = 10
 
 
 @dataclass(frozen=True)
@@ -87,16 +95,25 @@ def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
-    from transit_gym.training.tournament import load_agent
+    """Games played through the rules API, each agent asked by ``act_state`` (search
+    agents need the state) unless only one action is legal, and reseeded from
+    ``(seed, game, seat)`` before every game, so a game's result never depends on the
+    chunk it was played in."""
+    from transit_gym.training.tournament import game_seed, load_agent
 
-    agents = [load_agent(spec, game, seed=chunk.seed + i) for i, spec in enumerate(chunk.agents)]
+    agents = [load_agent(spec, game, seed=chunk.seed) for spec in chunk.agents]
     records = []
     for g in range(chunk.first, chunk.first + chunk.count):
+        for seat, agent in enumerate(agents):
+            agent.reset(game_seed(chunk.seed, g, seat))
         state = game.new_state(chunk.seed, stream=g)
         decisions = 0
         while (player := game.current_player(state)) >= 0:
-            mask = game.legal_mask(state)
-            game.apply(state, agents[player].act(game.observe(state, player), mask))
+            legal = np.flatnonzero(game.legal_mask(state))
+            # a forced move needs no agent (a search would spend its whole budget on it)
+            action = int(legal[0]) if legal.size == 1 else agents[player].act_state(state,
+                                                                                    player)
+            game.apply(state, action)
             decisions += 1
         records.append(balance_report.game_record(game, state, game.rewards(state), decisions,
                                                   chunk.set_name, g))
@@ -104,20 +121,22 @@ def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def chunks(sweep: Sweep, done: set[tuple[str, int]]) -> Iterator[Chunk]:
-    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK),
+    """Chunks covering exactly the games not yet in ``done`` (runs of at most CHUNK
+    games, PYTHON_CHUNK when an agent plays through Python),
     made lazily: memory grows with ``done``, never with ``--games``.
 
     Seat 0 starts every game (the game's start option is set to 0 unless the sweep's
     options say otherwise), so that seats are turn-order positions."""
     seat_zero_starts = {game_class(sweep.game).start_option: 0}
+    size = CHUNK if all(a in AGENT_CODES for a in sweep.agents) else PYTHON_CHUNK
     for set_name, set_options in sweep.sets:
         options = options_key({**seat_zero_starts, **sweep.base_options, **set_options})
         played = sorted(g for name, g in done if name == set_name and 0 <= g < sweep.games)
         start = 0
         for stop in [*played, sweep.games]:     # the gaps between games already played
-            for first in range(start, stop, CHUNK):
+            for first in range(start, stop, size):
                 yield Chunk(sweep.game, sweep.players, options, tuple(sweep.agents),
-                            sweep.seed, set_name, first, min(CHUNK, stop - first))
+                            sweep.seed, set_name, first, min(size, stop - first))
             start = stop + 1
 
 
@@ -233,7 +252,9 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     rows.sort(key=lambda r: ([n for n, _ in sweep.sets].index(r["set"]), int(r["game"])))
     summary = balance_report.summarise(sweep, rows)
     summary["run"] = {"games_played": total, "seconds": round(elapsed, 2),
-                      "games_per_second": round(total / elapsed, 1) if elapsed > 0 else None,
+                      # three significant digits: search sweeps play well under 1 game/s
+                      "games_per_second": float(f"{total / elapsed:.3g}") if elapsed > 0
+                      else None,
                       "backend": backend.name, "workers": workers}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=float))
     (out / "report.md").write_text(balance_report.markdown(sweep, summary))
@@ -243,16 +264,21 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
 
 
 def parse_agents(text: str, players: int) -> list[str]:
-    """``rule_based`` (every seat) or one comma-separated spec per seat."""
+    """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
+    a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``) or a checkpoint path."""
+    from transit_gym.agents.mcts import is_search_spec, parse_spec
+
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise ConfigError(f"--agents needs 1 or {players} entries, got {len(specs)}: {text!r}")
     for spec in specs:
-        if spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
-            raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)} or a "
-                              f"MaskablePPO checkpoint path")
+        if is_search_spec(spec):
+            parse_spec(spec)   # ConfigError naming the spec and the accepted forms
+        elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
+            raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
+                              f"mcts:N, mcts:N:rule_based or a MaskablePPO checkpoint path")
     return specs
 
 
@@ -266,7 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=1000, help="games per set")
     parser.add_argument("--agents", default="rule_based",
-                        help="rule_based | random | checkpoint path; one or one per seat")
+                        help="rule_based | random | mcts | mcts:N | mcts:N:rule_based | checkpoint "
+                             "path; one or one per seat")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--card-data", default=None, help="card table file (passed to the env)")

@@ -230,3 +230,191 @@ def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path)
     plt.close(fig)
     written.append(path)
     return written
+
+
+# ----- comparing two sweeps' rankings (e.g. rule_based against mcts self-play) -----------------
+#: what a set is ranked on, and whether a higher value ranks first
+RANK_METRICS = {
+    "balance": True,                         # the report's own ranking
+    "first_player_edge": False,              # |first-player advantage|: smaller is fairer
+    "rounds_mean": False,                    # shorter races first
+    "decisiveness_mean": True,               # rounds after the last lead change
+}
+
+
+def metric_values(summary: dict[str, Any], metric: str) -> dict[str, float]:
+    """The value of ``metric`` for every set of a summary (``first_player_edge`` is the
+    size of the first-player advantage)."""
+    out = {}
+    for name, stats in summary["sets"].items():
+        if metric == "first_player_edge":
+            out[name] = abs(float(stats["first_player_advantage"]))
+        elif metric in stats:
+            out[name] = float(stats[metric])
+    return out
+
+
+def ranks(values: np.ndarray, higher_first: bool = True) -> np.ndarray:
+    """Ranks 1..n (ties share their mean rank), best first."""
+    x = -np.asarray(values, dtype=float) if higher_first else np.asarray(values, dtype=float)
+    order = np.argsort(x, kind="stable")
+    out = np.empty(len(x), dtype=float)
+    out[order] = np.arange(1, len(x) + 1)
+    for value in np.unique(x):
+        tied = x == value
+        out[tied] = out[tied].mean()
+    return out
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation (Pearson correlation of the mid-ranks)."""
+    ra, rb = ranks(a), ranks(b)
+    if len(ra) < 2 or ra.std() == 0 or rb.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def kendall(a: np.ndarray, b: np.ndarray) -> float:
+    """Kendall's tau-b (ties in either ranking reduce the denominator)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    concordant = discordant = ties_a = ties_b = 0
+    for i in range(len(a)):
+        for j in range(i + 1, len(a)):
+            da, db = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+            if da == 0 and db == 0:
+                continue
+            if da == 0:
+                ties_a += 1
+            elif db == 0:
+                ties_b += 1
+            elif da == db:
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = np.sqrt((concordant + discordant + ties_a)
+                          * (concordant + discordant + ties_b))
+    return float((concordant - discordant) / denominator) if denominator else float("nan")
+
+
+def compare_rankings(first: dict[str, Any], second: dict[str, Any],
+                     metrics: dict[str, bool] | None = None) -> dict[str, Any]:
+    """Per metric: each set's value and rank in both summaries, Spearman and Kendall rank
+    correlations over the sets both hold, and the sets whose ranks differ by 2 or more."""
+    result = {}
+    for metric, higher_first in (metrics or RANK_METRICS).items():
+        va, vb = metric_values(first, metric), metric_values(second, metric)
+        names = [n for n in va if n in vb]
+        if len(names) < 2:
+            continue
+        xa = np.array([va[n] for n in names])
+        xb = np.array([vb[n] for n in names])
+        ra, rb = ranks(xa, higher_first), ranks(xb, higher_first)
+        result[metric] = {
+            "sets": {n: {"first": float(xa[i]), "second": float(xb[i]),
+                         "rank_first": float(ra[i]), "rank_second": float(rb[i])}
+                     for i, n in enumerate(names)},
+            "spearman": spearman(xa, xb),
+            "kendall": kendall(xa, xb),
+            "disagree": [n for i, n in enumerate(names) if abs(ra[i] - rb[i]) >= 2],
+        }
+    return result
+
+
+def comparison_markdown(comparison: dict[str, Any], first: str, second: str) -> str:
+    """The comparison as Markdown tables, one per metric."""
+    lines = []
+    for metric, c in comparison.items():
+        interval = c.get("spearman_interval")
+        extra = f" (95% bootstrap {interval[0]:+.2f} to {interval[1]:+.2f})" if interval else ""
+        lines += [f"### {metric}: Spearman {c['spearman']:+.2f}{extra}, Kendall "
+                  f"{c['kendall']:+.2f}", "", f"| set | {first} | rank | {second} | rank |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name, s in sorted(c["sets"].items(), key=lambda item: item[1]["rank_first"]):
+            lines.append(f"| {name} | {s['first']:.3f} | {s['rank_first']:g} | "
+                         f"{s['second']:.3f} | {s['rank_second']:g} |")
+        lines += ["", "Ranks 2 or more apart: " + ("; ".join(c["disagree"]) or "none"), ""]
+    return "\n".join(lines)
+
+
+def _metric_columns(rows: list[dict[str, Any]], players: int) -> np.ndarray:
+    """Per game: the seats' win shares, then the race length (NaN when not reported)."""
+    return np.array([[float(r[f"win_s{s}"]) for s in range(players)]
+                     + [float(r.get("rounds", "nan"))] for r in rows])
+
+
+def _set_metric(columns: np.ndarray, players: int, metric: str) -> float:
+    if metric == "balance":
+        return balance(columns[:, :players].mean(axis=0))
+    if metric == "first_player_edge":
+        return abs(float(columns[:, 0].mean()) - 1.0 / players)
+    if metric == "rounds_mean":
+        return float(columns[:, players].mean())
+    raise ValueError(f"no bootstrap for metric {metric!r}; use balance, first_player_edge "
+                     f"or rounds_mean")
+
+
+def bootstrap_spearman(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]],
+                       players: int, metric: str, rounds: int = 400, seed: int = 0,
+                       level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of the Spearman correlation of two sweeps' set rankings on
+    ``metric``, resampling each set's games (with replacement) in both sweeps."""
+    names = sorted({r["set"] for r in rows_a} & {r["set"] for r in rows_b})
+    sweeps = [[_metric_columns([r for r in rows if r["set"] == n], players) for n in names]
+              for rows in (rows_a, rows_b)]
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(rounds):
+        xa, xb = ([_set_metric(c[rng.integers(0, len(c), len(c))], players, metric)
+                   for c in sets] for sets in sweeps)
+        values.append(spearman(np.array(xa), np.array(xb)))
+    values = np.array([v for v in values if np.isfinite(v)])
+    tail = (1.0 - level) / 2.0
+    return float(np.quantile(values, tail)), float(np.quantile(values, 1.0 - tail))
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """``python -m transit_gym.benchmarks.balance_report DIR_A DIR_B``: compare the set
+    rankings of two finished sweeps (their ``summary.json`` and ``games.csv``)."""
+    import argparse
+    import json
+
+    from transit_gym.benchmarks.balance import load_csv
+    from transit_gym.envs.core.errors import ConfigError
+
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance_report",
+                                     description="compare the set rankings of two sweeps")
+    parser.add_argument("first", type=Path)
+    parser.add_argument("second", type=Path)
+    parser.add_argument("--bootstrap", type=int, default=400,
+                        help="bootstrap rounds for the Spearman intervals (0: none)")
+    args = parser.parse_args(argv)
+    try:
+        summaries = []
+        for folder in (args.first, args.second):
+            path = folder / "summary.json"
+            if not path.is_file():
+                raise ConfigError(f"{path} not found: give the --out folder of a finished sweep")
+            summaries.append(json.loads(path.read_text()))
+        if summaries[0]["players"] != summaries[1]["players"]:
+            raise ConfigError(f"the sweeps have different player counts "
+                              f"({summaries[0]['players']} and {summaries[1]['players']})")
+    except ValueError as exc:
+        parser.error(str(exc))
+    comparison = compare_rankings(*summaries)
+    names = [" ".join(sorted(set(s["agents"]))) for s in summaries]
+    if args.bootstrap:
+        rows = []
+        for folder, summary in zip((args.first, args.second), summaries, strict=True):
+            wanted = summary["games_per_set"]
+            rows.append([r for r in load_csv(folder / "games.csv")
+                         if int(r["game"]) < wanted and r["set"] in summary["sets"]])
+        for metric in ("balance", "first_player_edge", "rounds_mean"):
+            if metric in comparison:
+                comparison[metric]["spearman_interval"] = bootstrap_spearman(
+                    *rows, summaries[0]["players"], metric, rounds=args.bootstrap)
+    print(comparison_markdown(comparison, *names))
+    return comparison
+
+
+if __name__ == "__main__":
+    main()
