@@ -30,6 +30,7 @@ from transit_gym.agents.mcts_loops import (
     FLOAT_FIELDS,
     INT_FIELDS,
     NEXT,
+    UNKNOWN,
     VALUE,
     VISITS,
 )
@@ -69,7 +70,7 @@ class SearchConfig:
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
     "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=8, prior=1.0),
-    "planes": SearchConfig(simulations=200, rollout="rule_based", horizon=8, prior=1.0),
+    "planes": SearchConfig(simulations=100, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
 }
@@ -241,7 +242,8 @@ class MCTSAgent(Agent):
             raise ConfigError(f"seat {seat} is not to move (seat "
                               f"{game.current_player(state)} is)")
         ints, floats = self._ints, self._floats
-        ints[0, :] = (-1, -1, -1, -1, -1)
+        ints[0, :] = -1
+        ints[0, mcts_loops.HINT] = UNKNOWN
         floats[0, :] = 0.0
         root = np.ascontiguousarray(state.data)
         horizon = -1 if config.horizon is None else config.horizon

@@ -17,13 +17,13 @@ import numpy as np
 from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.core.rng import below
 
-# tree arrays: one row per node
-PARENT, ACTION, MOVER, FIRST, NEXT = 0, 1, 2, 3, 4
-INT_FIELDS = 5
-#: visits, availability count, summed value of the mover, and how often the guide policy
-#: chose the node's action when it was available (the progressive-bias prior)
-VISITS, AVAIL, VALUE, PRIOR = 0, 1, 2, 3
-FLOAT_FIELDS = 4
+# tree arrays: one row per node; HINT is the rule-based action at the node's first visit
+# (UNKNOWN before it), the action the progressive-bias prior favours
+PARENT, ACTION, MOVER, FIRST, NEXT, HINT = 0, 1, 2, 3, 4, 5
+INT_FIELDS = 6
+UNKNOWN = -2
+VISITS, AVAIL, VALUE = 0, 1, 2
+FLOAT_FIELDS = 3
 #: the built-in agent code of the rule-based policy (the guide of the prior)
 RULE_BASED = 1
 
@@ -91,9 +91,9 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
     """Selection and expansion on one determinization; return the node reached (a new
     node gets index ``n_nodes``).
 
-    With ``prior > 0`` the rule-based action is expanded first and keeps a bonus
-    ``prior * share / (visits + 1)`` in the selection score, ``share`` being how often it
-    was the rule-based choice when available (progressive bias)."""
+    With ``prior > 0`` the rule-based action at a node's first visit (its hint) is
+    expanded first and keeps a bonus ``prior / (visits + 1)`` in the selection score
+    whenever it is legal (progressive bias); the rule-based policy runs once per node."""
     node = 0
     while True:
         player = current_player(s, p)
@@ -103,15 +103,17 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
         legal_mask(s, p, mask)
         hint = -1
         if prior > 0.0:
-            hint = guide(s, p, player, mask, obs, words)
+            if ints[node, HINT] == UNKNOWN:
+                ints[node, HINT] = guide(s, p, player, mask, obs, words)
+            hint = ints[node, HINT]
+            if not mask[hint]:   # another determinization: the hint is not legal here
+                hint = -1
         untried = 0
         for a in range(n_actions):
             if mask[a]:
                 c = child(ints, node, a)
                 if c >= 0:
                     floats[c, AVAIL] += 1.0
-                    if a == hint:
-                        floats[c, PRIOR] += 1.0
                 else:
                     untried += 1
         if untried > 0:
@@ -135,10 +137,10 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
             ints[c, FIRST] = -1
             ints[c, NEXT] = ints[node, FIRST]
             ints[node, FIRST] = c
+            ints[c, HINT] = UNKNOWN
             floats[c, VISITS] = 0.0
             floats[c, AVAIL] = 1.0
             floats[c, VALUE] = 0.0
-            floats[c, PRIOR] = 1.0 if a == hint else 0.0
             apply(s, p, a)
             return c
         best = -1
@@ -149,8 +151,8 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
                 v = floats[c, VISITS]
                 score = floats[c, VALUE] / v + exploration * math.sqrt(
                     math.log(floats[c, AVAIL]) / v)
-                if prior > 0.0:
-                    score += prior * floats[c, PRIOR] / floats[c, AVAIL] / (v + 1.0)
+                if ints[c, ACTION] == hint:
+                    score += prior / (v + 1.0)
                 if score > best_score:
                     best_score = score
                     best = c
