@@ -69,7 +69,7 @@ class SearchConfig:
 #: simulations): budgets that stay within about 50 ms a move on one core (docs/search.md)
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
-    "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=8, prior=1.0),
+    "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0),
     "planes": SearchConfig(simulations=100, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
