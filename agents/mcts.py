@@ -70,7 +70,7 @@ class SearchConfig:
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
     "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0),
-    "planes": SearchConfig(simulations=100, rollout="rule_based", horizon=8, prior=1.0),
+    "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
 }
