@@ -15,8 +15,10 @@ A search agent is handed the game state, not only the observation (``needs_state
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +30,7 @@ from transit_gym.agents.mcts_loops import (
     FLOAT_FIELDS,
     INT_FIELDS,
     NEXT,
+    UNKNOWN,
     VALUE,
     VISITS,
 )
@@ -38,27 +41,86 @@ from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 #: rollout policy codes: the built-in agents' codes of the game's policy kernel
 ROLLOUTS = {"random": 0, "rule_based": 1}
-#: simulations per move of the spec ``mcts`` (see docs: about 50 ms a move or less)
-DEFAULT_SIMULATIONS = 200
 #: UCB exploration constant for rewards in [-1, 1]
 DEFAULT_EXPLORATION = 1.4
 
-_SEARCH_CACHE: dict[tuple[int, int], object] = {}
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How the search plays out a simulation (one row of :data:`DEFAULTS`).
+
+    ``simulations`` per move; ``rollout`` names the rollout policy; ``epsilon`` makes each
+    rollout move uniformly random with that probability; ``horizon`` cuts a rollout after
+    that many decisions, at the next change of the seat to move, and scores the position
+    with the game's leaf evaluation (``agents/<game>_eval.py``; None plays to the end);
+    ``prior`` weighs the progressive bias towards the rule-based action in the tree (0:
+    none); ``exploration`` is the UCB constant.
+    """
+
+    simulations: int = 200
+    rollout: str = "random"
+    horizon: int | None = None
+    prior: float = 0.0
+    exploration: float = DEFAULT_EXPLORATION
+    epsilon: float = 0.0
 
 
-def search_kernel(game: Game, policy):
-    """The compiled simulation loop of ``game`` with rollout ``policy`` (once per process)."""
+#: the default search of each game (the spec ``mcts``; ``mcts:N`` changes only the
+#: simulations): budgets that stay within about 50 ms a move on one core (docs/search.md)
+DEFAULTS: dict[str, SearchConfig] = {
+    "loose_caboose": SearchConfig(simulations=200),
+    "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0),
+    "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
+    "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
+                               prior=1.0),
+}
+#: simulations per move of the spec ``mcts`` for a game without a row in DEFAULTS
+DEFAULT_SIMULATIONS = SearchConfig().simulations
+
+
+class _Default:
+    """Marks an argument left to the game's row of :data:`DEFAULTS`."""
+
+    def __repr__(self) -> str:
+        return "DEFAULT"
+
+
+DEFAULT = _Default()
+
+_SEARCH_CACHE: dict[tuple[int, int, int], object] = {}
+
+
+def default_config(game_name: str) -> SearchConfig:
+    """The default search of a game (``SearchConfig()`` for a game without a row)."""
+    return DEFAULTS.get(game_name, SearchConfig())
+
+
+def eval_kernel(game_name: str):
+    """The jitted leaf evaluation ``evaluate(s, p, out)`` of a game
+    (``transit_gym.agents.<game>_eval``)."""
+    try:
+        module = importlib.import_module(f"transit_gym.agents.{game_name}_eval")
+    except ModuleNotFoundError as exc:
+        raise ConfigError(f"game {game_name!r} has no leaf evaluation module "
+                          f"transit_gym.agents.{game_name}_eval") from exc
+    return module.evaluate
+
+
+def search_kernel(game: Game, policy, evaluate):
+    """The compiled simulation loop of ``game`` with agent ``policy`` and leaf evaluation
+    ``evaluate`` (once per process)."""
     if game.kernels.determinize is None:
         raise ConfigError(
             f"game {game.name!r} has no determinize kernel, so a search agent cannot avoid "
             f"peeking at hidden information"
         )
-    key = (id(game.kernels), id(policy))
+    key = (id(game.kernels), id(policy), id(evaluate))
     if key not in _SEARCH_CACHE:
         k = game.kernels
         functions = {"legal_mask": k.legal_mask, "apply": k.apply,
                      "current_player": k.current_player, "rewards": k.rewards,
-                     "observe": k.observe, "determinize": k.determinize, "policy": policy}
+                     "observe": k.observe, "determinize": k.determinize, "policy": policy,
+                     "evaluate": evaluate}
         _SEARCH_CACHE[key] = jit_templates(mcts_loops, mcts_loops.TEMPLATES,
                                            functions).simulate
     return _SEARCH_CACHE[key]
@@ -75,52 +137,81 @@ class SearchResult:
     nodes: int
 
 
+def _pick(value: Any, default: Any) -> Any:
+    return default if value is DEFAULT else value
+
+
+def check_config(config: SearchConfig, time_limit: float | None) -> None:
+    """ConfigError naming the first bad field of a search configuration."""
+    sims = config.simulations
+    if sims is None and time_limit is None:
+        raise ConfigError("an MCTS agent needs a simulation budget or a time limit")
+    if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or sims < 1):
+        raise ConfigError(f"simulations must be a positive integer, got {sims!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ConfigError(f"time_limit must be a positive number of seconds, got "
+                          f"{time_limit!r}")
+    if config.rollout not in ROLLOUTS:
+        raise ConfigError(f"unknown rollout policy {config.rollout!r}; known: "
+                          f"{sorted(ROLLOUTS)}")
+    horizon = config.horizon
+    if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int)
+                                or horizon < 0):
+        raise ConfigError(f"horizon must be None (play to the end) or an integer >= 0, got "
+                          f"{horizon!r}")
+    if not config.prior >= 0:
+        raise ConfigError(f"prior must be >= 0, got {config.prior!r}")
+    if not config.exploration >= 0:
+        raise ConfigError(f"exploration must be >= 0, got {config.exploration!r}")
+    if not 0 <= config.epsilon <= 1:
+        raise ConfigError(f"epsilon must be in [0, 1], got {config.epsilon!r}")
+
+
 class MCTSAgent(Agent):
     """Information-set MCTS for any game with a ``determinize`` kernel.
 
     ``simulations`` per move, or a ``time_limit`` in seconds per move (whichever ends
-    first when both are given); ``rollout`` names the rollout policy (``"random"`` or
-    ``"rule_based"``); ``seed`` fixes every choice of the search. With a simulation budget
-    and no time limit the agent is fully reproducible.
+    first when both are given); ``rollout``, ``horizon``, ``prior``, ``exploration`` and
+    ``epsilon`` as in :class:`SearchConfig`; every argument left out takes the game's row
+    of :data:`DEFAULTS`. ``seed`` fixes every choice of the search: with a simulation
+    budget and no time limit the agent is fully reproducible.
     """
 
     name = "mcts"
     needs_state = True
 
-    def __init__(self, game: Game, simulations: int | None = DEFAULT_SIMULATIONS,
-                 time_limit: float | None = None, rollout: str = "random",
-                 exploration: float = DEFAULT_EXPLORATION, max_nodes: int | None = None,
-                 seed: int | None = None, chunk: int = 16):
+    def __init__(self, game: Game, simulations: Any = DEFAULT,
+                 time_limit: float | None = None, rollout: Any = DEFAULT,
+                 exploration: Any = DEFAULT, max_nodes: int | None = None,
+                 seed: int | None = None, chunk: int = 16, horizon: Any = DEFAULT,
+                 prior: Any = DEFAULT, epsilon: Any = DEFAULT):
         from transit_gym.agents.registry import policy_kernel
 
-        if simulations is None and time_limit is None:
-            raise ConfigError("an MCTS agent needs a simulation budget or a time limit")
-        if simulations is not None and (isinstance(simulations, bool)
-                                        or not isinstance(simulations, int) or simulations < 1):
-            raise ConfigError(f"simulations must be a positive integer, got {simulations!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ConfigError(f"time_limit must be a positive number of seconds, got "
-                              f"{time_limit!r}")
-        if rollout not in ROLLOUTS:
-            raise ConfigError(f"unknown rollout policy {rollout!r}; known: {sorted(ROLLOUTS)}")
-        if not exploration >= 0:
-            raise ConfigError(f"exploration must be >= 0, got {exploration!r}")
+        base = default_config(game.name)
+        config = SearchConfig(
+            simulations=_pick(simulations, base.simulations),
+            rollout=_pick(rollout, base.rollout), horizon=_pick(horizon, base.horizon),
+            prior=_pick(prior, base.prior), exploration=_pick(exploration, base.exploration),
+            epsilon=_pick(epsilon, base.epsilon))
+        check_config(config, time_limit)
         self.game = game
-        self.simulations = simulations
+        self.config = config
+        self.simulations = config.simulations
         self.time_limit = time_limit
-        self.rollout = rollout
-        self.exploration = float(exploration)
+        self.rollout = config.rollout
+        self.exploration = float(config.exploration)
         self.chunk = chunk
         if max_nodes is None:
-            max_nodes = 2 * (simulations or 20_000) + 2
+            max_nodes = 2 * (config.simulations or 20_000) + 2
         self.max_nodes = int(max_nodes)
-        self._kernel = search_kernel(game, policy_kernel(game.name))
+        evaluate = eval_kernel(game.name)
+        self._kernel = search_kernel(game, policy_kernel(game.name), evaluate)
         # every random stream of the search in one array (what tools that save an agent's
         # stream, like training.play, copy): the search's own words, then the rollouts'
         self._words = np.zeros(2 * RNG_WORDS, dtype=np.int64)
         self._ints = np.zeros((self.max_nodes, INT_FIELDS), dtype=np.int64)
         self._floats = np.zeros((self.max_nodes, FLOAT_FIELDS), dtype=np.float64)
-        self.name = "mcts" if simulations is None else f"mcts:{simulations}"
+        self.name = "mcts" if config.simulations is None else f"mcts:{config.simulations}"
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -135,19 +226,27 @@ class MCTSAgent(Agent):
         )
 
     def act_state(self, state: State, seat: int) -> int:
-        """The action of ``seat`` (to move in ``state``) after searching."""
+        """The action of ``seat`` (to move in ``state``) after searching; a forced move
+        (one legal action) is played without a search."""
+        if self.game.current_player(state) == seat:
+            legal = np.flatnonzero(self.game.legal_mask(state))
+            if legal.size == 1:
+                return int(legal[0])
         return self.search(state, seat).action
 
     def search(self, state: State, seat: int) -> SearchResult:
         """Search from ``state`` for ``seat``; the state itself is not changed."""
         game = self.game
+        config = self.config
         if game.current_player(state) != seat:
             raise ConfigError(f"seat {seat} is not to move (seat "
                               f"{game.current_player(state)} is)")
         ints, floats = self._ints, self._floats
-        ints[0, :] = (-1, -1, -1, -1, -1)
+        ints[0, :] = -1
+        ints[0, mcts_loops.HINT] = UNKNOWN
         floats[0, :] = 0.0
         root = np.ascontiguousarray(state.data)
+        horizon = -1 if config.horizon is None else config.horizon
         n_nodes, done = 1, 0
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         while True:
@@ -156,10 +255,11 @@ class MCTSAgent(Agent):
             if n <= 0:
                 break
             n_nodes = int(self._kernel(root, game.params, seat, ints, floats, n_nodes, n,
-                                       self.exploration, ROLLOUTS[self.rollout],
-                                       self._words[:RNG_WORDS], self._words[RNG_WORDS:],
-                                       game.num_players, game.num_actions,
-                                       game.obs_size))
+                                       self.exploration, float(config.prior),
+                                       ROLLOUTS[config.rollout], float(config.epsilon),
+                                       horizon, self._words[:RNG_WORDS],
+                                       self._words[RNG_WORDS:], game.num_players,
+                                       game.num_actions, game.obs_size))
             done += n
             if deadline is not None and time.perf_counter() >= deadline:
                 break

@@ -2,9 +2,10 @@
 
 :func:`transit_gym.envs.core.fused.jit_templates` copies each function here with a
 globals dictionary holding one game's kernels (``legal_mask``, ``apply``,
-``current_player``, ``rewards``, ``observe``, ``determinize``) and its rollout ``policy``,
-and jits the copies with ``cache=True``, so the search compiles once per game and
-machine, not once per process (see :mod:`transit_gym.agents.mcts`).
+``current_player``, ``rewards``, ``observe``, ``determinize``), its agent ``policy``
+kernel and its leaf ``evaluate`` kernel, and jits the copies with ``cache=True``, so the
+search compiles once per game and machine, not once per process (see
+:mod:`transit_gym.agents.mcts`).
 """
 
 from __future__ import annotations
@@ -16,16 +17,21 @@ import numpy as np
 from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.core.rng import below
 
-# tree arrays: one row per node
-PARENT, ACTION, MOVER, FIRST, NEXT = 0, 1, 2, 3, 4
-INT_FIELDS = 5
+# tree arrays: one row per node; HINT is the rule-based action at the node's first visit
+# (UNKNOWN before it), the action the progressive-bias prior favours
+PARENT, ACTION, MOVER, FIRST, NEXT, HINT = 0, 1, 2, 3, 4, 5
+INT_FIELDS = 6
+UNKNOWN = -2
 VISITS, AVAIL, VALUE = 0, 1, 2
 FLOAT_FIELDS = 3
+#: the built-in agent code of the rule-based policy (the guide of the prior)
+RULE_BASED = 1
 
 # bound per game by ``jit_templates`` (placeholders here: calling a template raises)
 legal_mask = apply = current_player = rewards = observe = determinize = policy = None
+evaluate = None
 #: the templates, in the order they are bound
-TEMPLATES = ("child", "descend", "rollout", "simulate")
+TEMPLATES = ("child", "guide", "descend", "rollout", "leaf_value", "simulate")
 
 
 def child(ints, node, action):
@@ -36,8 +42,9 @@ def child(ints, node, action):
         c = ints[c, NEXT]
     return -1
 
-def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, rollout_code,
-             rng, words, n_players, n_actions, obs_size):
+
+def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, prior,
+             rollout_code, epsilon, horizon, rng, words, n_players, n_actions, obs_size):
     """Run ``n_sims`` simulations into the tree; return the new node count."""
     s = np.empty_like(root)
     mask = np.zeros(n_actions, dtype=np.int8)
@@ -47,13 +54,12 @@ def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, rollout_
     for _ in range(n_sims):
         s[:] = root
         determinize(s, p, seat, rng)
-        node = descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes,
-                        capacity)
+        node = descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng,
+                       words, n_nodes, capacity)
         if node >= n_nodes:
             n_nodes = node + 1
-        rollout(s, p, mask, obs, rollout_code, words)
-        reward[:] = 0.0
-        rewards(s, p, reward)
+        rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words)
+        leaf_value(s, p, reward)
         while node != 0:
             floats[node, VISITS] += 1.0
             floats[node, VALUE] += reward[ints[node, MOVER]]
@@ -61,9 +67,33 @@ def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, rollout_
         floats[0, VISITS] += 1.0
     return n_nodes
 
-def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capacity):
+
+def leaf_value(s, p, reward):
+    """Each seat's reward at the end of a rollout: the game's rewards once it is over,
+    else the game's leaf evaluation (an expected reward per seat)."""
+    reward[:] = 0.0
+    if current_player(s, p) < 0:
+        rewards(s, p, reward)
+    else:
+        evaluate(s, p, reward)
+
+
+def guide(s, p, player, mask, obs, words):
+    """The rule-based policy's action for ``player`` in ``s`` (``mask`` holds its legal
+    actions): the prior's choice."""
+    obs[:] = 0.0
+    observe(s, p, player, obs)
+    return policy(RULE_BASED, p, obs, mask, words)
+
+
+def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, words,
+            n_nodes, capacity):
     """Selection and expansion on one determinization; return the node reached (a new
-    node gets index ``n_nodes``)."""
+    node gets index ``n_nodes``).
+
+    With ``prior > 0`` the rule-based action at a node's first visit (its hint) is
+    expanded first and keeps a bonus ``prior / (visits + 1)`` in the selection score
+    whenever it is legal (progressive bias); the rule-based policy runs once per node."""
     node = 0
     while True:
         player = current_player(s, p)
@@ -71,6 +101,13 @@ def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capa
             return node
         mask[:] = 0
         legal_mask(s, p, mask)
+        hint = -1
+        if prior > 0.0:
+            if ints[node, HINT] == UNKNOWN:
+                ints[node, HINT] = guide(s, p, player, mask, obs, words)
+            hint = ints[node, HINT]
+            if not mask[hint]:   # another determinization: the hint is not legal here
+                hint = -1
         untried = 0
         for a in range(n_actions):
             if mask[a]:
@@ -82,14 +119,17 @@ def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capa
         if untried > 0:
             if n_nodes >= capacity:   # tree full: play on from here without growing
                 return node
-            k = below(rng, untried)
             a = -1
-            for b in range(n_actions):
-                if mask[b] and child(ints, node, b) < 0:
-                    if k == 0:
-                        a = b
-                        break
-                    k -= 1
+            if hint >= 0 and child(ints, node, hint) < 0:
+                a = hint
+            else:
+                k = below(rng, untried)
+                for b in range(n_actions):
+                    if mask[b] and child(ints, node, b) < 0:
+                        if k == 0:
+                            a = b
+                            break
+                        k -= 1
             c = n_nodes
             ints[c, PARENT] = node
             ints[c, ACTION] = a
@@ -97,6 +137,7 @@ def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capa
             ints[c, FIRST] = -1
             ints[c, NEXT] = ints[node, FIRST]
             ints[node, FIRST] = c
+            ints[c, HINT] = UNKNOWN
             floats[c, VISITS] = 0.0
             floats[c, AVAIL] = 1.0
             floats[c, VALUE] = 0.0
@@ -110,6 +151,8 @@ def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capa
                 v = floats[c, VISITS]
                 score = floats[c, VALUE] / v + exploration * math.sqrt(
                     math.log(floats[c, AVAIL]) / v)
+                if ints[c, ACTION] == hint:
+                    score += prior / (v + 1.0)
                 if score > best_score:
                     best_score = score
                     best = c
@@ -117,18 +160,28 @@ def descend(s, p, ints, floats, mask, n_actions, exploration, rng, n_nodes, capa
         apply(s, p, ints[best, ACTION])
         node = best
 
-def rollout(s, p, mask, obs, rollout_code, words):
-    """Play to the end of the game with the rollout policy."""
+
+def rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words):
+    """Play on with the rollout policy (``rollout_code`` 0 uniformly random, else that
+    built-in agent; with ``epsilon > 0`` each move is uniformly random with probability
+    ``epsilon``) until the game ends or, with ``horizon >= 0``, until ``horizon``
+    decisions are made and the seat to move changes (a turn boundary)."""
+    made = 0
+    last = -2
     while True:
         player = current_player(s, p)
         if player < 0:
             return
+        if horizon >= 0 and made >= horizon and player != last:
+            return
+        last = player
         mask[:] = 0
         legal_mask(s, p, mask)
-        if rollout_code == 0:
+        if rollout_code == 0 or (epsilon > 0.0 and below(words, 1 << 30) < epsilon * (1 << 30)):
             a = uniform_legal(words, mask)
         else:
             obs[:] = 0.0
             observe(s, p, player, obs)
             a = policy(rollout_code, p, obs, mask, words)
         apply(s, p, a)
+        made += 1

@@ -1,0 +1,59 @@
+"""Leaf evaluation of Automobiles for the search agent: the race position.
+
+A seat's strength is how far its car is past the start line in laps, counting the
+farthest cube placed this turn for the seat on turn (where its car goes in the Car
+Phase). The leader wins with a probability that grows with its lead and with how little
+of the race is left: ``softmax(strength / temperature)``, the temperature shrinking
+linearly from ``TEMPERATURE_START`` (laps, at the start) to ``TEMPERATURE_END`` (at the
+finish). The two numbers were fitted to rule-based self-play (docs/search.md).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from transit_gym.envs.automobiles.state import (
+    CAR_ABS,
+    FAR,
+    P_LAP,
+    P_LAPS,
+    P_NUM_PLAYERS,
+    PLACED_ABS,
+    PLACED_N,
+    PLACED_SEG,
+    TURN_SEAT,
+)
+from transit_gym.envs.core.leaf import softmax_rewards
+
+#: win-probability temperature in laps at the start and at the end of the race
+TEMPERATURE_START = 0.8
+TEMPERATURE_END = 0.05
+
+
+@nb.njit(cache=True)
+def strengths(s, p, out):
+    """Laps driven per seat (the seat on turn counted at its farthest placed cube);
+    returns the fraction of the race still to go for the leader (0..1)."""
+    n = p[P_NUM_PLAYERS]
+    lap = p[P_LAP]
+    turn = s[TURN_SEAT]
+    best = -1e9
+    for seat in range(n):
+        pos = s[CAR_ABS + seat]
+        if seat == turn and s[PLACED_N] > 0 and s[FAR] >= 0:
+            pos = max(pos, s[PLACED_ABS + s[FAR]] - s[PLACED_SEG + s[FAR]])
+        out[seat] = pos / lap
+        best = max(best, out[seat])
+    left = 1.0 - best / p[P_LAPS]
+    return min(max(left, 0.0), 1.0)
+
+
+@nb.njit(cache=True)
+def evaluate(s, p, out):
+    """Expected reward per seat of a running game (see the module docstring)."""
+    n = p[P_NUM_PLAYERS]
+    strength = np.zeros(n, dtype=np.float64)
+    left = strengths(s, p, strength)
+    temperature = TEMPERATURE_END + (TEMPERATURE_START - TEMPERATURE_END) * left
+    softmax_rewards(strength, n, temperature, out)
