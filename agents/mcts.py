@@ -54,7 +54,10 @@ class SearchConfig:
     that many decisions, at the next change of the seat to move, and scores the position
     with the game's leaf evaluation (``agents/<game>_eval.py``; None plays to the end);
     ``prior`` weighs the progressive bias towards the rule-based action in the tree (0:
-    none); ``exploration`` is the UCB constant.
+    none); ``prior_budget`` B (None: off) scales the prior with the budget, ``prior x
+    simulations / B`` when ``simulations > B``, so the hint's bonus keeps the weight it has
+    at B simulations against the growing visit counts; ``exploration`` is the UCB
+    constant.
     """
 
     simulations: int = 200
@@ -63,13 +66,23 @@ class SearchConfig:
     prior: float = 0.0
     exploration: float = DEFAULT_EXPLORATION
     epsilon: float = 0.0
+    prior_budget: int | None = None
+
+    def prior_at(self, simulations: int | None) -> float:
+        """The prior weight the search uses with ``simulations`` per move (None: a time
+        limit, the prior unscaled)."""
+        budget = self.prior_budget
+        if budget is None or simulations is None or simulations <= budget:
+            return float(self.prior)
+        return float(self.prior) * simulations / budget
 
 
 #: the default search of each game (the spec ``mcts``; ``mcts:N`` changes only the
 #: simulations): budgets that stay within about 50 ms a move on one core (docs/search.md)
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
-    "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0),
+    "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0,
+                                prior_budget=200),
     "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
@@ -161,6 +174,11 @@ def check_config(config: SearchConfig, time_limit: float | None) -> None:
                           f"{horizon!r}")
     if not config.prior >= 0:
         raise ConfigError(f"prior must be >= 0, got {config.prior!r}")
+    budget = config.prior_budget
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                               or budget < 1):
+        raise ConfigError(f"prior_budget must be None (no scaling) or an integer >= 1, got "
+                          f"{budget!r}")
     if not config.exploration >= 0:
         raise ConfigError(f"exploration must be >= 0, got {config.exploration!r}")
     if not 0 <= config.epsilon <= 1:
@@ -184,7 +202,8 @@ class MCTSAgent(Agent):
                  time_limit: float | None = None, rollout: Any = DEFAULT,
                  exploration: Any = DEFAULT, max_nodes: int | None = None,
                  seed: int | None = None, chunk: int = 16, horizon: Any = DEFAULT,
-                 prior: Any = DEFAULT, epsilon: Any = DEFAULT):
+                 prior: Any = DEFAULT, epsilon: Any = DEFAULT,
+                 prior_budget: Any = DEFAULT):
         from transit_gym.agents.registry import policy_kernel
 
         base = default_config(game.name)
@@ -192,7 +211,8 @@ class MCTSAgent(Agent):
             simulations=_pick(simulations, base.simulations),
             rollout=_pick(rollout, base.rollout), horizon=_pick(horizon, base.horizon),
             prior=_pick(prior, base.prior), exploration=_pick(exploration, base.exploration),
-            epsilon=_pick(epsilon, base.epsilon))
+            epsilon=_pick(epsilon, base.epsilon),
+            prior_budget=_pick(prior_budget, base.prior_budget))
         check_config(config, time_limit)
         self.game = game
         self.config = config
@@ -255,7 +275,8 @@ class MCTSAgent(Agent):
             if n <= 0:
                 break
             n_nodes = int(self._kernel(root, game.params, seat, ints, floats, n_nodes, n,
-                                       self.exploration, float(config.prior),
+                                       self.exploration,
+                                       config.prior_at(self.simulations),
                                        ROLLOUTS[config.rollout], float(config.epsilon),
                                        horizon, self._words[:RNG_WORDS],
                                        self._words[RNG_WORDS:], game.num_players,
