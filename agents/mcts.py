@@ -57,7 +57,9 @@ class SearchConfig:
     none); ``prior_budget`` B (None: off) scales the prior with the budget, ``prior x
     simulations / B`` when ``simulations > B``, so the hint's bonus keeps the weight it has
     at B simulations against the growing visit counts; ``exploration`` is the UCB
-    constant.
+    constant; ``horizon_budget`` H (None: off) lengthens a finite horizon the same way,
+    ``horizon x simulations / H`` decisions when ``simulations > H``, so a larger budget
+    also looks further ahead before trusting the leaf evaluation.
     """
 
     simulations: int = 200
@@ -67,6 +69,7 @@ class SearchConfig:
     exploration: float = DEFAULT_EXPLORATION
     epsilon: float = 0.0
     prior_budget: int | None = None
+    horizon_budget: int | None = None
 
     def prior_at(self, simulations: int | None) -> float:
         """The prior weight the search uses with ``simulations`` per move (None: a time
@@ -76,13 +79,22 @@ class SearchConfig:
             return float(self.prior)
         return float(self.prior) * simulations / budget
 
+    def horizon_at(self, simulations: int | None) -> int:
+        """The rollout horizon with ``simulations`` per move (-1: play to the end)."""
+        if self.horizon is None:
+            return -1
+        budget = self.horizon_budget
+        if budget is None or simulations is None or simulations <= budget:
+            return self.horizon
+        return self.horizon * simulations // budget
+
 
 #: the default search of each game (the spec ``mcts``; ``mcts:N`` changes only the
 #: simulations): budgets that stay within about 50 ms a move on one core (docs/search.md)
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
     "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0,
-                                prior_budget=200),
+                                horizon_budget=200),
     "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
@@ -174,11 +186,12 @@ def check_config(config: SearchConfig, time_limit: float | None) -> None:
                           f"{horizon!r}")
     if not config.prior >= 0:
         raise ConfigError(f"prior must be >= 0, got {config.prior!r}")
-    budget = config.prior_budget
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                               or budget < 1):
-        raise ConfigError(f"prior_budget must be None (no scaling) or an integer >= 1, got "
-                          f"{budget!r}")
+    for name in ("prior_budget", "horizon_budget"):
+        budget = getattr(config, name)
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                                   or budget < 1):
+            raise ConfigError(f"{name} must be None (no scaling) or an integer >= 1, got "
+                              f"{budget!r}")
     if not config.exploration >= 0:
         raise ConfigError(f"exploration must be >= 0, got {config.exploration!r}")
     if not 0 <= config.epsilon <= 1:
@@ -203,7 +216,7 @@ class MCTSAgent(Agent):
                  exploration: Any = DEFAULT, max_nodes: int | None = None,
                  seed: int | None = None, chunk: int = 16, horizon: Any = DEFAULT,
                  prior: Any = DEFAULT, epsilon: Any = DEFAULT,
-                 prior_budget: Any = DEFAULT):
+                 prior_budget: Any = DEFAULT, horizon_budget: Any = DEFAULT):
         from transit_gym.agents.registry import policy_kernel
 
         base = default_config(game.name)
@@ -212,7 +225,8 @@ class MCTSAgent(Agent):
             rollout=_pick(rollout, base.rollout), horizon=_pick(horizon, base.horizon),
             prior=_pick(prior, base.prior), exploration=_pick(exploration, base.exploration),
             epsilon=_pick(epsilon, base.epsilon),
-            prior_budget=_pick(prior_budget, base.prior_budget))
+            prior_budget=_pick(prior_budget, base.prior_budget),
+            horizon_budget=_pick(horizon_budget, base.horizon_budget))
         check_config(config, time_limit)
         self.game = game
         self.config = config
@@ -266,7 +280,7 @@ class MCTSAgent(Agent):
         ints[0, mcts_loops.HINT] = UNKNOWN
         floats[0, :] = 0.0
         root = np.ascontiguousarray(state.data)
-        horizon = -1 if config.horizon is None else config.horizon
+        horizon = config.horizon_at(self.simulations)
         n_nodes, done = 1, 0
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         while True:

@@ -131,7 +131,7 @@ def test_default_spec_is_the_documented_row(name):
                                               ("prior", -0.1), ("epsilon", 1.5),
                                               ("exploration", -1.0), ("rollout", "oracle"),
                                               ("simulations", 0), ("prior_budget", 0),
-                                              ("prior_budget", 1.5)])
+                                              ("prior_budget", 1.5), ("horizon_budget", 0)])
 def test_a_bad_config_value_raises_naming_it(field, value):
     """Bad input gets a ConfigError naming the field and the bad value."""
     game = small_game("loose_caboose")
@@ -161,4 +161,26 @@ def test_more_simulations_keep_the_prior_weight_of_its_budget():
     np.testing.assert_array_equal(small.search(state, seat).visits,
                                   same.search(state, seat).visits)
     assert SearchConfig(prior=2.0, prior_budget=100).prior_at(None) == 2.0
-    assert DEFAULTS["automobiles"].prior_budget == DEFAULTS["automobiles"].simulations
+
+
+def test_more_simulations_look_further_ahead():
+    """Issue 12 item 4 (more simulations must score more): a horizon-20 rollout scored
+    by the race-position evaluation misleads a 1000-simulation Automobiles search (10% vs
+    rule_based; horizon 100: 95%, docs/search.md). With ``horizon_budget`` H a search of
+    N > H simulations cuts rollouts at ``horizon x N / H`` decisions: exactly the search
+    with that horizon, same seed; at or below H, and without a horizon, nothing changes.
+    The Automobiles default grows its horizon above its own budget."""
+    game = small_game("automobiles")
+    state = rule_based_position(game, 5, 30)
+    seat = game.current_player(state)
+    base = dict(rollout="rule_based", prior=1.0, seed=2, simulations=64)
+    grown = MCTSAgent(game, horizon=3, horizon_budget=16, **base).search(state, seat)
+    plain = MCTSAgent(game, horizon=12, horizon_budget=None, **base).search(state, seat)
+    np.testing.assert_array_equal(grown.visits, plain.visits)
+    np.testing.assert_array_equal(grown.values, plain.values)
+    assert SearchConfig(horizon=3, horizon_budget=16).horizon_at(16) == 3
+    assert SearchConfig(horizon=None, horizon_budget=16).horizon_at(64) == -1
+    assert SearchConfig(horizon=20, horizon_budget=200).horizon_at(None) == 20
+    row = DEFAULTS["automobiles"]
+    assert row.horizon_budget == row.simulations
+    assert row.horizon_at(1000) == 5 * row.horizon
