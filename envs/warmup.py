@@ -79,6 +79,15 @@ def _agents(module, seed: int) -> None:
     agent.act(game.observe(state, game.current_player(state)), game.legal_mask(state))
 
 
+def _search(module, seed: int) -> None:
+    """The search agent's simulation loop (``mcts``), one short search."""
+    from transit_gym.agents.registry import make_agent
+
+    game = module.Game()
+    state = game.new_state(seed)
+    make_agent("mcts:8", game, seed=seed).search(state, game.current_player(state))
+
+
 #: what the warm-up runs for each game, in order
 STEPS: tuple[tuple[str, Callable], ...] = (
     ("AEC env", _aec_game),
@@ -86,6 +95,7 @@ STEPS: tuple[tuple[str, Callable], ...] = (
     ("batch API", _batch),
     ("rollouts", _rollouts),
     ("agents", _agents),
+    ("search agent", _search),
 )
 
 
