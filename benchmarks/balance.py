@@ -238,8 +238,8 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     sink = CsvSink(csv_path, rows)
     backend = make_backend(workers, ray_address)
     first = next(chunks(sweep, done), None)
-    if first is not None and backend.name == "pool":
-        run_chunk(Chunk(**{**first.__dict__, "count": 1}))  # compile before forking
+    if first is not None:  # compile (and fill the disk cache) before forking and the clock
+        run_chunk(Chunk(**{**first.__dict__, "count": 1}))
     tasks = ((run_chunk, c) for c in chunks(sweep, set(done)))
     started = time.perf_counter()
     for records in run_with_progress(backend, tasks, total, progress):
