@@ -36,6 +36,7 @@ class Demonstrations:
     returns: np.ndarray   # (n,) float32, final reward of the game from the seat
     states: np.ndarray | None = None   # (n, S) int64 game states, when asked for
     seats: np.ndarray | None = None    # (n,) int64 learner seat, with the states
+    rows: np.ndarray | None = None     # (n,) int64 decision row (step x B + slot), with them
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -50,7 +51,8 @@ class Demonstrations:
                               np.concatenate([self.masks, other.masks]),
                               np.concatenate([self.actions, other.actions]),
                               np.concatenate([self.returns, other.returns]),
-                              join(self.states, other.states), join(self.seats, other.seats))
+                              join(self.states, other.states), join(self.seats, other.seats),
+                              join(self.rows, other.rows))
 
 
 def check_teacher(teacher: str) -> None:
@@ -80,10 +82,13 @@ def collect(game: Game, n_samples: int, seed: int, teacher: str = "rule_based",
             opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
             num_envs: int = 256, actor=None, keep_states: bool = False) -> Demonstrations:
     """About ``n_samples`` labelled decisions from finished games (see module);
-    ``keep_states`` also returns the game state and seat of every decision."""
+    ``keep_states`` (search teacher) also returns every decision's game state, seat and
+    row."""
     check_teacher(teacher)
     if n_samples < 1:
         raise ConfigError(f"n_samples must be positive, got {n_samples}")
+    if keep_states and not is_search_spec(teacher):
+        raise ConfigError(f"keep_states is for the search teacher, not {teacher!r}")
     if is_search_spec(teacher):
         return _collect_search(game, n_samples, seed, teacher, opponents, num_envs, actor,
                                keep_states)
@@ -168,10 +173,12 @@ def _collect_search(game: Game, n_samples: int, seed: int, teacher: str,
                 retired[b] = True
     flat_returns = np.concatenate(returns)
     keep = ~np.isnan(flat_returns)
-    return Demonstrations(
-        np.concatenate(obs)[keep], np.concatenate(masks)[keep], np.concatenate(labels)[keep],
-        flat_returns[keep], np.concatenate(states)[keep] if keep_states else None,
-        np.concatenate(seats)[keep] if keep_states else None)
+    data = Demonstrations(np.concatenate(obs)[keep], np.concatenate(masks)[keep],
+                          np.concatenate(labels)[keep], flat_returns[keep])
+    if keep_states:
+        data.states, data.seats = np.concatenate(states)[keep], np.concatenate(seats)[keep]
+        data.rows = np.flatnonzero(keep)
+    return data
 
 
 def fit(policy, data: Demonstrations, epochs: int = 4, batch_size: int = 1024,
