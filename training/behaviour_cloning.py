@@ -126,11 +126,20 @@ def collect(game: Game, n_samples: int, seed: int, teacher: str = "rule_based",
                           np.concatenate(labels)[keep], flat_returns[keep])
 
 
+def masked_logits(policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Action logits of an SB3 policy for a batch, illegal actions at -inf (a hinted policy,
+    ``training.hinted_policy``, adds its hint)."""
+    if hasattr(policy, "action_logits"):
+        logits = policy.action_logits(obs, masks)
+    else:
+        logits = policy_logits(policy, obs)
+    logits[np.asarray(masks) == 0] = -np.inf
+    return logits
+
+
 def greedy_actions(actor, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The actor policy's most likely legal action in every row."""
-    logits = policy_logits(actor, obs)
-    logits[masks == 0] = -np.inf
-    return logits.argmax(axis=1)
+    return masked_logits(actor, obs, masks).argmax(axis=1)
 
 
 def _collect_search(game: Game, n_samples: int, seed: int, teacher: str,
@@ -195,6 +204,7 @@ def fit(policy, data: Demonstrations, epochs: int = 4, batch_size: int = 1024,
     masks = torch.as_tensor(data.masks)
     actions = torch.as_tensor(data.actions)
     returns = torch.as_tensor(data.returns)
+    hints = policy.hints(data.obs, data.masks) if hasattr(policy, "hints") else None
     policy.set_training_mode(True)
     stats = {"loss": 0.0, "agreement": 0.0}
     for _ in range(epochs):
@@ -202,8 +212,9 @@ def fit(policy, data: Demonstrations, epochs: int = 4, batch_size: int = 1024,
         total = 0.0
         for start in range(0, len(data), batch_size):
             rows = order[start:start + batch_size]
+            extra = {} if hints is None else {"hints": hints[rows]}
             values, log_prob, _ = policy.evaluate_actions(obs[rows], actions[rows],
-                                                          action_masks=masks[rows])
+                                                          action_masks=masks[rows], **extra)
             value_loss = ((values.flatten() - returns[rows]) ** 2).mean()
             loss = -log_prob.mean() + value_coef * value_loss
             optimizer.zero_grad()
@@ -213,7 +224,6 @@ def fit(policy, data: Demonstrations, epochs: int = 4, batch_size: int = 1024,
         stats = {"loss": round(total / len(data), 4)}
     policy.set_training_mode(False)
     rows = slice(0, min(len(data), 50_000))
-    logits = policy_logits(policy, data.obs[rows])
-    logits[~data.masks[rows]] = -np.inf
+    logits = masked_logits(policy, data.obs[rows], data.masks[rows])
     stats["agreement"] = round(float((logits.argmax(axis=1) == data.actions[rows]).mean()), 4)
     return stats

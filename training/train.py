@@ -62,17 +62,27 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float,
                n_epochs: int = 10, net_arch: tuple[int, ...] = (128, 128), scaled: bool = False,
-               tensorboard_log: str | None = None):
-    """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in."""
+               tensorboard_log: str | None = None, hint: Game | None = None):
+    """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in;
+    ``hint`` (a game) makes the policy a ``HintedPolicy`` told that game's rule-based
+    choice."""
     from sb3_contrib import MaskablePPO
 
     policy_kwargs: dict[str, Any] = {"net_arch": list(net_arch)}
+    policy: Any = "MlpPolicy"
+    if hint is not None:
+        from transit_gym.training.hinted_policy import HintedPolicy
+
+        policy = HintedPolicy
+        policy_kwargs.update(game=hint.name, players=hint.num_players,
+                             options={k: v for k, v in hint.options.items()
+                                      if k != "num_players"})
     if scaled:
         from transit_gym.training.features import BoundsScaler
 
         policy_kwargs["features_extractor_class"] = BoundsScaler
     return MaskablePPO(
-        "MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
+        policy, env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
         learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=0.01,
         policy_kwargs=policy_kwargs, device="cpu", verbose=0, tensorboard_log=tensorboard_log,
     )
@@ -122,7 +132,8 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
                      ) -> dict[str, dict[str, float]]:
     """Like ``evaluate`` for an SB3 policy (greedy), on the batched env: game ``i`` has the
     learner at seat ``i % players``, one game per batch slot; a shared win is a win."""
-    from transit_gym.training.vec_env import SelfPlayBatch, policy_logits
+    from transit_gym.training.behaviour_cloning import greedy_actions
+    from transit_gym.training.vec_env import SelfPlayBatch
 
     report = {}
     for kind in kinds:
@@ -134,9 +145,7 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
             batch = SelfPlayBatch(game, count, [kind], learner_seat=seat, seed=seed + seat)
             result = np.full(count, np.nan, dtype=np.float32)
             while np.isnan(result).any():
-                logits = policy_logits(policy, batch.obs)
-                logits[batch.masks == 0] = -np.inf
-                batch.step(logits.argmax(axis=1))
+                batch.step(greedy_actions(policy, batch.obs, batch.masks))
                 first = batch.dones & np.isnan(result)
                 result[first] = batch.rewards[first]
             rewards.append(result)
@@ -259,7 +268,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
           n_epochs: int = 4, net_arch: tuple[int, ...] = (64, 64), snapshot_weight: int = 1,
           resume: Path | None = None, progress: bool = True, teacher: str = "rule_based",
           dagger_rounds: int = 0, collect_envs: int | None = None,
-          round_eval_games: int = 300) -> dict[str, Any]:
+          round_eval_games: int = 300, hint: str | None = None) -> dict[str, Any]:
     """Train, save ``out.zip``, evaluate; return (and save ``out.json``) the report.
 
     ``n_steps`` is the rollout length summed over the envs (each env gets its share). With
@@ -290,7 +299,8 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     else:
         model = make_model(env, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
                            learning_rate=learning_rate, n_epochs=n_epochs, net_arch=net_arch,
-                           scaled=True, tensorboard_log=tensorboard)
+                           scaled=True, tensorboard_log=tensorboard,
+                           hint=game if hint == "rule_based" else None)
         if bc_steps > 0 and teacher == "rule_based" and dagger_rounds == 0:
             data = collect(game, bc_steps, seed=seed + 1, opponents=opponents,
                            num_envs=min(n_envs, 256))
@@ -319,7 +329,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         "game": game_name, "players": game.num_players, "options": options, "steps": steps,
         "opponents": opponents, "self_play_every": self_play, "vec": True, "envs": n_envs,
         "snapshots": callback.snapshots, "seed": seed, "behaviour_cloning": bc_report,
-        "net": list(net_arch),
+        "net": list(net_arch), "hint": hint,
         "train_seconds": round(elapsed, 1),
         "steps_per_second": round(max(remaining, 0) / max(learn_seconds, 1e-9), 1),
         "history": callback.history,
@@ -399,6 +409,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "decisions of the current policy labelled by the teacher)")
     parser.add_argument("--collect-envs", type=int, default=None,
                         help="games per batch while collecting (default: --envs, at most 256)")
+    parser.add_argument("--hint", default=None,
+                        help="tell the policy the rule-based agent's choice (a learned "
+                             "bonus on its logit; training.hinted_policy)")
     parser.add_argument("--round-eval-games", type=int, default=300,
                         help="games of the quick evaluation after each DAgger round")
     parser.add_argument("--eval-every", type=int, default=0,
@@ -410,6 +423,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="game option key=value (repeatable)")
     args = parser.parse_args(argv)
     check_teacher(args.teacher)
+    if args.hint is not None:
+        from transit_gym.training.hinted_policy import check_hint
+
+        check_hint(args.hint)
     if args.dagger_rounds < 0:
         raise ConfigError(f"--dagger-rounds must be >= 0, got {args.dagger_rounds}")
     if (args.teacher != "rule_based" or args.dagger_rounds > 0) and args.bc_steps <= 0:
@@ -437,7 +454,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    n_epochs=args.epochs, net_arch=net_arch, snapshot_weight=args.snapshot_weight,
                    resume=args.resume, progress=not args.no_progress, teacher=args.teacher,
                    dagger_rounds=args.dagger_rounds, collect_envs=args.collect_envs,
-                   round_eval_games=args.round_eval_games)
+                   round_eval_games=args.round_eval_games, hint=args.hint)
     print(json.dumps(report, indent=2))
     return report
 
