@@ -157,19 +157,28 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
 
 def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: int,
            opponents: list[str], num_envs: int, seed: int, eval_games: int,
-           printer: Progress) -> dict[str, Any]:
+           printer: Progress, seating: str = "batch") -> dict[str, Any]:
     """Behaviour cloning then ``rounds`` DAgger rounds: round 0 plays ``teacher`` and fits
     its choices; round k >= 1 plays the current policy greedily, labels its decisions with
     the teacher, adds them to the data of the earlier rounds and fits again. Prints a line
-    per round (samples, agreement, seconds, quick win rates) and returns the rounds."""
+    per round (samples, agreement, seconds, quick win rates) and returns the rounds.
+    ``seating`` ``tournament`` collects rounds k >= 1 from games in tournament seating
+    (``training.seated_collect``: with 3+ players the policy also meets itself)."""
     from transit_gym.training.behaviour_cloning import collect, fit, greedy_actions
 
     data = None
     history = []
     for k in range(rounds + 1):
         began = time.perf_counter()
-        new = collect(game, samples, seed=seed + 1 + k, teacher=teacher, opponents=opponents,
-                      num_envs=num_envs, actor=None if k == 0 else policy)
+        if k > 0 and seating == "tournament":
+            from transit_gym.training.seated_collect import collect_seated
+
+            new = collect_seated(game, policy, samples, seed=seed + 1 + k, teacher=teacher,
+                                 opponents=opponents)
+        else:
+            new = collect(game, samples, seed=seed + 1 + k, teacher=teacher,
+                          opponents=opponents, num_envs=num_envs,
+                          actor=None if k == 0 else policy)
         collected = time.perf_counter() - began
         data = new if data is None else data + new
         # how often the policy (before this round's fit) already chose like the teacher on
@@ -183,6 +192,11 @@ def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: 
         if eval_games > 0:
             quick = evaluate_batched(game, policy, eval_games, seed=seed + 30_000 + k)
             row.update({f"vs_{kind}": round(r["win_rate"], 3) for kind, r in quick.items()})
+            if seating == "tournament":
+                from transit_gym.training.seated_collect import seated_score
+
+                row["seated_vs_rule_based"] = round(seated_score(
+                    game, policy, max(2, eval_games // 5), seed + 40_000 + k), 3)
         history.append(row)
         printer.line("dagger " + " ".join(f"{key}={value}" for key, value in row.items()))
     return {"teacher": teacher, "rounds": history, "samples": len(data),
@@ -268,7 +282,8 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
           n_epochs: int = 4, net_arch: tuple[int, ...] = (64, 64), snapshot_weight: int = 1,
           resume: Path | None = None, progress: bool = True, teacher: str = "rule_based",
           dagger_rounds: int = 0, collect_envs: int | None = None,
-          round_eval_games: int = 300, hint: str | None = None) -> dict[str, Any]:
+          round_eval_games: int = 300, hint: str | None = None,
+          dagger_seating: str = "batch") -> dict[str, Any]:
     """Train, save ``out.zip``, evaluate; return (and save ``out.json``) the report.
 
     ``n_steps`` is the rollout length summed over the envs (each env gets its share). With
@@ -310,7 +325,8 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         elif bc_steps > 0:
             bc_report = dagger(game, model.policy, teacher, dagger_rounds, bc_steps, bc_epochs,
                                opponents, collect_envs or min(n_envs, 256), seed,
-                               round_eval_games, Progress(0, enabled=False))
+                               round_eval_games, Progress(0, enabled=False),
+                               seating=dagger_seating)
     bar = Progress(steps, start=model.num_timesteps, enabled=progress)
     callback = vec_callback(env, bar, self_play, snapshot_weight, eval_every, eval_games, seed,
                             out)
@@ -329,7 +345,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         "game": game_name, "players": game.num_players, "options": options, "steps": steps,
         "opponents": opponents, "self_play_every": self_play, "vec": True, "envs": n_envs,
         "snapshots": callback.snapshots, "seed": seed, "behaviour_cloning": bc_report,
-        "net": list(net_arch), "hint": hint,
+        "net": list(net_arch), "hint": hint, "dagger_seating": dagger_seating,
         "train_seconds": round(elapsed, 1),
         "steps_per_second": round(max(remaining, 0) / max(learn_seconds, 1e-9), 1),
         "history": callback.history,
@@ -412,6 +428,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--hint", default=None,
                         help="tell the policy the rule-based agent's choice (a learned "
                              "bonus on its logit; training.hinted_policy)")
+    parser.add_argument("--dagger-seating", choices=["batch", "tournament"], default="batch",
+                        help="DAgger rounds 1+ from the batched env (one learner seat) or from "
+                             "games in tournament seating (alternate seats, mcts teacher)")
     parser.add_argument("--round-eval-games", type=int, default=300,
                         help="games of the quick evaluation after each DAgger round")
     parser.add_argument("--eval-every", type=int, default=0,
@@ -454,7 +473,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    n_epochs=args.epochs, net_arch=net_arch, snapshot_weight=args.snapshot_weight,
                    resume=args.resume, progress=not args.no_progress, teacher=args.teacher,
                    dagger_rounds=args.dagger_rounds, collect_envs=args.collect_envs,
-                   round_eval_games=args.round_eval_games, hint=args.hint)
+                   round_eval_games=args.round_eval_games, hint=args.hint,
+                   dagger_seating=args.dagger_seating)
     print(json.dumps(report, indent=2))
     return report
 

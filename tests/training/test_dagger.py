@@ -105,3 +105,24 @@ def test_issue13_cli_dagger_rounds_print_a_line_each_and_aggregate(tmp_path, cap
     first, second = report["behaviour_cloning"]["rounds"]
     assert second["samples"] == first["samples"] + second["new_samples"]
     assert report["steps"] == 0 and (tmp_path / "d.zip").exists()
+
+
+def test_issue13_seated_rounds_use_the_tournaments_alternate_seats(game):
+    """Issue 13 item 2 measured by ``training.tournament`` (seats alternate A, B, A, ...,
+    A first in even games): seated DAgger data puts the policy in those seats, so with
+    three players it also meets a copy of itself; same seed, same data."""
+    from transit_gym.training.seated_collect import collect_seated, seating
+
+    assert seating(3, True) == [True, False, True]
+    assert seating(3, False) == [False, True, False]
+    assert seating(2, False) == [False, True]
+    three = game_class("loose_caboose")(num_players=3)
+    model = train.make_model(SelfPlayVecEnv(three, 2, seed=0), 0, n_steps=8, batch_size=8,
+                             learning_rate=3e-4, net_arch=(16,), scaled=True, hint=three)
+    data = collect_seated(three, model.policy, 40, seed=2, teacher="mcts:4")
+    again = collect_seated(three, model.policy, 40, seed=2, teacher="mcts:4")
+    assert len(data) >= 40 and np.array_equal(data.actions, again.actions)
+    assert np.array_equal(data.obs, again.obs)
+    assert all(data.masks[i, data.actions[i]] for i in range(len(data)))
+    with pytest.raises(ConfigError, match="search agent"):
+        collect_seated(three, model.policy, 10, seed=0, teacher="rule_based")
