@@ -157,13 +157,14 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
 
 def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: int,
            opponents: list[str], num_envs: int, seed: int, eval_games: int,
-           printer: Progress, seating: str = "batch") -> dict[str, Any]:
+           printer: Progress, seating: str = "batch", on_round=None) -> dict[str, Any]:
     """Behaviour cloning then ``rounds`` DAgger rounds: round 0 plays ``teacher`` and fits
     its choices; round k >= 1 plays the current policy greedily, labels its decisions with
     the teacher, adds them to the data of the earlier rounds and fits again. Prints a line
     per round (samples, agreement, seconds, quick win rates) and returns the rounds.
     ``seating`` ``tournament`` collects rounds k >= 1 from games in tournament seating
-    (``training.seated_collect``: with 3+ players the policy also meets itself)."""
+    (``training.seated_collect``: with 3+ players the policy also meets itself).
+    ``on_round(k, rows)`` is called after each round (train() saves a checkpoint)."""
     from transit_gym.training.behaviour_cloning import collect, fit, greedy_actions
 
     data = None
@@ -199,6 +200,8 @@ def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: 
                     game, policy, max(2, eval_games // 5), seed + 40_000 + k), 3)
         history.append(row)
         printer.line("dagger " + " ".join(f"{key}={value}" for key, value in row.items()))
+        if on_round is not None:
+            on_round(k, history)
     return {"teacher": teacher, "rounds": history, "samples": len(data),
             "seconds": round(sum(r["seconds"] for r in history), 1)}
 
@@ -323,10 +326,21 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
                                                       seed=seed)}
             bc_report["seconds"] = round(time.perf_counter() - started, 1)
         elif bc_steps > 0:
+            def save_round(k: int, rows: list[dict[str, Any]]) -> None:
+                """``<out>_round<k>.zip`` and its report: what ``--dagger-rounds k`` (and
+                ``--steps 0``) would save."""
+                name = out.parent / f"{out.name}_round{k}"
+                model.save(str(name), exclude=NOT_SAVED)
+                name.with_suffix(".json").write_text(json.dumps({
+                    "game": game_name, "players": game.num_players, "options": options,
+                    "seed": seed, "teacher": teacher, "dagger_rounds": k, "rounds": rows,
+                    "net": list(net_arch), "hint": hint, "dagger_seating": dagger_seating,
+                    "seconds": round(time.perf_counter() - started, 1)}, indent=2))
+
             bc_report = dagger(game, model.policy, teacher, dagger_rounds, bc_steps, bc_epochs,
                                opponents, collect_envs or min(n_envs, 256), seed,
                                round_eval_games, Progress(0, enabled=False),
-                               seating=dagger_seating)
+                               seating=dagger_seating, on_round=save_round)
     bar = Progress(steps, start=model.num_timesteps, enabled=progress)
     callback = vec_callback(env, bar, self_play, snapshot_weight, eval_every, eval_games, seed,
                             out)

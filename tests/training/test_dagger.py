@@ -92,7 +92,8 @@ def test_issue13_bad_teacher_is_a_config_error(game):
 def test_issue13_cli_dagger_rounds_print_a_line_each_and_aggregate(tmp_path, capsys):
     """Issue 13 item 2: ``--teacher mcts:N --dagger-rounds K`` prints one line per round
     (samples, agreement, seconds, win rates vs rule_based and random), the data sets grow
-    round by round, and ``--steps 0`` saves the cloned policy without PPO."""
+    round by round, a checkpoint is saved per round, and ``--steps 0`` saves the cloned
+    policy without PPO."""
     report = train.main(["--game", "loose_caboose", "--steps", "0", "--bc-steps", "60",
                          "--teacher", "mcts:4", "--dagger-rounds", "1", "--collect-envs", "4",
                          "--round-eval-games", "8", "--eval-games", "8", "--net", "16",
@@ -105,6 +106,7 @@ def test_issue13_cli_dagger_rounds_print_a_line_each_and_aggregate(tmp_path, cap
     first, second = report["behaviour_cloning"]["rounds"]
     assert second["samples"] == first["samples"] + second["new_samples"]
     assert report["steps"] == 0 and (tmp_path / "d.zip").exists()
+    assert (tmp_path / "d_round0.zip").exists() and (tmp_path / "d_round1.json").exists()
 
 
 def test_issue13_seated_rounds_use_the_tournaments_alternate_seats(game):
