@@ -48,6 +48,10 @@ GAME ?= loose_caboose
 TRAIN_ARGS_loose_caboose := --steps 5000000 --bc-steps 300000 \
 	--opponents random rule_based rule_based --self-play 500000 --eval-every 500000 \
 	--eval-games 2000 --seed 1
+TRAIN_ARGS_automobile := --players 3 --steps 0 --bc-steps 25000 --teacher mcts:100 \
+	--hint rule_based --dagger-rounds 2 --dagger-seating tournament --bc-epochs 6 --net 96,96 \
+	--collect-envs 64 --opponents random rule_based rule_based --round-eval-games 300 \
+	--eval-games 600 --seed 1
 TRAIN_ARGS ?= $(TRAIN_ARGS_$(GAME))
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.envs.warmup
