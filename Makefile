@@ -52,6 +52,9 @@ TRAIN_ARGS_automobile := --players 3 --steps 0 --bc-steps 25000 --teacher mcts:1
 	--hint rule_based --dagger-rounds 2 --dagger-seating tournament --bc-epochs 6 --net 96,96 \
 	--collect-envs 64 --opponents random rule_based rule_based --round-eval-games 300 \
 	--eval-games 600 --seed 1
+TRAIN_ARGS_automobiles := --steps 0 --bc-steps 12000 --teacher mcts --hint rule_based \
+	--bc-epochs 6 --net 40,40 --collect-envs 64 --opponents random rule_based rule_based \
+	--round-eval-games 300 --eval-games 600 --seed 1
 TRAIN_ARGS ?= $(TRAIN_ARGS_$(GAME))
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.envs.warmup
