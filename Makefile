@@ -42,15 +42,25 @@ bench: $(STAMP_ALL)
 lint: $(STAMP_BASE)
 	$(PY) -m ruff check .
 
-# rebuilds the shipped checkpoint agents/checkpoints/$(GAME)_ppo.zip (agent spec `ppo`);
-# TRAIN_ARGS is the recipe of the README's training table (override per game)
+# rebuilds the shipped checkpoint agents/checkpoints/$(GAME)_ppo.zip and its report (agent
+# spec `ppo`); TRAIN_ARGS_<game> is the recipe of the README's training table
 GAME ?= loose_caboose
-TRAIN_ARGS ?= --steps 5000000 --bc-steps 300000 --opponents random rule_based rule_based \
-	--self-play 500000 --eval-every 500000 --eval-games 2000 --seed 1
+TRAIN_ARGS_loose_caboose := --steps 5000000 --bc-steps 300000 \
+	--opponents random rule_based rule_based --self-play 500000 --eval-every 500000 \
+	--eval-games 2000 --seed 1
+TRAIN_ARGS_automobile := --players 3 --steps 0 --bc-steps 25000 --teacher mcts:100 \
+	--hint rule_based --dagger-rounds 2 --dagger-seating tournament --bc-epochs 6 --net 96,96 \
+	--collect-envs 64 --opponents random rule_based rule_based --round-eval-games 300 \
+	--eval-games 600 --seed 1
+TRAIN_ARGS_automobiles := --steps 0 --bc-steps 12000 --teacher mcts --hint rule_based \
+	--bc-epochs 6 --net 40,40 --collect-envs 64 --opponents random rule_based rule_based \
+	--round-eval-games 300 --eval-games 600 --seed 1
+TRAIN_ARGS ?= $(TRAIN_ARGS_$(GAME))
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.envs.warmup
 	$(PY) -m transit_gym.training.train --game $(GAME) $(TRAIN_ARGS) --out checkpoints/$(GAME)_ppo
 	cp checkpoints/$(GAME)_ppo.zip agents/checkpoints/$(GAME)_ppo.zip
+	cp checkpoints/$(GAME)_ppo.json agents/checkpoints/$(GAME)_ppo.json
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .ruff_cache .hypothesis

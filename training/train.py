@@ -9,7 +9,10 @@ games per call), the other seats played inside numba by built-in agents drawn wi
 by a frozen snapshot of the learner (one batched forward per step). Observations are
 scaled from the games' bounds inside the policy (``training.features``). ``--bc-steps``
 warm-starts the policy by behaviour cloning of the rule-based agent
-(``training.behaviour_cloning``). ``--no-vec`` uses the older one-game-per-env path
+(``training.behaviour_cloning``); ``--teacher mcts[:N]`` clones the search agent instead and
+``--dagger-rounds K`` adds K DAgger rounds (the policy plays, the teacher labels, the data
+sets are aggregated), each followed by a quick evaluation line; ``--steps 0`` stops there.
+``--no-vec`` uses the older one-game-per-env path
 (``training.single_agent``). A progress bar, evaluation lines every ``--eval-every``
 steps, a checkpoint at each evaluation (``<out>_last.zip``, ``--resume`` continues from
 it), and TensorBoard logs when tensorboard is installed. The model is saved
@@ -33,6 +36,7 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import game_class
+from transit_gym.training.behaviour_cloning import check_teacher
 from transit_gym.training.evaluate import rotate_match
 from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
 
@@ -58,17 +62,27 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float,
                n_epochs: int = 10, net_arch: tuple[int, ...] = (128, 128), scaled: bool = False,
-               tensorboard_log: str | None = None):
-    """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in."""
+               tensorboard_log: str | None = None, hint: Game | None = None):
+    """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in;
+    ``hint`` (a game) makes the policy a ``HintedPolicy`` told that game's rule-based
+    choice."""
     from sb3_contrib import MaskablePPO
 
     policy_kwargs: dict[str, Any] = {"net_arch": list(net_arch)}
+    policy: Any = "MlpPolicy"
+    if hint is not None:
+        from transit_gym.training.hinted_policy import HintedPolicy
+
+        policy = HintedPolicy
+        policy_kwargs.update(game=hint.name, players=hint.num_players,
+                             options={k: v for k, v in hint.options.items()
+                                      if k != "num_players"})
     if scaled:
         from transit_gym.training.features import BoundsScaler
 
         policy_kwargs["features_extractor_class"] = BoundsScaler
     return MaskablePPO(
-        "MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
+        policy, env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
         learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=0.01,
         policy_kwargs=policy_kwargs, device="cpu", verbose=0, tensorboard_log=tensorboard_log,
     )
@@ -118,7 +132,8 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
                      ) -> dict[str, dict[str, float]]:
     """Like ``evaluate`` for an SB3 policy (greedy), on the batched env: game ``i`` has the
     learner at seat ``i % players``, one game per batch slot; a shared win is a win."""
-    from transit_gym.training.vec_env import SelfPlayBatch, policy_logits
+    from transit_gym.training.behaviour_cloning import greedy_actions
+    from transit_gym.training.vec_env import SelfPlayBatch
 
     report = {}
     for kind in kinds:
@@ -130,9 +145,7 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
             batch = SelfPlayBatch(game, count, [kind], learner_seat=seat, seed=seed + seat)
             result = np.full(count, np.nan, dtype=np.float32)
             while np.isnan(result).any():
-                logits = policy_logits(policy, batch.obs)
-                logits[batch.masks == 0] = -np.inf
-                batch.step(logits.argmax(axis=1))
+                batch.step(greedy_actions(policy, batch.obs, batch.masks))
                 first = batch.dones & np.isnan(result)
                 result[first] = batch.rewards[first]
             rewards.append(result)
@@ -140,6 +153,57 @@ def evaluate_batched(game: Game, policy, n_games: int, seed: int,
         report[kind] = {"win_rate": float((flat > 0).mean()), "mean_reward": float(flat.mean()),
                         "games": n_games}
     return report
+
+
+def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: int,
+           opponents: list[str], num_envs: int, seed: int, eval_games: int,
+           printer: Progress, seating: str = "batch", on_round=None) -> dict[str, Any]:
+    """Behaviour cloning then ``rounds`` DAgger rounds: round 0 plays ``teacher`` and fits
+    its choices; round k >= 1 plays the current policy greedily, labels its decisions with
+    the teacher, adds them to the data of the earlier rounds and fits again. Prints a line
+    per round (samples, agreement, seconds, quick win rates) and returns the rounds.
+    ``seating`` ``tournament`` collects rounds k >= 1 from games in tournament seating
+    (``training.seated_collect``: with 3+ players the policy also meets itself).
+    ``on_round(k, rows)`` is called after each round (train() saves a checkpoint)."""
+    from transit_gym.training.behaviour_cloning import collect, fit, greedy_actions
+
+    data = None
+    history = []
+    for k in range(rounds + 1):
+        began = time.perf_counter()
+        if k > 0 and seating == "tournament":
+            from transit_gym.training.seated_collect import collect_seated
+
+            new = collect_seated(game, policy, samples, seed=seed + 1 + k, teacher=teacher,
+                                 opponents=opponents)
+        else:
+            new = collect(game, samples, seed=seed + 1 + k, teacher=teacher,
+                          opponents=opponents, num_envs=num_envs,
+                          actor=None if k == 0 else policy)
+        collected = time.perf_counter() - began
+        data = new if data is None else data + new
+        # how often the policy (before this round's fit) already chose like the teacher on
+        # the new decisions; ``agreement`` is after the fit, over all the data
+        before = float((greedy_actions(policy, new.obs, new.masks) == new.actions).mean())
+        stats = fit(policy, data, epochs=epochs, seed=seed + k)
+        row: dict[str, Any] = {"round": k, "new_samples": len(new), "samples": len(data),
+                               "agreement_before": round(before, 4), **stats,
+                               "collect_seconds": round(collected, 1),
+                               "seconds": round(time.perf_counter() - began, 1)}
+        if eval_games > 0:
+            quick = evaluate_batched(game, policy, eval_games, seed=seed + 30_000 + k)
+            row.update({f"vs_{kind}": round(r["win_rate"], 3) for kind, r in quick.items()})
+            if seating == "tournament":
+                from transit_gym.training.seated_collect import seated_score
+
+                row["seated_vs_rule_based"] = round(seated_score(
+                    game, policy, max(2, eval_games // 5), seed + 40_000 + k), 3)
+        history.append(row)
+        printer.line("dagger " + " ".join(f"{key}={value}" for key, value in row.items()))
+        if on_round is not None:
+            on_round(k, history)
+    return {"teacher": teacher, "rounds": history, "samples": len(data),
+            "seconds": round(sum(r["seconds"] for r in history), 1)}
 
 
 class Progress:
@@ -152,7 +216,7 @@ class Progress:
 
     def update(self, done: int, force: bool = False) -> None:
         now = time.perf_counter()
-        if not self.enabled or (not force and now - self._last < 1.0):
+        if not self.enabled or self.total <= 0 or (not force and now - self._last < 1.0):
             return
         self._last = now
         rate = (done - self.start) / max(now - self.began, 1e-9)
@@ -219,10 +283,15 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
           n_steps: int = 1024, batch_size: int = 256, learning_rate: float = 3e-4,
           vec: bool = True, bc_steps: int = 0, bc_epochs: int = 4, eval_every: int = 0,
           n_epochs: int = 4, net_arch: tuple[int, ...] = (64, 64), snapshot_weight: int = 1,
-          resume: Path | None = None, progress: bool = True) -> dict[str, Any]:
+          resume: Path | None = None, progress: bool = True, teacher: str = "rule_based",
+          dagger_rounds: int = 0, collect_envs: int | None = None,
+          round_eval_games: int = 300, hint: str | None = None,
+          dagger_seating: str = "batch") -> dict[str, Any]:
     """Train, save ``out.zip``, evaluate; return (and save ``out.json``) the report.
 
-    ``n_steps`` is the rollout length summed over the envs (each env gets its share)."""
+    ``n_steps`` is the rollout length summed over the envs (each env gets its share). With
+    ``bc_steps`` the policy first imitates ``teacher`` (the rule-based path as before when
+    ``teacher`` is ``rule_based`` and ``dagger_rounds`` is 0; else :func:`dagger`)."""
     import torch
 
     torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
@@ -248,13 +317,30 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     else:
         model = make_model(env, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
                            learning_rate=learning_rate, n_epochs=n_epochs, net_arch=net_arch,
-                           scaled=True, tensorboard_log=tensorboard)
-        if bc_steps > 0:
+                           scaled=True, tensorboard_log=tensorboard,
+                           hint=game if hint == "rule_based" else None)
+        if bc_steps > 0 and teacher == "rule_based" and dagger_rounds == 0:
             data = collect(game, bc_steps, seed=seed + 1, opponents=opponents,
                            num_envs=min(n_envs, 256))
             bc_report = {"samples": len(data), **fit(model.policy, data, epochs=bc_epochs,
                                                       seed=seed)}
             bc_report["seconds"] = round(time.perf_counter() - started, 1)
+        elif bc_steps > 0:
+            def save_round(k: int, rows: list[dict[str, Any]]) -> None:
+                """``<out>_round<k>.zip`` and its report: what ``--dagger-rounds k`` (and
+                ``--steps 0``) would save."""
+                name = out.parent / f"{out.name}_round{k}"
+                model.save(str(name), exclude=NOT_SAVED)
+                name.with_suffix(".json").write_text(json.dumps({
+                    "game": game_name, "players": game.num_players, "options": options,
+                    "seed": seed, "teacher": teacher, "dagger_rounds": k, "rounds": rows,
+                    "net": list(net_arch), "hint": hint, "dagger_seating": dagger_seating,
+                    "seconds": round(time.perf_counter() - started, 1)}, indent=2))
+
+            bc_report = dagger(game, model.policy, teacher, dagger_rounds, bc_steps, bc_epochs,
+                               opponents, collect_envs or min(n_envs, 256), seed,
+                               round_eval_games, Progress(0, enabled=False),
+                               seating=dagger_seating, on_round=save_round)
     bar = Progress(steps, start=model.num_timesteps, enabled=progress)
     callback = vec_callback(env, bar, self_play, snapshot_weight, eval_every, eval_games, seed,
                             out)
@@ -262,7 +348,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         bar.line(f"behaviour cloning: {bc_report}")
     remaining = steps - model.num_timesteps
     learn_started = time.perf_counter()
-    if remaining > 0:
+    if steps > 0 and remaining > 0:
         model.learn(total_timesteps=remaining, callback=callback,
                     reset_num_timesteps=resume is None)
     bar.update(model.num_timesteps, force=True)
@@ -273,6 +359,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         "game": game_name, "players": game.num_players, "options": options, "steps": steps,
         "opponents": opponents, "self_play_every": self_play, "vec": True, "envs": n_envs,
         "snapshots": callback.snapshots, "seed": seed, "behaviour_cloning": bc_report,
+        "net": list(net_arch), "hint": hint, "dagger_seating": dagger_seating,
         "train_seconds": round(elapsed, 1),
         "steps_per_second": round(max(remaining, 0) / max(learn_seconds, 1e-9), 1),
         "history": callback.history,
@@ -343,7 +430,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--bc-steps", type=int, default=0,
                         help="behaviour-cloning samples of the rule-based agent (0: none)")
-    parser.add_argument("--bc-epochs", type=int, default=4)
+    parser.add_argument("--bc-epochs", type=int, default=4,
+                        help="cross-entropy epochs over the (aggregated) data per round")
+    parser.add_argument("--teacher", default="rule_based",
+                        help="who labels the --bc-steps decisions: rule_based, mcts or mcts:N")
+    parser.add_argument("--dagger-rounds", type=int, default=0,
+                        help="DAgger rounds after the first cloning round (each --bc-steps "
+                             "decisions of the current policy labelled by the teacher)")
+    parser.add_argument("--collect-envs", type=int, default=None,
+                        help="games per batch while collecting (default: --envs, at most 256)")
+    parser.add_argument("--hint", default=None,
+                        help="tell the policy the rule-based agent's choice (a learned "
+                             "bonus on its logit; training.hinted_policy)")
+    parser.add_argument("--dagger-seating", choices=["batch", "tournament"], default="batch",
+                        help="DAgger rounds 1+ from the batched env (one learner seat) or from "
+                             "games in tournament seating (alternate seats, mcts teacher)")
+    parser.add_argument("--round-eval-games", type=int, default=300,
+                        help="games of the quick evaluation after each DAgger round")
     parser.add_argument("--eval-every", type=int, default=0,
                         help="evaluate, print and checkpoint every N steps (0: at the end only)")
     parser.add_argument("--eval-games", type=int, default=400)
@@ -352,8 +455,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--option", action="append", default=[],
                         help="game option key=value (repeatable)")
     args = parser.parse_args(argv)
-    if args.steps <= 0:
-        parser.error("--steps must be positive")
+    check_teacher(args.teacher)
+    if args.hint is not None:
+        from transit_gym.training.hinted_policy import check_hint
+
+        check_hint(args.hint)
+    if args.dagger_rounds < 0:
+        raise ConfigError(f"--dagger-rounds must be >= 0, got {args.dagger_rounds}")
+    if (args.teacher != "rule_based" or args.dagger_rounds > 0) and args.bc_steps <= 0:
+        raise ConfigError("--teacher and --dagger-rounds need --bc-steps > 0 (decisions "
+                          "collected per round)")
+    if args.collect_envs is not None and args.collect_envs < 1:
+        raise ConfigError(f"--collect-envs must be positive, got {args.collect_envs}")
+    if args.steps < 0 or (args.steps == 0 and args.bc_steps <= 0):
+        parser.error("--steps must be positive (or 0 with --bc-steps: cloning only)")
     try:
         net_arch = tuple(int(x) for x in args.net.split(","))
     except ValueError:
@@ -370,7 +485,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    n_steps=n_steps, batch_size=batch_size, learning_rate=args.lr, vec=args.vec,
                    bc_steps=args.bc_steps, bc_epochs=args.bc_epochs, eval_every=args.eval_every,
                    n_epochs=args.epochs, net_arch=net_arch, snapshot_weight=args.snapshot_weight,
-                   resume=args.resume, progress=not args.no_progress)
+                   resume=args.resume, progress=not args.no_progress, teacher=args.teacher,
+                   dagger_rounds=args.dagger_rounds, collect_envs=args.collect_envs,
+                   round_eval_games=args.round_eval_games, hint=args.hint,
+                   dagger_seating=args.dagger_seating)
     print(json.dumps(report, indent=2))
     return report
 

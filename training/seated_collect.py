@@ -1,0 +1,91 @@
+"""DAgger data from tournament seating: the policy in alternate seats, labelled by search.
+
+The batched env (``training.vec_env``) gives the learner one seat among built-in agents. A
+tournament (``training.tournament``) seats two agents alternately (A, B, A, ...), so with
+three players the policy also meets a copy of itself. ``collect_seated`` plays such games
+one by one through the rules API: game ``i`` of opponent ``k`` (cycling through
+``opponents``) seats the policy first when ``i`` is even, the opponent first when odd; the
+policy plays greedily in every seat it holds, and each of its decisions is labelled with
+the search teacher's choice (reseeded per decision, as in ``behaviour_cloning``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from transit_gym.agents.mcts import MCTSAgent, is_search_spec, parse_spec
+from transit_gym.agents.registry import make_agent
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+from transit_gym.training.behaviour_cloning import (
+    Demonstrations,
+    check_teacher,
+    decision_seed,
+    greedy_actions,
+)
+
+
+def seating(players: int, policy_first: bool) -> list[bool]:
+    """Which seats the policy holds: alternate seats, starting with seat 0 or seat 1."""
+    return [(seat % 2 == 0) == policy_first for seat in range(players)]
+
+
+def collect_seated(game: Game, policy, n_samples: int, seed: int, teacher: str,
+                   opponents: Sequence[str] = ("rule_based",)) -> Demonstrations:
+    """About ``n_samples`` decisions of ``policy`` in tournament seating (see module)."""
+    check_teacher(teacher)
+    if not is_search_spec(teacher):
+        raise ConfigError(f"seated collection labels with the search agent; got teacher "
+                          f"{teacher!r}")
+    if n_samples < 1:
+        raise ConfigError(f"n_samples must be positive, got {n_samples}")
+    search = MCTSAgent(game, **parse_spec(teacher), seed=0)
+    obs, masks, labels, returns = [], [], [], []
+    row, game_index = 0, 0
+    while len(labels) < n_samples:
+        kind = opponents[(game_index // 2) % len(opponents)]
+        seats = seating(game.num_players, policy_first=game_index % 2 == 0)
+        other = make_agent(kind, game, seed=seed * 7919 + game_index)
+        state = game.new_state(seed, stream=game_index)
+        decided: list[int] = []
+        while (player := game.current_player(state)) >= 0:
+            if not seats[player]:
+                game.apply(state, other.act_state(state, player))
+                continue
+            view, mask = game.observe(state, player), game.legal_mask(state)
+            search.reset(decision_seed(seed, row))
+            labels.append(search.act_state(state, player))
+            obs.append(np.asarray(view, dtype=np.float32))
+            masks.append(np.asarray(mask, dtype=bool))
+            decided.append(player)
+            row += 1
+            game.apply(state, int(greedy_actions(policy, obs[-1][None], masks[-1][None])[0]))
+        final = game.rewards(state)
+        returns.extend(float(final[p]) for p in decided)
+        game_index += 1
+    return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(labels, dtype=np.int64),
+                          np.asarray(returns, dtype=np.float32))
+
+
+def seated_score(game: Game, policy, n_games: int, seed: int, kind: str = "rule_based"
+                 ) -> float:
+    """The policy's share of the wins against ``kind`` in tournament seating (a shared win
+    split among the winning seats), as ``training.tournament`` scores a pair."""
+    total = 0.0
+    for i in range(n_games):
+        seats = seating(game.num_players, policy_first=i % 2 == 0)
+        other = make_agent(kind, game, seed=seed * 7919 + i)
+        state = game.new_state(seed, stream=i)
+        while (player := game.current_player(state)) >= 0:
+            if seats[player]:
+                view = np.asarray(game.observe(state, player), dtype=np.float32)[None]
+                mask = np.asarray(game.legal_mask(state))[None]
+                game.apply(state, int(greedy_actions(policy, view, mask)[0]))
+            else:
+                game.apply(state, other.act_state(state, player))
+        final = game.rewards(state)
+        winners = np.flatnonzero(final == final.max())
+        total += sum(seats[w] for w in winners) / len(winners)
+    return total / n_games
