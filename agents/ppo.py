@@ -25,11 +25,16 @@ def frozen_copy(policy):
 
 
 class PolicyAgent(Agent):
-    """Acts with a MaskablePPO model: a saved ``.zip`` path or a live model (copied)."""
+    """Acts with a MaskablePPO model: a saved ``.zip`` path or a live model (copied).
+
+    ``game``, when given, is the game the agent plays: a policy hinted by the rule-based
+    agent (``training.hinted_policy``) computes its hints with that game's rules and
+    options rather than the ones it was trained with."""
 
     name = "ppo"
 
-    def __init__(self, model, deterministic: bool = True, name: str | None = None):
+    def __init__(self, model, deterministic: bool = True, name: str | None = None,
+                 game: Game | None = None):
         from sb3_contrib import MaskablePPO
 
         if isinstance(model, (str, Path)):
@@ -42,6 +47,8 @@ class PolicyAgent(Agent):
             self.name = name or "ppo"
         self.policy = frozen_copy(model.policy)
         self.deterministic = deterministic
+        if game is not None and hasattr(self.policy, "use_game"):
+            self.policy.use_game(game)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         mask = np.asarray(action_mask, dtype=bool)
@@ -72,7 +79,7 @@ def shipped_agent(game: Game) -> PolicyAgent:
     if report["players"] != game.num_players:
         raise ConfigError(f"the shipped ppo checkpoint of {game.name!r} was trained for "
                           f"{report['players']} players, not {game.num_players}")
-    agent = PolicyAgent(path, deterministic=True, name="ppo")
+    agent = PolicyAgent(path, deterministic=True, name="ppo", game=game)
     space = agent.policy.observation_space
     if space.shape != (game.obs_size,) or agent.policy.action_space.n != game.num_actions:
         raise ConfigError(

@@ -73,6 +73,19 @@ class HintedPolicy(MaskableActorCriticPolicy):
                                                     **self.hint_options)
         return self._game
 
+    def use_game(self, game) -> None:
+        """Compute the hints with ``game`` (same game and player count as trained, any
+        rule options: a card set or track changes what the rule-based agent plays)."""
+        if (game.name != self.hint_game or game.num_players != self.hint_players
+                or game.obs_size != self.observation_space.shape[0]
+                or game.num_actions != self.action_space.n):
+            raise ConfigError(
+                f"this policy was trained on {self.hint_game!r} with {self.hint_players} "
+                f"players ({self.observation_space.shape[0]} observation slots, "
+                f"{self.action_space.n} actions); it cannot play {game.name!r} with "
+                f"{game.num_players} players ({game.obs_size}, {game.num_actions})")
+        self._game = game
+
     def hints(self, obs, masks) -> torch.Tensor:
         """One-hot ``(n, A)`` of the rule-based choice for every row (a mask of None
         counts every action legal)."""

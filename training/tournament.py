@@ -47,7 +47,7 @@ def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         return make_agent(spec, game, seed=seed)
     from transit_gym.agents.ppo import PolicyAgent
 
-    return PolicyAgent(spec, deterministic=True)
+    return PolicyAgent(spec, deterministic=True, game=game)
 
 
 @dataclass(frozen=True)

@@ -81,11 +81,22 @@ def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: flo
         from transit_gym.training.features import BoundsScaler
 
         policy_kwargs["features_extractor_class"] = BoundsScaler
-    return MaskablePPO(
+    model = MaskablePPO(
         policy, env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
         learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=0.01,
         policy_kwargs=policy_kwargs, device="cpu", verbose=0, tensorboard_log=tensorboard_log,
     )
+    return quiet_logger(model, tensorboard_log)
+
+
+def quiet_logger(model, tensorboard_log: str | None):
+    """Without TensorBoard, give ``model`` a logger that writes nothing (SB3 otherwise makes
+    an empty ``SB3-<date>`` folder in the temp directory at every ``learn``)."""
+    if tensorboard_log is None:
+        from stable_baselines3.common.logger import Logger
+
+        model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
 
 
 class SnapshotCallback:
@@ -312,8 +323,8 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     started = time.perf_counter()
     bc_report: dict[str, Any] = {}
     if resume is not None:
-        model = MaskablePPO.load(str(resume), env=env, device="cpu",
-                                 tensorboard_log=tensorboard)
+        model = quiet_logger(MaskablePPO.load(str(resume), env=env, device="cpu",
+                                              tensorboard_log=tensorboard), tensorboard)
     else:
         model = make_model(env, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
                            learning_rate=learning_rate, n_epochs=n_epochs, net_arch=net_arch,

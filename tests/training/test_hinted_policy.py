@@ -62,3 +62,22 @@ def test_unknown_hint_is_a_config_error():
     check_hint("rule_based")
     with pytest.raises(ConfigError, match="unknown hint 'oracle'"):
         check_hint("oracle")
+
+
+def test_issue13_shipped_hinted_policy_hints_with_the_played_games_rules():
+    """A hinted checkpoint played in a game with other rule options (here another card
+    set) asks the rule-based agent of THAT game, not of the game it was trained on; a
+    game it cannot play is refused by name."""
+    from transit_gym.agents.registry import make_agent
+
+    played = game_class("automobiles")(num_players=2, card_set="Rev'd Up")
+    agent = make_agent("ppo", played)
+    assert isinstance(agent.policy, HintedPolicy)
+    assert agent.policy.game is played
+    state = played.new_state(seed=3)
+    seat = played.current_player(state)
+    obs, mask = played.observe(state, seat), played.legal_mask(state)
+    hint = agent.policy.hints(obs[None, :], mask[None, :]).numpy()
+    assert hint.argmax() == rule_based_choices(played, obs[None, :], mask[None, :])[0]
+    with pytest.raises(ConfigError, match="trained on 'automobiles' with 2 players"):
+        agent.policy.use_game(game_class("automobiles")(num_players=3))

@@ -131,9 +131,12 @@ def test_issue13_maskable_ppo_learns_on_the_vec_env(game):
     """Issue 13 item 1: MaskablePPO runs on the VecEnv (action_masks read from it)."""
     from sb3_contrib import MaskablePPO
 
+    from transit_gym.training.train import quiet_logger
+
     env = SelfPlayVecEnv(game, B, seed=6)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0,
                         device="cpu")
+    quiet_logger(model, None)   # no SB3-<date> folder left in the temp directory
     model.learn(total_timesteps=16 * B * 2)
     assert model.num_timesteps == 16 * B * 2
 
