@@ -182,6 +182,8 @@ def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: 
     history = []
     for k in range(rounds + 1):
         began = time.perf_counter()
+        printer.line(f"round {k} of {rounds}: collecting about {samples} decisions labelled by "
+                     f"{teacher} (a search teacher takes minutes)...")
         if k > 0 and seating == "tournament":
             from transit_gym.training.seated_collect import collect_seated
 
