@@ -86,7 +86,17 @@ class PoolBackend(Backend):
                         continue
                 else:
                     break
-                pending[self.executor.submit(*task)] = (task, deaths)
+                try:
+                    future = self.executor.submit(*task)
+                except BrokenProcessPool:
+                    # a worker died since the last wait: this task never ran; the pending
+                    # ones fail below and are retried on a fresh pool
+                    retry.appendleft((task, deaths))
+                    if pending:
+                        break
+                    self._restart()
+                    continue
+                pending[future] = (task, deaths)
             if not pending:
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
