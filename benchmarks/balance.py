@@ -3,7 +3,8 @@
     python -m transit_gym.benchmarks.balance automobiles --sets suggested --players 4 \\
         --games 2000 --agents rule_based --seed 1 --out reports/suggested-4p
 
-``--sets`` takes ``suggested`` (the named sets), ``random:N`` (N random sets drawn from
+``--sets`` takes ``suggested`` (the base game's named sets), ``expansion`` (the Racing
+Season's six), ``random:N`` (N random sets of base cards drawn from
 the seed), a file listing sets (one per line: ``name: card, card, card, card, card``),
 or ``none`` (the game's default configuration; any game). ``--agents`` takes the
 built-in agents, the search agent (``mcts``, ``mcts:N``, ``mcts:N:rule_based``) or a
@@ -287,7 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="environment name, e.g. automobiles")
     parser.add_argument("--sets", default=None,
-                        help="suggested | random:N | FILE | none (default: suggested for "
+                        help="suggested | expansion | random:N | FILE | none (default: "
+                             "suggested for "
                              "games with card sets, else none)")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=1000, help="games per set")

@@ -19,7 +19,8 @@ GAMES_WITH_SETS = {"automobiles"}
 
 def parse_sets(game: str, spec: str | None, seed: int,
                base_options: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``[(set name, env options)]`` for ``--sets``: suggested, random:N, a file, none."""
+    """``[(set name, env options)]`` for ``--sets``: suggested (the base game's seven),
+    expansion (the Racing Season's six), random:N (base cards), a file, none."""
     if spec is None:
         spec = "suggested" if game in GAMES_WITH_SETS else "none"
     if spec == "none":
@@ -28,7 +29,9 @@ def parse_sets(game: str, spec: str | None, seed: int,
         raise ConfigError(f"--sets {spec!r}: {game} has no card sets; use --sets none")
     cards = _automobiles_cards(base_options.get("card_data"))
     if spec == "suggested":
-        return [(name, {"card_set": name}) for name in cards.sets]
+        return [(name, {"card_set": name}) for name in cards.base_sets]
+    if spec == "expansion":
+        return [(name, {"card_set": name}) for name in cards.expansion_sets]
     if spec.startswith("random:"):
         count = spec.split(":", 1)[1]
         if not count.isdigit() or int(count) < 1:
@@ -36,8 +39,8 @@ def parse_sets(game: str, spec: str | None, seed: int,
         return random_sets(cards, int(count), seed)
     path = Path(spec)
     if not path.exists():
-        raise ConfigError(f"--sets must be suggested, random:N, none or a file; {spec!r} is "
-                          f"none of these (no such file)")
+        raise ConfigError(f"--sets must be suggested, expansion, random:N, none or a file; "
+                          f"{spec!r} is none of these (no such file)")
     return sets_from_file(path, cards)
 
 
@@ -51,7 +54,8 @@ def random_sets(cards, count: int, seed: int) -> list[tuple[str, dict[str, Any]]
     """``count`` distinct random sets (one card per colour), drawn from ``seed``."""
     from transit_gym.envs.automobiles.data import CARD_COLOURS
 
-    per_colour = [sorted(cards.cards_of(colour)) for colour in CARD_COLOURS]
+    per_colour = [sorted(n for n in cards.cards_of(colour)
+                         if not cards.expansion[cards.card_id(n)]) for colour in CARD_COLOURS]
     possible = int(np.prod([len(c) for c in per_colour]))
     if count > possible:
         raise ConfigError(f"random:{count} asks for more sets than exist ({possible})")

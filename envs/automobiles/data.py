@@ -38,10 +38,22 @@ TYPE_NAMES = {YELLOW: "Garage", PURPLE: "Pit", RED: "Handling", GREEN: "Performa
 EFFECTS = ("gear", "wear", "car_chief", "engineer", "manager", "mechanic", "crew_chief",
            "pit_captain", "pit_crew", "pit_team", "aerodynamics", "steering", "suspension",
            "tires", "boost", "gearbox", "nitro", "turbo", "diesel", "hybrid", "rotary",
-           "supercharged")
+           "supercharged",
+           # Racing Season expansion (R-YUC appendix)
+           "factory_support", "maintenance_staff", "performance_testing", "air_jacks",
+           "impact_wrench", "pit_mechanic", "burnout", "camber_toe", "redline", "adrenaline",
+           "bump_run", "overdrive", "crate_motor", "fuel_injection", "internal_combustion")
 (E_GEAR, E_WEAR, E_CAR_CHIEF, E_ENGINEER, E_MANAGER, E_MECHANIC, E_CREW_CHIEF, E_PIT_CAPTAIN,
  E_PIT_CREW, E_PIT_TEAM, E_AERODYNAMICS, E_STEERING, E_SUSPENSION, E_TIRES, E_BOOST,
- E_GEARBOX, E_NITRO, E_TURBO, E_DIESEL, E_HYBRID, E_ROTARY, E_SUPERCHARGED) = range(len(EFFECTS))
+ E_GEARBOX, E_NITRO, E_TURBO, E_DIESEL, E_HYBRID, E_ROTARY, E_SUPERCHARGED,
+ E_FACTORY_SUPPORT, E_MAINTENANCE_STAFF, E_PERFORMANCE_TESTING, E_AIR_JACKS, E_IMPACT_WRENCH,
+ E_PIT_MECHANIC, E_BURNOUT, E_CAMBER_TOE, E_REDLINE, E_ADRENALINE, E_BUMP_RUN, E_OVERDRIVE,
+ E_CRATE_MOTOR, E_FUEL_INJECTION, E_INTERNAL_COMBUSTION) = range(len(EFFECTS))
+#: the first effect of the Racing Season expansion (every later id is one too)
+FIRST_EXPANSION_EFFECT = E_FACTORY_SUPPORT
+#: expansion effects whose kernels are not written yet: a card set naming such a card is
+#: refused (rules.py), and ``card_set="random"`` never draws one. Shrinks to () as they land.
+PENDING_EFFECTS = frozenset(EFFECTS[FIRST_EXPANSION_EFFECT:])
 NUM_EFFECTS = len(EFFECTS)
 #: effects whose ``count`` is a number of spaces that must be moved exactly (at least 1)
 EXACT_MOVES = {"gear", "suspension", "tires"}
@@ -87,6 +99,7 @@ class CardData:
     wear: np.ndarray
     count: np.ndarray
     bonus: np.ndarray
+    expansion: np.ndarray    # (n,) 1 for a Racing Season card
     sets: dict[str, tuple[str, ...]]
     supply: np.ndarray       # (10,)
     starting_bag: np.ndarray  # (10,)
@@ -106,8 +119,23 @@ class CardData:
     def cards_of(self, colour: int) -> list[str]:
         return [n for n, c in zip(self.names, self.colours, strict=True) if c == colour]
 
+    def is_expansion_set(self, name: str) -> bool:
+        """A suggested set holding a Racing Season card (the expansion's six sets)."""
+        return any(self.expansion[self.card_id(card)] for card in self.sets[name])
 
-_CARD_KEYS = {"name", "color", "cost", "value", "effect", "wear", "count", "bonus"}
+    @property
+    def base_sets(self) -> dict[str, tuple[str, ...]]:
+        """The base game's suggested sets (only base cards)."""
+        return {n: c for n, c in self.sets.items() if not self.is_expansion_set(n)}
+
+    @property
+    def expansion_sets(self) -> dict[str, tuple[str, ...]]:
+        """The Racing Season's suggested sets (R-YUC "Suggested Card Sets")."""
+        return {n: c for n, c in self.sets.items() if self.is_expansion_set(n)}
+
+
+_CARD_KEYS = {"name", "color", "cost", "value", "effect", "wear", "count", "bonus",
+              "expansion"}
 
 
 def _card_row(entry: Entry, base: dict | None) -> dict:
@@ -131,6 +159,8 @@ def _card_row(entry: Entry, base: dict | None) -> dict:
     row["wear"] = entry.int_in("wear", 0, MAX_COUNT, row.get("wear", 0))
     row["count"] = entry.int_in("count", 0, MAX_COUNT, row.get("count", 0))
     row["bonus"] = entry.int_in("bonus", 0, MAX_COUNT, row.get("bonus", 0))
+    row["expansion"] = int(entry.get("expansion", bool)) if entry.has("expansion") \
+        else row.get("expansion", 0)
     effect_name = EFFECTS[row["effect"]]
     if effect_name in EXACT_MOVES and row["count"] < 1:
         entry.fail(f"a {effect_name!r} card moves 'count' spaces exactly: count must be >= 1")
@@ -221,7 +251,8 @@ def load_cards(path: str | Path | UserFile | None = None) -> CardData:
     return CardData(
         names=names, colours=column("color"), effects=column("effect"), costs=column("cost"),
         values=column("value"), wear=column("wear"), count=column("count"),
-        bonus=column("bonus"), sets=sets, supply=supply, starting_bag=starting,
+        bonus=column("bonus"), expansion=column("expansion"), sets=sets, supply=supply,
+        starting_bag=starting,
         hand_size=hand, default_laps=default_laps, max_laps=max_laps, wear_chart=chart,
         source=source,
     )

@@ -80,6 +80,7 @@ from transit_gym.envs.automobiles.state import (
     P_ALLOWANCE,
     P_CARD_COLOUR,
     P_CARD_COST,
+    P_CARD_IN_POOL,
     P_CARD_SET,
     P_CARD_VALUE,
     P_CARD_WEAR,
@@ -161,17 +162,17 @@ NUM_ACTIONS = A_SPACE + MAX_SPACES
 @nb.njit(cache=True)
 def _choose_cards(s, p):
     """Setup 2-3: the gear and wear cards, and one card per colour (from the card set, or
-    drawn at random among the cards of that colour)."""
+    drawn at random among the cards of that colour in the ``card_pool``)."""
     for c in range(NUM_COLOURS):
         card = p[P_CARD_SET + c]
         if card < 0:
             n = 0
             for k in range(p[P_NUM_CARDS]):
-                if p[P_CARD_COLOUR + k] == c:
+                if p[P_CARD_COLOUR + k] == c and p[P_CARD_IN_POOL + k] != 0:
                     n += 1
             pick = below(s[0:4], n)
             for k in range(p[P_NUM_CARDS]):
-                if p[P_CARD_COLOUR + k] == c:
+                if p[P_CARD_COLOUR + k] == c and p[P_CARD_IN_POOL + k] != 0:
                     if pick == 0:
                         card = k
                         break

@@ -6,8 +6,12 @@ Module functions follow DESIGN.md (``new_game``, ``legal_mask``, ``apply``,
 Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``laps=3``: finish-line crossings to finish (the lap marker's start space), 1-8.
 - ``track="daytona"``: ``"daytona"``, ``"monza"`` (both RECONSTRUCTED) or a TOML path.
-- ``card_set="First Game"``: a suggested set's name (case and punctuation ignored),
-  ``"random"`` (one card per colour drawn from the game's seed), or five card names.
+- ``card_set="First Game"``: a suggested set's name (case and punctuation ignored; the
+  base game's seven and the Racing Season's six), ``"random"`` (one card per colour drawn
+  from the game's seed, among the ``card_pool``), or five card names (any mix of the 35).
+- ``card_pool="base"``: the cards ``card_set="random"`` draws from: ``"base"`` (the 20
+  base cards), ``"expansion"`` (the 15 Racing Season cards: the expansion played alone)
+  or ``"all"``.
 - ``card_data=None``: a TOML file with the printed costs/values (see ``data.toml``).
 - ``open_bags=False``: online rules' deviation: everyone sees every bag's contents.
 - ``accelerated_play=False``: online variant: Boost's free draws for the other players
@@ -106,6 +110,7 @@ class AutomobilesGame(Game):
 
     def _build(self, laps: int | None = None, track: str = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
+               card_pool: str = "base",
                open_bags: bool = False, accelerated_play: bool = False,
                start_player: int | str = "random", branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
@@ -142,6 +147,7 @@ class AutomobilesGame(Game):
         self.cards = cards
         self.track = board_data
         self.card_set = self._resolve_set(card_set, cards)
+        self.card_pool = self._resolve_pool(card_pool, cards)
         self.laps = laps
         self._fill_params(cards, board_data, laps, first, max_rounds=_int_option(
             "max_rounds", max_rounds, 1, 100_000), flags={
@@ -177,8 +183,29 @@ class AutomobilesGame(Game):
         else:
             raise ConfigError(f"card_set must be a set name, 'random' or a list of five "
                               f"card names, got {card_set!r}")
+        pending = [n for n in chosen
+                   if auto_data.EFFECTS[int(cards.effects[cards.card_id(n)])]
+                   in auto_data.PENDING_EFFECTS]
+        if pending:
+            raise ConfigError(f"card_set: the effects of {pending} are not implemented yet")
         by_colour = {int(cards.colours[cards.card_id(n)]): n for n in chosen}
         return tuple(by_colour[c] for c in CARD_COLOURS)
+
+    @staticmethod
+    def _resolve_pool(card_pool: Any, cards: auto_data.CardData) -> np.ndarray:
+        """1 per card that ``card_set="random"`` may draw."""
+        pools = {"base": cards.expansion == 0, "expansion": cards.expansion == 1,
+                 "all": np.ones(cards.num_cards, dtype=bool)}
+        if not isinstance(card_pool, str) or card_pool not in pools:
+            raise ConfigError(f"card_pool must be one of {sorted(pools)}, got {card_pool!r}")
+        playable = np.array([auto_data.EFFECTS[int(e)] not in auto_data.PENDING_EFFECTS
+                             for e in cards.effects], dtype=bool)
+        pool = pools[card_pool] & playable
+        for colour in CARD_COLOURS:
+            if not pool[cards.colours == colour].any():
+                raise ConfigError(
+                    f"card_pool {card_pool!r} has no playable {COLOURS[colour]} card")
+        return pool.astype(np.int64)
 
     def _fill_params(self, cards: auto_data.CardData, board_data: auto_data.TrackData,
                      laps: int, first: int, max_rounds: int, flags: dict[int, int],
@@ -226,6 +253,7 @@ class AutomobilesGame(Game):
         for k, colour in enumerate(CARD_COLOURS):
             p[st.P_CARD_SET + colour] = -1 if self.card_set is None \
                 else cards.card_id(self.card_set[k])
+        p[st.P_CARD_IN_POOL:st.P_CARD_IN_POOL + m] = self.card_pool
         self.params = p
 
     # ----- words and pictures ----------------------------------------------------------------

@@ -199,6 +199,7 @@ PARAMS = Layout(
         ("card_count", MAX_CARDS),
         ("card_bonus", MAX_CARDS),
         ("card_set", NC),        # card id per colour; -1: drawn at random in setup
+        ("card_in_pool", MAX_CARDS),   # 1: card_set="random" may draw this card
     ]
 )
 
@@ -223,3 +224,4 @@ P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = _p("num_cards"), _p("card_colour"), 
     _p("card_effect")
 P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("card_wear")
 P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
+P_CARD_IN_POOL = _p("card_in_pool")

@@ -17,9 +17,16 @@ from transit_gym.envs.core.errors import ConfigError
 
 def test_suggested_means_the_seven_named_sets():
     sets = parse_sets("automobiles", "suggested", 0, {})
-    assert [name for name, _ in sets] == list(SUGGESTED_SETS)
+    assert [name for name, _ in sets] == list(SUGGESTED_SETS)[:7]
     assert len(sets) == 7
     assert all(options == {"card_set": name} for name, options in sets)
+
+
+def test_expansion_means_the_racing_season_six_sets():
+    """Issue 11 item 9: ``--sets expansion`` is the six Racing Season sets (R-YUC)."""
+    sets = parse_sets("automobiles", "expansion", 0, {})
+    assert [name for name, _ in sets] == list(SUGGESTED_SETS)[7:]
+    assert "Rinse & Repeat" in dict(sets) and len(sets) == 6
 
 
 def test_random_sets_are_distinct_one_card_per_colour_and_fixed_by_the_seed():
