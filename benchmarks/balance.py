@@ -283,6 +283,21 @@ def parse_agents(text: str, players: int) -> list[str]:
     return specs
 
 
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as env options (VALUE parsed as JSON when it is JSON:
+    ``true``, ``5``, ``["a", "b"]``; otherwise kept as text)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise ConfigError(f"--option needs KEY=VALUE with a KEY such as drivers, got {item!r}")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
+    return options
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance",
                                      description=__doc__.split("\n\n")[0])
@@ -299,7 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--card-data", default=None, help="card table file (passed to the env)")
-    parser.add_argument("--track", default=None, help="track file (passed to the env)")
+    parser.add_argument("--track", default=None,
+                        help="track name or file (passed to the env)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="any other env option, e.g. drivers=true, weaving=true, "
+                             "accelerated_play=true, laps=5 (VALUE read as JSON, else text); "
+                             "repeatable")
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
     parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
                         help="run on Ray (local Ray when no ADDRESS)")
@@ -322,6 +342,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             base["card_data"] = args.card_data
         if args.track:
             base["track"] = args.track
+        base.update(parse_options(args.option))
         sets = card_sets.parse_sets(args.game, args.sets, args.seed, base)
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)

@@ -141,3 +141,22 @@ def test_track_and_card_data_pass_through_and_bad_ones_are_named(tmp_path, capsy
         balance.main(["automobiles", "--games", "2", "--track", "no_such_track.toml",
                       "--quiet", "--no-plots", "--out", str(tmp_path / "bad")])
     assert "no_such_track" in capsys.readouterr().err
+
+
+def test_any_env_option_passes_through_and_bad_ones_are_named(tmp_path, capsys):
+    """Issue 11 item 9: the balance tool takes the expansion's options (drivers, weaving,
+    tracks...) as ``--option KEY=VALUE``, each value read as JSON when it is JSON."""
+    assert balance.parse_options(["laps=1", "accelerated_play=true", "track=monza"]) == {
+        "laps": 1, "accelerated_play": True, "track": "monza"}
+    summary = balance.main(["automobiles", "--sets", "none", "--players", "2", "--games", "2",
+                            "--option", "laps=1", "--option", "accelerated_play=true",
+                            "--workers", "1", "--quiet", "--no-plots",
+                            "--out", str(tmp_path / "one-lap")])
+    assert summary["sets"]["default"]["games"] == 2
+    for bad, named in ((["--option", "laps"], "KEY=VALUE"),
+                       (["--option", "laps=0"], "laps"),
+                       (["--option", "no_such_option=1"], "no_such_option")):
+        with pytest.raises(SystemExit):
+            balance.main(["automobiles", "--games", "2", "--quiet", "--no-plots",
+                          "--out", str(tmp_path / "bad"), *bad])
+        assert named in capsys.readouterr().err
