@@ -7,6 +7,8 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``laps=3``: finish-line crossings to finish (the lap marker's start space), 1-8.
 - ``track="daytona"``: ``"daytona"``, ``"monza"``, the Racing Season's ``"talladega"``,
   ``"monte_carlo"``, ``"tucson"`` (all RECONSTRUCTED) or a TOML path (track_options.py).
+- ``track="random"`` / ``"random_expansion"`` / ``"random_all"`` with ``track_seed=None``:
+  one race on a board drawn from ``track_seed`` (kept in the options when drawn fresh).
 - ``weaving=False``: Variant Weaving (R-YUC): a moving cube may change lanes from the
   early segments of a long space (docs/racing_season/tracks_weaving.md).
 - ``card_set="First Game"``: a suggested set's name (case and punctuation ignored; the
@@ -70,6 +72,7 @@ from transit_gym.envs.automobiles.invariants import MESSAGES, violation
 from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
     check_track,
     fill_track_params,
+    resolve_track,
     weaving_flag,
 )
 from transit_gym.envs.core.errors import ConfigError
@@ -123,7 +126,7 @@ class AutomobilesGame(Game):
                start_player: int | str = "random", branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
                buy_wear: bool = True, max_rounds: int = 200,
-               weaving: bool = False) -> None:
+               weaving: bool = False, track_seed: int | None = None) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
@@ -132,7 +135,10 @@ class AutomobilesGame(Game):
         if card_data is not None and not isinstance(card_data, (str, Path)):
             raise ConfigError(f"card_data must be a path to a TOML file or None, "
                               f"got {card_data!r}")
-        check_track(track)   # Racing Season tracks
+        track, seed = resolve_track(track, track_seed)   # Racing Season: random boards
+        if seed is not None:
+            self._options["track_seed"] = seed
+        check_track(track)
         weave = weaving_flag(weaving)
         cards = auto_data.load_cards(self._data_file("card_data", card_data))
         board_data = auto_data.load_track(self._data_file("track", track, auto_data.TRACKS))

@@ -355,3 +355,33 @@ def test_every_board_plays_whole_games_for_2_to_5_players(track):
             game.check_invariants(state)
         assert max(crossings(state.data, game.params, s) for s in range(players)) >= 1
         assert render.render_text(game, state).count("lane ") == game.track.lanes
+
+
+# ----- random boards for a single race ----------------------------------------------------------
+def test_random_tracks_draw_from_their_pool_by_track_seed_and_restore():
+    """R-YUC "Track Cards" (and BGA's random base / expansion / any options): a random
+    board comes from its pool, the same track_seed gives the same board, a fresh seed is
+    kept in the options, and a saved state (JSON) rebuilds the game on the same board."""
+    import json
+
+    from transit_gym.envs.core.game import State
+
+    pools = {"random": {"Daytona Beach", "Monza"},
+             "random_expansion": {"Talladega", "Monte Carlo", "Tucson"}}
+    pools["random_all"] = pools["random"] | pools["random_expansion"]
+    for track, names in pools.items():
+        drawn = {AutomobilesGame(num_players=2, track=track, track_seed=k).track.name
+                 for k in range(12)}
+        assert drawn <= names and len(drawn) >= 2
+    one = AutomobilesGame(num_players=2, track="random_all", track_seed=7)
+    assert AutomobilesGame(num_players=2, track="random_all", track_seed=7).track.name \
+        == one.track.name
+    fresh = AutomobilesGame(num_players=2, track="random_expansion")
+    assert isinstance(fresh.options["track_seed"], int)
+    state = fresh.new_state(3)
+    restored = State.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert restored.game.track.name == fresh.track.name and restored == state
+    with pytest.raises(ConfigError, match="track_seed only applies to a random track"):
+        AutomobilesGame(num_players=2, track="monza", track_seed=1)
+    with pytest.raises(ConfigError, match="track_seed must be"):
+        AutomobilesGame(num_players=2, track="random", track_seed="x")
