@@ -324,6 +324,8 @@ def test_expansion_boards_follow_the_confirmed_facts():
     one has the flag cutting two spaces and P1 in its own segment of A; $10-$14."""
     combos = {}
     for name in ("talladega", "monte_carlo", "tucson"):
+        text = TRACKS[name].read_text()
+        assert "RECONSTRUCTED" in text and "CONFIRMED: R-YUC" in text
         t = load_track(name)
         assert t.direction == ("clockwise" if name == "monte_carlo" else "counter-clockwise")
         assert np.count_nonzero(t.flag) == 2
