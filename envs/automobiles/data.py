@@ -2,10 +2,12 @@
 
 The defaults live in TOML files beside this module, each value marked CONFIRMED,
 INFERRED or RECONSTRUCTED with its source: ``data.toml`` (cubes, cards, sets, setup)
-and ``track_<name>.toml`` (the two base boards, both RECONSTRUCTED). Users pass their
-own card table with ``card_data=path`` (cards matched by name; keys they give replace
-the defaults, new names add cards) and their own board with ``track=path``. Every
-problem raises ``DataFileError`` naming the file, the entry and what was expected.
+and ``track_<name>.toml`` (the two base boards and the Racing Season's three, all
+RECONSTRUCTED; a space the checkered flag cuts says so with ``flag``, and a starting slot
+that is one segment of a longer space with ``own_space``). Users pass their own card
+table with ``card_data=path`` (cards matched by name; keys they give replace the
+defaults, new names add cards) and their own board with ``track=path``. Every problem
+raises ``DataFileError`` naming the file, the entry and what was expected.
 """
 
 from __future__ import annotations

@@ -387,3 +387,17 @@ def test_random_tracks_draw_from_their_pool_by_track_seed_and_restore():
         AutomobilesGame(num_players=2, track="monza", track_seed=1)
     with pytest.raises(ConfigError, match="track_seed must be"):
         AutomobilesGame(num_players=2, track="random", track_seed="x")
+
+
+def test_a_tampered_weaving_entry_is_refused_not_run(tmp_path):
+    """Issue 15: a saved state whose moving cube's entry segment (mv_entry, Weaving) is out
+    of range is a StateDictError naming the field, before any kernel loops over it."""
+    from transit_gym.envs.core.errors import StateDictError
+
+    t = weave_table(tmp_path, True)
+    t.turn(0)
+    t.act(activate("blue"), to_space(0))
+    t.game.validate(t.state)
+    t.s[st.MV_ENTRY] = 10 ** 12
+    with pytest.raises(StateDictError, match="mv_entry"):
+        t.game.validate(t.state)
