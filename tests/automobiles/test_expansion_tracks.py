@@ -205,6 +205,16 @@ def test_p1_ignores_momentum_in_its_slot_but_a_car_in_a_slides_over_the_flag(tmp
     assert crossings(t.s, t.p, 1) == 1
 
 
+def test_race_order_across_the_flag_inside_a(tmp_path):
+    """Card Clarifications (position by progress, inner lane on a tie) with the flag as a
+    segment line: a car in A's front segment (past the flag) is ahead of P1 in A's slot,
+    which is ahead of a car level with it in lane 1 (B's rear segment)."""
+    t = flag_table(tmp_path)
+    t.put_car(2, 0, 0, lap=0)                      # A's front segment (the race's start
+    t.put_car(1, 1, 7, seg=3, lap=0)               # lap, as P1); B's segment behind the flag
+    assert [rank(t.s, t.p, seat) for seat in range(3)] == [2, 3, 1]
+
+
 def test_no_cube_enters_a_at_or_behind_p1s_car(tmp_path):
     """How to Move on the Track ("cannot place a cube on a segment occupied by an
     opponent's race car"; "cannot drive through other race cars"): while P1 sits in its
@@ -356,7 +366,9 @@ def test_every_board_plays_whole_games_for_2_to_5_players(track):
             game.apply(state, action)
             game.check_invariants(state)
         assert max(crossings(state.data, game.params, s) for s in range(players)) >= 1
-        assert render.render_text(game, state).count("lane ") == game.track.lanes
+        text = render.render_text(game, state)
+        assert text.count("lane ") == game.track.lanes
+        assert ("travel right to left" in text) == (game.track.direction == "clockwise")
 
 
 # ----- random boards for a single race ----------------------------------------------------------
