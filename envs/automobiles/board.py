@@ -1,6 +1,11 @@
 """Jitted track kernels: occupancy, legal steps, reachable spaces, race order, momentum,
 drafting and line crossings (rulebook: How to Move on the Track, Car Phase, Decline
-Phase / Drafting, Momentum, Winning the Game)."""
+Phase / Drafting, Momentum, Winning the Game).
+
+Racing Season (R-YUC): an own-space start slot (the P1 segment of a space the checkered
+flag cuts) is an extra space id whose car blocks that segment of its space (``slot_of``);
+Variant Weaving lets a moving cube leave a long space sideways from any segment it
+passed (``P_WEAVING``; docs/racing_season/tracks_weaving.md)."""
 
 from __future__ import annotations
 
@@ -20,10 +25,11 @@ from transit_gym.envs.automobiles.state import (
     P_LAP,
     P_NEXT_SAME,
     P_NUM_PLAYERS,
+    P_SLOT_OF,
     P_SPACE_COLOURS,
     P_SPACE_END,
     P_SPACE_LANE,
-    P_SPACE_LEN,
+    P_WEAVING,
     PATH_N,
     PLACED_ABS,
     PLACED_N,
@@ -40,6 +46,17 @@ def cars_in(s, p, space, skip):
         if seat != skip and s[CAR_SPACE + seat] == space:
             n += 1
     return n
+
+
+@nb.njit(cache=True)
+def slot_blocked(s, p, space, seat, seg):
+    """Segment ``seg`` of ``space`` lies at or behind its own-space start slot while an
+    opponent's car still sits there (R-YUC start/finish note: that car keeps its segment)."""
+    slot = p[P_SLOT_OF + space] - 1
+    if slot < 0 or cars_in(s, p, slot, seat) == 0:
+        return False
+    lap = p[P_LAP]
+    return seg >= ((p[P_SPACE_END + space] - p[P_SPACE_END + slot]) % lap + lap) % lap
 
 
 @nb.njit(cache=True)
@@ -83,8 +100,8 @@ def step_target(s, p, seat, ref, ref_seg, k, colours):
         return -1, 0
     if (p[P_SPACE_COLOURS + to] & colours) == 0:
         return -1, 0
-    if cars_in(s, p, to, seat) >= d:
-        return -1, 0
+    if cars_in(s, p, to, seat) >= d or slot_blocked(s, p, to, seat, d - 1):
+        return -1, 0   # (own-space start slot: the cube would enter at or behind its car)
     return to, d
 
 
@@ -102,17 +119,44 @@ def last_cube_ref(s):
 
 
 @nb.njit(cache=True)
-def scan_from(s, p, seat, ref, ref_seg, colours, out, offset):
+def weave_top(s, p, seat, space, seg, entry):
+    """Rearmost segment a cube resting on segment ``seg`` of ``space`` may leave from:
+    ``seg`` itself, or with Weaving every segment it passed since it entered on segment
+    ``entry`` (not past an opponent's car in an own-space start slot)."""
+    if p[P_WEAVING] == 0:
+        return seg
+    top = seg
+    for j in range(seg + 1, entry + 1):
+        if slot_blocked(s, p, space, seat, j):
+            break
+        top = j
+    return top
+
+
+@nb.njit(cache=True)
+def scan_through(s, p, seat, ref, ref_seg, top, colours, out, offset):
     """Mark legal next spaces from ``ref`` in ``out[offset + space]`` (when ``out`` has
-    room) and return how many there are."""
+    room): from segment ``ref_seg`` (all three candidates) and, with Weaving, sideways
+    from the passed segments ``ref_seg + 1 .. top``. Returns how many candidate steps
+    there are (a space found from two segments counts twice; only > 0 matters)."""
     count = 0
-    for k in range(MAX_ADJ):
-        to, _ = step_target(s, p, seat, ref, ref_seg, k, colours)
-        if to >= 0:
-            count += 1
-            if out.shape[0] > 0:
-                out[offset + to] = 1
+    for j in range(ref_seg, top + 1):
+        for k in range(MAX_ADJ):
+            if k == 0 and j > ref_seg:
+                continue
+            to, _ = step_target(s, p, seat, ref, j, k, colours)
+            if to >= 0:
+                count += 1
+                if out.shape[0] > 0:
+                    out[offset + to] = 1
     return count
+
+
+@nb.njit(cache=True)
+def scan_from(s, p, seat, ref, ref_seg, colours, out, offset):
+    """Mark legal next spaces from segment ``ref_seg`` of ``ref`` in ``out[offset + space]``
+    (when ``out`` has room) and return how many there are."""
+    return scan_through(s, p, seat, ref, ref_seg, ref_seg, colours, out, offset)
 
 
 @nb.njit(cache=True)
@@ -144,23 +188,47 @@ def reach(s, p, seat, ref, ref_seg, to, colours):
 
 
 @nb.njit(cache=True)
-def _walk(s, p, seat, ref, ref_seg, bit, steps, out):
-    """Breadth-first walk of one colour from space ``ref``: ``out[space]`` keeps the fewest
-    steps; returns the largest number of steps (<= ``steps``) some path can make. A cube
-    entering a space always takes the segment behind the cars there, so the segment of
-    each space reached is fixed and the walk is exact."""
-    frontier = np.zeros(MAX_SPACES, dtype=np.bool_)
-    nxt = np.zeros(MAX_SPACES, dtype=np.bool_)
-    for k in range(MAX_ADJ):
-        to, _ = step_target(s, p, seat, ref, ref_seg, k, bit)
-        if to >= 0:
-            frontier[to] = True
+def reach_through(s, p, seat, ref, ref_seg, top, to, colours):
+    """``(d, j)``: the step to ``to`` leaves from segment ``j`` (``ref_seg .. top``, the
+    rearmost that reaches it, so the cube enters ``to`` as far back as it can) and ends
+    ``d`` past the front of segment ``j``; ``(0, ref_seg)`` when there is none."""
+    for j in range(top, ref_seg - 1, -1):
+        for k in range(MAX_ADJ):
+            if k == 0 and j > ref_seg:
+                continue
+            target, d = step_target(s, p, seat, ref, j, k, colours)
+            if target == to:
+                return d, j
+    return 0, ref_seg
+
+
+@nb.njit(cache=True)
+def _expand(s, p, seat, ref, ref_seg, top, bit, dest):
+    """Spaces one step from ``ref`` (segments ``ref_seg .. top``): ``dest[space]`` keeps
+    1 + the rearmost segment the cube can enter it on (0 = not reached)."""
+    for j in range(ref_seg, top + 1):
+        for k in range(MAX_ADJ):
+            if k == 0 and j > ref_seg:
+                continue
+            to, d = step_target(s, p, seat, ref, j, k, bit)
+            if to >= 0 and d > dest[to]:
+                dest[to] = d
+
+
+@nb.njit(cache=True)
+def _walk_layers(s, p, seat, frontier, bit, steps, out):
+    """Layered walk of one colour from the spaces of ``frontier`` (depth 1; each holds
+    1 + its entry segment): ``out[space]`` keeps the fewest steps; returns the largest
+    number of steps (<= ``steps``) some path can make. A cube entering a space takes the
+    segment behind the cars there, so that segment is fixed; with Weaving a later entry
+    farther back only adds exits, so keeping the rearmost entry per space is exact."""
+    nxt = np.zeros(MAX_SPACES, dtype=np.int64)
     deepest = 0
     depth = 1
     while depth <= steps:
         any_space = False
         for sp in range(MAX_SPACES):
-            if frontier[sp]:
+            if frontier[sp] > 0:
                 any_space = True
                 if out[sp] == 0 or depth < out[sp]:
                     out[sp] = depth
@@ -169,17 +237,24 @@ def _walk(s, p, seat, ref, ref_seg, bit, steps, out):
         deepest = depth
         if depth == steps:
             break
-        nxt[:] = False
+        nxt[:] = 0
         for sp in range(MAX_SPACES):
-            if frontier[sp]:
+            if frontier[sp] > 0:
                 seg = cars_in(s, p, sp, seat)
-                for k in range(MAX_ADJ):
-                    to, _ = step_target(s, p, seat, sp, seg, k, bit)
-                    if to >= 0:
-                        nxt[to] = True
+                top = weave_top(s, p, seat, sp, seg, frontier[sp] - 1)
+                _expand(s, p, seat, sp, seg, top, bit, nxt)
         frontier[:] = nxt
         depth += 1
     return deepest
+
+
+@nb.njit(cache=True)
+def _walk(s, p, seat, ref, ref_seg, bit, steps, out):
+    """Walk of one colour from segment ``ref_seg`` of a resting ``ref`` (a car or a
+    placed cube: no Weaving out of it); see ``_walk_layers``."""
+    frontier = np.zeros(MAX_SPACES, dtype=np.int64)
+    _expand(s, p, seat, ref, ref_seg, ref_seg, bit, frontier)
+    return _walk_layers(s, p, seat, frontier, bit, steps, out)
 
 
 @nb.njit(cache=True)
@@ -204,18 +279,22 @@ def move_possible(s, p, seat, colours, steps):
     empty = np.zeros(0, dtype=np.int8)
     if steps <= 1:
         return first_steps(s, p, seat, colours, empty, 0) > 0
+    if first_steps(s, p, seat, colours, empty, 0) == 0:
+        return False
     scratch = np.zeros(MAX_SPACES, dtype=np.int64)
     for colour in range(NUM_GEARS):
         bit = 1 << colour
         if (colours & bit) == 0:
             continue
-        starts = np.zeros(MAX_SPACES, dtype=np.int8)
-        if first_steps(s, p, seat, bit, starts, 0) == 0:
-            continue
-        for start in range(MAX_SPACES):
-            if starts[start] and _walk(s, p, seat, start, cars_in(s, p, start, seat), bit,
-                                       steps - 1, scratch) >= steps - 1:
-                return True
+        starts = np.zeros(MAX_SPACES, dtype=np.int64)
+        if s[PLACED_N] == 0 or p[P_BRANCH] != 0:
+            space, seg, _ = car_ref(s, seat)
+            _expand(s, p, seat, space, seg, seg, bit, starts)
+        if s[PLACED_N] > 0:
+            space, seg, _ = last_cube_ref(s)
+            _expand(s, p, seat, space, seg, seg, bit, starts)
+        if _walk_layers(s, p, seat, starts, bit, steps, scratch) >= steps:
+            return True
     return False
 
 
@@ -278,15 +357,27 @@ def momentum(s, p):
 def drafting(s, p, seat):
     """Drafting: the car ended directly behind an opponent's car (same lane). In the
     segment behind it: a car ahead in its own space (cars fill every segment ahead of a
-    car in its space), or, from the front segment, a car in the rear segment of the next
-    space (that space is full). With ``draft_space`` also in the space behind: the next
-    space of the lane holds a car anywhere."""
+    car in its space), or, from the front segment, a car in the segment of the next
+    space that touches this one (its rear segment; for an own-space start slot, the
+    segment of its space just ahead of it), counting a car still in that space's own
+    start slot. With ``draft_space`` also in the space behind: the next space of the
+    lane holds a car anywhere."""
     if s[CAR_SEG + seat] > 0:
         return True
-    nxt = p[P_NEXT_SAME + s[CAR_SPACE + seat]]
+    space = s[CAR_SPACE + seat]
+    nxt = p[P_NEXT_SAME + space]
     if nxt < 0:
         return False
     cars = cars_in(s, p, nxt, seat)
-    if cars == 0:
+    slot = p[P_SLOT_OF + nxt] - 1
+    in_slot = slot >= 0 and slot != space and cars_in(s, p, slot, seat) > 0
+    if cars == 0 and not in_slot:
         return False
-    return p[P_DRAFT_SPACE] != 0 or cars >= p[P_SPACE_LEN + nxt]
+    if p[P_DRAFT_SPACE] != 0:
+        return True
+    lap = p[P_LAP]
+    touching = ((p[P_SPACE_END + nxt] - p[P_SPACE_END + space] - 1) % lap + lap) % lap
+    if cars > touching:
+        return True
+    return in_slot and ((p[P_SPACE_END + nxt] - p[P_SPACE_END + slot]) % lap + lap) % lap \
+        == touching

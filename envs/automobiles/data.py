@@ -2,10 +2,12 @@
 
 The defaults live in TOML files beside this module, each value marked CONFIRMED,
 INFERRED or RECONSTRUCTED with its source: ``data.toml`` (cubes, cards, sets, setup)
-and ``track_<name>.toml`` (the two base boards, both RECONSTRUCTED). Users pass their
-own card table with ``card_data=path`` (cards matched by name; keys they give replace
-the defaults, new names add cards) and their own board with ``track=path``. Every
-problem raises ``DataFileError`` naming the file, the entry and what was expected.
+and ``track_<name>.toml`` (the two base boards and the Racing Season's three, all
+RECONSTRUCTED; a space the checkered flag cuts says so with ``flag``, and a starting slot
+that is one segment of a longer space with ``own_space``). Users pass their own card
+table with ``card_data=path`` (cards matched by name; keys they give replace the
+defaults, new names add cards) and their own board with ``track=path``. Every problem
+raises ``DataFileError`` naming the file, the entry and what was expected.
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ from transit_gym.envs.core.errors import DataFileError
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_FILE = HERE / "data.toml"
-TRACKS = {"daytona": HERE / "track_daytona.toml", "monza": HERE / "track_monza.toml"}
+#: the shipped boards: the base game's two, then the Racing Season's three (all RECONSTRUCTED)
+BASE_TRACKS = ("daytona", "monza")
+EXPANSION_TRACKS = ("talladega", "monte_carlo", "tucson")
+TRACKS = {name: HERE / f"track_{name}.toml" for name in BASE_TRACKS + EXPANSION_TRACKS}
+DIRECTIONS = ("counter-clockwise", "clockwise")
 
 # ----- colours ------------------------------------------------------------------------------
 COLOURS = ("white", "light_gray", "dark_gray", "black", "wear",
@@ -75,6 +81,8 @@ RECONSTRUCTED = (
     "Daytona Beach board: every space, lane, colour and segment count (track_daytona.toml)",
     "Monza board: every space, lane, colour and segment count (track_monza.toml)",
     "grid slots P1-P5 on both boards (their $10-$14 allowances are CONFIRMED)",
+    "Talladega, Monte Carlo and Tucson boards (track_<name>.toml): every space, lane, colour,"
+    " segment count and grid slot (direction, combo kinds and $10-$14 allowances CONFIRMED)",
 )
 
 
@@ -311,14 +319,34 @@ class TrackData:
     grid: np.ndarray         # (slots,) space of P1, P2, ...
     allowance: np.ndarray    # (slots,)
     source: str
+    #: (n,) -1 for a space of the board; for an own-space start slot (R-YUC start/finish
+    #: note) the space it is cut from. Slots follow the board's spaces and are in no
+    #: ``cover`` row: nothing moves into them, their car only leaves.
+    parent: np.ndarray
+    #: (n,) segments of the space past the finish line when the checkered flag cuts it
+    flag: np.ndarray
 
     @property
     def num_spaces(self) -> int:
+        """Spaces including own-space start slots (the ids of the parameter vector)."""
         return int(self.lane.shape[0])
+
+    @property
+    def board_spaces(self) -> int:
+        """Spaces of the board itself (the slots come after them)."""
+        return int(np.count_nonzero(self.parent < 0))
+
+    @property
+    def slot_of(self) -> np.ndarray:
+        """(n,) 1 + id of the own-space start slot cut from each space, 0 = none."""
+        out = np.zeros(self.num_spaces, dtype=np.int64)
+        for slot in np.flatnonzero(self.parent >= 0):
+            out[self.parent[slot]] = slot + 1
+        return out
 
 
 def load_track(track: str | Path | UserFile) -> TrackData:
-    """A shipped board by name (``"daytona"``, ``"monza"``) or a TOML file by path."""
+    """A shipped board by name (``TRACKS``) or a TOML file by path."""
     if isinstance(track, UserFile):
         path: Path | UserFile = track
     else:
@@ -332,39 +360,9 @@ def load_track(track: str | Path | UserFile) -> TrackData:
     lap = head.int_in("lap_length", 4, MAX_LAP)
     lanes = head.int_in("lanes", 1, MAX_LANES)
     direction = head.get("direction", str, "counter-clockwise")
-    gear_names = tuple(COLOURS[g] for g in GEARS)
-
-    lane_l, start_l, len_l, col_l = [], [], [], []
-    cover = -np.ones((lanes, lap), dtype=np.int64)
-    for entry in top.subs("spaces"):
-        entry.unknown_keys({"lane", "start", "length", "colors", "count"})
-        lane = entry.int_in("lane", 0, lanes - 1)
-        start = entry.int_in("start", 0, lap - 1)
-        length = entry.int_in("length", 1, min(MAX_SEGMENTS, lap))
-        count = entry.int_in("count", 1, MAX_SPACES, 1)
-        names = entry.get("colors", list)
-        if not 1 <= len(names) <= 3 or len(set(map(str, names))) != len(names):
-            entry.fail(f"'colors' must list 1-3 different colours of {list(gear_names)}, "
-                       f"got {names!r}")
-        mask = 0
-        for colour in names:
-            mask |= 1 << colour_index(colour, entry, "colors", GEARS)
-        for k in range(count):
-            space = len(lane_l)
-            if space >= MAX_SPACES:
-                entry.fail(f"a track holds at most {MAX_SPACES} spaces")
-            s0 = start + k * length
-            for u in range(s0, s0 + length):
-                other = cover[lane, u % lap]
-                if other >= 0:
-                    entry.fail(f"space {space} (lane {lane}, positions {s0 % lap}-"
-                               f"{(s0 + length) % lap}) overlaps space {other} at position "
-                               f"{u % lap}")
-                cover[lane, u % lap] = space
-            lane_l.append(lane)
-            start_l.append(s0 % lap)
-            len_l.append(length)
-            col_l.append(mask)
+    if direction not in DIRECTIONS:
+        head.fail(f"'direction' must be one of {list(DIRECTIONS)}, got {direction!r}")
+    lane_l, start_l, len_l, col_l, flag_l, cover = _load_spaces(top, lap, lanes)
     n = len(lane_l)
     if n < 2:
         top.fail("a track needs at least 2 spaces")
@@ -380,34 +378,158 @@ def load_track(track: str | Path | UserFile) -> TrackData:
                 f"{source}: [[spaces]]: space {space} (lane {lane_a[space]}, positions "
                 f"{start_a[space]}-{end_a[space]}) has no space ahead of it: a car there "
                 f"could never move")
+    flag_a = np.array(flag_l, dtype=np.int64)
+    grid, allowance, slots = _load_grid(top, source, lap, lanes, cover, end_a, lane_a, len_a,
+                                        flag_a)
+    parent = -np.ones(n + len(slots), dtype=np.int64)
+    for k, (at, space) in enumerate(slots):
+        slot = n + k
+        parent[slot] = space
+        lane_a = np.append(lane_a, lane_a[space])
+        start_a = np.append(start_a, at)
+        len_a = np.append(len_a, 1)
+        end_a = np.append(end_a, at + 1)
+        col_l.append(col_l[space])
+        flag_a = np.append(flag_a, 0)
+        rows = _slot_adjacency(int(lane_a[slot]), at + 1, cover, end_a, lap)
+        adj, dist, same = (np.vstack([adj, rows[0]]), np.vstack([dist, rows[1]]),
+                           np.vstack([same, rows[2]]))
+        nxt = np.append(nxt, cover[lane_a[slot], (at + 1) % lap])
+    if len(parent) > MAX_SPACES:
+        top.fail(f"a track holds at most {MAX_SPACES} spaces (own-space grid slots count), "
+                 f"got {len(parent)}")
+    return TrackData(
+        name=name, lap_length=lap, lanes=lanes, direction=direction, lane=lane_a,
+        start=start_a, end=end_a, length=len_a, colours=np.array(col_l, dtype=np.int64),
+        adj=adj, adj_dist=dist, adj_same=same, next_same=nxt, cover=cover, grid=grid,
+        allowance=allowance, source=source, parent=parent, flag=flag_a,
+    )
 
-    grid_l, allowance_l = [], []
-    for entry in top.subs("grid"):
-        entry.unknown_keys({"lane", "at", "allowance"})
+
+def _load_spaces(top: Entry, lap: int, lanes: int):
+    """The ``[[spaces]]`` rows (``count`` expanded) and the ``cover`` table. A space may
+    run across the finish line only when it says where the checkered flag cuts it:
+    ``flag`` = its segments past the line (R-YUC start/finish note)."""
+    gear_names = tuple(COLOURS[g] for g in GEARS)
+    lane_l, start_l, len_l, col_l, flag_l = [], [], [], [], []
+    cover = -np.ones((lanes, lap), dtype=np.int64)
+    for entry in top.subs("spaces"):
+        entry.unknown_keys({"lane", "start", "length", "colors", "count", "flag"})
         lane = entry.int_in("lane", 0, lanes - 1)
+        start = entry.int_in("start", 0, lap - 1)
+        length = entry.int_in("length", 1, min(MAX_SEGMENTS, lap))
+        count = entry.int_in("count", 1, MAX_SPACES, 1)
+        names = entry.get("colors", list)
+        if not 1 <= len(names) <= 3 or len(set(map(str, names))) != len(names):
+            entry.fail(f"'colors' must list 1-3 different colours of {list(gear_names)}, "
+                       f"got {names!r}")
+        mask = 0
+        for colour in names:
+            mask |= 1 << colour_index(colour, entry, "colors", GEARS)
+        flag = 0
+        if entry.has("flag"):
+            flag = entry.int_in("flag", 1, max(1, length - 1))
+            if length < 2:
+                entry.fail("'flag' needs a space of 2 or more segments (the checkered flag "
+                           "cuts it between two of them)")
+            if count != 1:
+                entry.fail("'flag' describes one space: give it without 'count'")
+            if start + length != lap + flag:
+                entry.fail(f"'flag' = {flag}: the checkered flag at position 0 leaves {flag} "
+                           f"of the {length} segments past the line, so 'start' must be "
+                           f"{lap - (length - flag)}, got {start}")
+        for k in range(count):
+            space = len(lane_l)
+            if space >= MAX_SPACES:
+                entry.fail(f"a track holds at most {MAX_SPACES} spaces")
+            s0 = start + k * length
+            if flag == 0 and s0 % lap + length > lap:
+                entry.fail(f"space {space} (lane {lane}, positions {s0 % lap}-"
+                           f"{(s0 + length) % lap}) runs across the finish line: say where "
+                           f"the checkered flag cuts it with 'flag' (its segments past the "
+                           f"line)")
+            for u in range(s0, s0 + length):
+                other = cover[lane, u % lap]
+                if other >= 0:
+                    entry.fail(f"space {space} (lane {lane}, positions {s0 % lap}-"
+                               f"{(s0 + length) % lap}) overlaps space {other} at position "
+                               f"{u % lap}")
+                cover[lane, u % lap] = space
+            lane_l.append(lane)
+            start_l.append(s0 % lap)
+            len_l.append(length)
+            col_l.append(mask)
+            flag_l.append(flag)
+    return lane_l, start_l, len_l, col_l, flag_l, cover
+
+
+def _load_grid(top: Entry, source: str, lap: int, lanes: int, cover: np.ndarray,
+               end: np.ndarray, lane: np.ndarray, length: np.ndarray, flag: np.ndarray):
+    """The ``[[grid]]`` slots: ``(grid, allowance, own-space slots)``. A slot is a whole
+    space, or with ``own_space = true`` the one segment at ``at`` of a longer space: its
+    car treats it as a space of its own until it leaves (R-YUC start/finish note: P1 in
+    space A). Every slot lies behind the line, each behind the one before in race order.
+    Own-space slot ids are given after the board's spaces, in grid order."""
+    n = len(end)
+    grid_l, allowance_l, fronts, slots, used = [], [], [], [], {}
+    for entry in top.subs("grid"):
+        entry.unknown_keys({"lane", "at", "allowance", "own_space"})
+        slot_lane = entry.int_in("lane", 0, lanes - 1)
         at = entry.int_in("at", 0, lap - 1)
-        space = int(cover[lane, at])
+        own = entry.get("own_space", bool, False)
+        space = int(cover[slot_lane, at])
         if space < 0:
-            entry.fail(f"no space of lane {lane} covers position {at}")
-        if space in grid_l:
-            entry.fail(f"space {space} already holds grid slot P{grid_l.index(space) + 1}")
-        grid_l.append(space)
+            entry.fail(f"no space of lane {slot_lane} covers position {at}")
+        if space in used:
+            entry.fail(f"space {space} already holds grid slot P{used[space] + 1}")
+        past_line = flag[space] > 0 and at < end[space]
+        if own:
+            if length[space] < 2:
+                entry.fail(f"'own_space' cuts one segment out of a longer space, but space "
+                           f"{space} (lane {slot_lane}, position {at}) has 1 segment: drop "
+                           f"'own_space'")
+            if past_line:
+                entry.fail(f"position {at} of space {space} lies past the finish line (the "
+                           f"checkered flag leaves {flag[space]} segment(s) of it past the "
+                           f"line): a starting slot must be behind the line")
+            grid_l.append(n + len(slots))
+            slots.append((at, space))
+            fronts.append(at + 1)
+        else:
+            if flag[space] > 0:
+                entry.fail(f"space {space} is cut by the checkered flag, so its front lies "
+                           f"past the finish line: start in it with 'own_space = true' on a "
+                           f"segment behind the line")
+            grid_l.append(space)
+            fronts.append(int(end[space]))
+        used[space] = len(grid_l) - 1
         allowance_l.append(entry.int_in("allowance", 0, 999))
     if not 1 <= len(grid_l) <= MAX_PLAYERS:
         top.fail(f"[[grid]] must list 1-{MAX_PLAYERS} starting slots, got {len(grid_l)}")
-    grid = np.array(grid_l, dtype=np.int64)
-    order = [(-(int(end_a[g]) - lap), int(lane_a[g])) for g in grid]
+    order = [(lap - f, int(lane[space])) for f, space in zip(fronts, used, strict=True)]
     for i in range(1, len(order)):
         if not order[i - 1] < order[i]:
             raise DataFileError(
                 f"{source}: [[grid]]: slot P{i + 1} must be behind P{i} in race order "
                 f"(farther from the line, or level with it in an outer lane)")
-    return TrackData(
-        name=name, lap_length=lap, lanes=lanes, direction=direction, lane=lane_a,
-        start=start_a, end=end_a, length=len_a, colours=np.array(col_l, dtype=np.int64),
-        adj=adj, adj_dist=dist, adj_same=same, next_same=nxt, cover=cover, grid=grid,
-        allowance=np.array(allowance_l, dtype=np.int64), source=source,
-    )
+    return (np.array(grid_l, dtype=np.int64), np.array(allowance_l, dtype=np.int64), slots)
+
+
+def _slot_adjacency(lane: int, front: int, cover: np.ndarray, end: np.ndarray, lap: int):
+    """Forward neighbours of an own-space slot whose front edge is at ``front``: in each
+    lane the space covering the point just past it (as ``board.neighbour``)."""
+    adj = -np.ones((1, MAX_ADJ), dtype=np.int64)
+    dist = np.zeros((1, MAX_ADJ), dtype=np.int64)
+    same = np.zeros((1, MAX_ADJ), dtype=np.int64)
+    k = 0
+    for other in (lane, lane - 1, lane + 1):
+        if 0 <= other < cover.shape[0] and cover[other, front % lap] >= 0:
+            to = int(cover[other, front % lap])
+            adj[0, k] = to
+            dist[0, k] = (int(end[to]) - front - 1) % lap + 1
+            same[0, k] = int(other == lane)
+            k += 1
+    return adj, dist, same
 
 
 def adjacency(lane: np.ndarray, end: np.ndarray, length: np.ndarray, lap: int):

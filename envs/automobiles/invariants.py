@@ -43,6 +43,7 @@ from transit_gym.envs.automobiles.state import (
     MAX_PLACED,
     MONEY,
     MV_ABS,
+    MV_ENTRY,
     MV_LEFT,
     MV_MASK,
     MV_MIN,
@@ -290,6 +291,7 @@ def _turn(s, p, n, n_spaces, where):
             or outside(s, MV_STEPS, 0, MAX_PATH, where)
             or outside(s, MV_SPACE, -1, n_spaces - 1, where)
             or outside(s, MV_SEG, 0, MAX_SEGMENTS - 1, where)
+            or outside(s, MV_ENTRY, 0, MAX_SEGMENTS - 1, where)   # Weaving (rs_tracks)
             or outside(s, MV_ABS, -limit, limit + MAX_SEGMENTS, where)):
         return 12
     if (s[MV_STEPS] > 0) != (s[MV_SPACE] >= 0) or (

@@ -18,7 +18,9 @@ from transit_gym.envs.automobiles.board import (
     first_steps,
     last_cube_ref,
     reach,
-    scan_from,
+    reach_through,
+    scan_through,
+    weave_top,
 )
 from transit_gym.envs.automobiles.cubes import pile
 from transit_gym.envs.automobiles.state import (
@@ -26,6 +28,7 @@ from transit_gym.envs.automobiles.state import (
     FAR,
     MAX_PATH,
     MV_ABS,
+    MV_ENTRY,
     MV_LEFT,
     MV_MASK,
     MV_MIN,
@@ -62,6 +65,7 @@ def start_move(s, colours, most, least):
     s[MV_SPACE] = -1
     s[MV_ABS] = 0
     s[MV_SEG] = 0
+    s[MV_ENTRY] = 0
     s[PHASE] = PH_MOVE
 
 
@@ -74,7 +78,8 @@ def next_steps(s, p, seat, out, offset):
         return first_steps(s, p, seat, s[MV_MASK], out, offset)
     if s[PATH_N] >= MAX_PATH:
         return 0
-    return scan_from(s, p, seat, s[MV_SPACE], s[MV_SEG], s[MV_MASK], out, offset)
+    top = weave_top(s, p, seat, s[MV_SPACE], s[MV_SEG], s[MV_ENTRY])   # Weaving
+    return scan_through(s, p, seat, s[MV_SPACE], s[MV_SEG], top, s[MV_MASK], out, offset)
 
 
 @nb.njit(cache=True)
@@ -97,9 +102,12 @@ def step_to(s, p, seat, to):
     if s[MV_STEPS] == 0:
         point, d = _first_ref(s, p, seat, to)
     else:
-        point = s[MV_ABS] - s[MV_SEG]
-        d = reach(s, p, seat, s[MV_SPACE], s[MV_SEG], to, s[MV_MASK])
+        # Weaving: the step may leave from a segment j the cube passed (j = MV_SEG without)
+        top = weave_top(s, p, seat, s[MV_SPACE], s[MV_SEG], s[MV_ENTRY])
+        d, j = reach_through(s, p, seat, s[MV_SPACE], s[MV_SEG], top, to, s[MV_MASK])
+        point = s[MV_ABS] - j
     s[MV_SPACE] = to
+    s[MV_ENTRY] = d - 1   # the segment of ``to`` just past the point (Weaving)
     s[MV_ABS] = point + d
     s[MV_SEG] = cars_in(s, p, to, seat)
     s[PATH_SPACE + s[PATH_N]] = to
@@ -138,6 +146,7 @@ def finish_move(s, p, seat):
                                < p[P_SPACE_LANE + s[PLACED_SPACE + far]]):
                 s[FAR] = i
     s[MV_SPACE] = -1
+    s[MV_ENTRY] = 0
     s[MV_STEPS] = 0
     s[MV_LEFT] = 0
     s[MV_MIN] = 0

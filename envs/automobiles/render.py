@@ -1,5 +1,9 @@
 """Text and picture of an Automobiles table: the track (unrolled, one row per lane, the
-finish line at position 0), the cars, this turn's cubes, and every player sheet."""
+finish line at position 0), the cars, this turn's cubes, and every player sheet.
+
+A clockwise board (Monte Carlo) is drawn mirrored, so that travel runs right to left;
+a space the checkered flag cuts shows the line inside it (``:`` in the text), and an
+own-space start slot is drawn as the segment of its space it is cut from."""
 
 from __future__ import annotations
 
@@ -22,19 +26,28 @@ def _pile(s: np.ndarray, base: int, seat: int) -> str:
     return " ".join(f"{SHORT[c]}{int(counts[c])}" for c in range(NUM_COLOURS) if counts[c]) or "-"
 
 
+def clockwise(game: Game) -> bool:
+    """The board is driven clockwise (drawn mirrored: travel right to left)."""
+    return game.track.direction == "clockwise"
+
+
 def _cells(game: Game, state: State) -> list[list[str]]:
-    """Characters per lane and position: space colours, '|' at a space's rear edge."""
+    """Characters per lane and position: space colours, '|' at a space's rear edge, ':'
+    where the checkered flag cuts a space."""
     track = game.track
     lap = track.lap_length
     rows = [["  "] * lap for _ in range(track.lanes)]
     for sp in range(track.num_spaces):
+        if track.parent[sp] >= 0:
+            continue   # an own-space start slot is drawn as part of its space
         colours = [g for g in GEARS if track.colours[sp] & (1 << g)]
         letter = TRACK_LETTERS[max(colours)]
         if len(colours) > 1:
             letter = letter.upper()
         for u in range(track.length[sp]):
             pos = (track.start[sp] + u) % lap
-            rows[track.lane[sp]][pos] = ("|" if u == 0 else " ") + letter
+            edge = "|" if u == 0 else (":" if pos == 0 else " ")
+            rows[track.lane[sp]][pos] = edge + letter
     s = state.data
     for i in range(int(s[st.PLACED_N])):
         sp = int(s[st.PLACED_SPACE + i])
@@ -68,13 +81,19 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         + (" - last round" if s[st.END_TRIGGERED] and phase != st.PH_OVER else ""),
         f"market: {market}",
         "stock: " + _pile(s, st.STOCK, 0),
-        "track (w/l/d/b colours, upper case = combo, | space edge, digits = cars, "
-        "* = cubes placed this turn; finish line at position 0):",
+        "track (w/l/d/b colours, upper case = combo, | space edge, : flag inside a space, "
+        "digits = cars, * = cubes placed this turn; finish line at position 0; "
+        + ("clockwise: travel right to left):" if clockwise(game)
+           else "counter-clockwise: travel left to right):"),
     ]
     rows = _cells(game, state)
+    order = list(range(track.lap_length))
+    if clockwise(game):
+        order.reverse()
+        rows = [[cell[1] + cell[0] for cell in row] for row in rows]
     for lane in reversed(range(track.lanes)):
-        lines.append(f"lane {lane} " + "".join(rows[lane]))
-    ruler = "".join(f"{pos:<2d}" if pos % 5 == 0 else "  " for pos in range(track.lap_length))
+        lines.append(f"lane {lane} " + "".join(rows[lane][pos] for pos in order))
+    ruler = "".join(f"{pos:<2d}" if pos % 5 == 0 else "  " for pos in order)
     lines.append("pos    " + ruler)
     for seat in range(game.num_players):
         rank = int(board.rank(s, p, seat))
@@ -122,11 +141,16 @@ def _cubes(canvas: Canvas, x: int, y: int, label: str, counts: np.ndarray) -> in
 def _track(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
     """The unrolled track (outer lane on top), cubes placed this turn, the cars."""
     track = game.track
+    mirrored = clockwise(game)
+    lap = track.lap_length
 
     def cell(lane: int, pos: int) -> tuple[int, int]:
-        return MARGIN + pos * CELL_W, top + (track.lanes - 1 - lane) * CELL_H
+        column = lap - 1 - pos if mirrored else pos
+        return MARGIN + column * CELL_W, top + (track.lanes - 1 - lane) * CELL_H
 
     for sp in range(track.num_spaces):
+        if track.parent[sp] >= 0:
+            continue   # an own-space start slot is drawn as part of its space
         colours = [g for g in GEARS if track.colours[sp] & (1 << g)]
         for u in range(track.length[sp]):
             x, y = cell(int(track.lane[sp]), int((track.start[sp] + u) % track.lap_length))
@@ -135,10 +159,14 @@ def _track(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
                 canvas.rect(x, y + k * band, CELL_W, band if k < len(colours) - 1
                             else CELL_H - k * band, GEAR_RGB[g])
             if u == 0:
-                canvas.rect(x, y, 2, CELL_H, (200, 40, 40))
-    canvas.rect(MARGIN, top - 3, 2, track.lanes * CELL_H + 6, WHITE)
-    for pos in range(0, track.lap_length, 5):
-        canvas.text(MARGIN + pos * CELL_W + 2, top + track.lanes * CELL_H + 3, str(pos), WHITE, 1)
+                canvas.rect(x + (CELL_W - 2 if mirrored else 0), y, 2, CELL_H, (200, 40, 40))
+    line_x = MARGIN + (lap * CELL_W - 2 if mirrored else 0)
+    for k in range(0, track.lanes * CELL_H + 6, 4):   # the checkered flag across every lane
+        canvas.rect(line_x, top - 3 + k, 2, 2, WHITE)
+        canvas.rect(line_x, top - 1 + k, 2, 2, BLACK)
+    for pos in range(0, lap, 5):
+        x, _ = cell(0, pos)
+        canvas.text(x + 2, top + track.lanes * CELL_H + 3, str(pos), WHITE, 1)
 
     def centre(sp: int, seg: int) -> tuple[int, int]:
         pos = (int(track.end[sp]) - 1 - seg) % track.lap_length

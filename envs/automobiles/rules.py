@@ -5,7 +5,12 @@ Module functions follow DESIGN.md (``new_game``, ``legal_mask``, ``apply``,
 
 Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``laps=3``: finish-line crossings to finish (the lap marker's start space), 1-8.
-- ``track="daytona"``: ``"daytona"``, ``"monza"`` (both RECONSTRUCTED) or a TOML path.
+- ``track="daytona"``: ``"daytona"``, ``"monza"``, the Racing Season's ``"talladega"``,
+  ``"monte_carlo"``, ``"tucson"`` (all RECONSTRUCTED) or a TOML path (track_options.py).
+- ``track="random"`` / ``"random_expansion"`` / ``"random_all"`` with ``track_seed=None``:
+  one race on a board drawn from ``track_seed`` (kept in the options when drawn fresh).
+- ``weaving=False``: Variant Weaving (R-YUC): a moving cube may change lanes from the
+  early segments of a long space (docs/racing_season/tracks_weaving.md).
 - ``card_set="First Game"``: a suggested set's name (case and punctuation ignored; the
   base game's seven and the Racing Season's six), ``"random"`` (one card per colour drawn
   from the game's seed, among the ``card_pool``), or five card names (any mix of the 35).
@@ -64,6 +69,12 @@ from transit_gym.envs.automobiles.data import (
 from transit_gym.envs.automobiles.determinize import determinize
 from transit_gym.envs.automobiles.encode import OBS, action_name, observe
 from transit_gym.envs.automobiles.invariants import MESSAGES, violation
+from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
+    check_track,
+    fill_track_params,
+    resolve_track,
+    weaving_flag,
+)
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
@@ -114,7 +125,8 @@ class AutomobilesGame(Game):
                open_bags: bool = False, accelerated_play: bool = False,
                start_player: int | str = "random", branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
-               buy_wear: bool = True, max_rounds: int = 200) -> None:
+               buy_wear: bool = True, max_rounds: int = 200,
+               weaving: bool = False, track_seed: int | None = None) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
@@ -123,13 +135,11 @@ class AutomobilesGame(Game):
         if card_data is not None and not isinstance(card_data, (str, Path)):
             raise ConfigError(f"card_data must be a path to a TOML file or None, "
                               f"got {card_data!r}")
-        if not isinstance(track, (str, Path)):
-            raise ConfigError(f"track must be 'daytona', 'monza' or a path to a TOML file, "
-                              f"got {track!r}")
-        if isinstance(track, str) and track not in auto_data.TRACKS \
-                and not track.endswith(".toml"):
-            raise ConfigError(f"track must be one of {sorted(auto_data.TRACKS)} or a path "
-                              f"to a .toml file, got {track!r}")
+        track, seed = resolve_track(track, track_seed)   # Racing Season: random boards
+        if seed is not None:
+            self._options["track_seed"] = seed
+        check_track(track)
+        weave = weaving_flag(weaving)
         cards = auto_data.load_cards(self._data_file("card_data", card_data))
         board_data = auto_data.load_track(self._data_file("track", track, auto_data.TRACKS))
         if laps is None:
@@ -158,6 +168,7 @@ class AutomobilesGame(Game):
             st.P_BUY_WEAR: _flag("buy_wear", buy_wear),
         }, grid_offset=0 if _flag("grid_crossing_counts", grid_crossing_counts)
             else board_data.lap_length)
+        fill_track_params(self.params, board_data, weave)   # Racing Season
         self.num_actions = kernels.NUM_ACTIONS
         self.obs_size = OBS.size
 

@@ -128,6 +128,9 @@ LAYOUT = Layout(
         ("stat_wear", MP),
         ("stat_pit_stops", MP),
         ("stat_turns", MP),
+        # Racing Season tracks / Weaving (rs_tracks): segment of its current space at which
+        # the moving cube entered it (it passes the segments from there to where it rests)
+        ("mv_entry", 1),
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -161,6 +164,7 @@ LEADER, LEAD_CHANGES, LAST_LEAD_ROUND = _o("leader"), _o("lead_changes"), _o("la
 STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = _o("stat_bought"), _o("stat_activated"), \
     _o("stat_wear")
 STAT_PIT_STOPS, STAT_TURNS = _o("stat_pit_stops"), _o("stat_turns")
+MV_ENTRY = _o("mv_entry")   # Racing Season tracks / Weaving
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
@@ -200,6 +204,9 @@ PARAMS = Layout(
         ("card_bonus", MAX_CARDS),
         ("card_set", NC),        # card id per colour; -1: drawn at random in setup
         ("card_in_pool", MAX_CARDS),   # 1: card_set="random" may draw this card
+        # Racing Season tracks / Weaving (rs_tracks)
+        ("slot_of", MAX_SPACES),   # 1 + id of the own-space start slot cut from it, 0 = none
+        ("weaving", 1),            # Variant Weaving: leave a long space sideways early
     ]
 )
 
@@ -225,3 +232,4 @@ P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = _p("num_cards"), _p("card_colour"), 
 P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("card_wear")
 P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
 P_CARD_IN_POOL = _p("card_in_pool")
+P_SLOT_OF, P_WEAVING = _p("slot_of"), _p("weaving")   # Racing Season tracks / Weaving
