@@ -21,6 +21,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.expansion_delayed import delayed_violation  # Racing Season
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     AERO,
@@ -122,6 +123,8 @@ MESSAGES = {
     12: "a field of the cube being moved is out of range",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
+    # Racing Season delayed cards
+    15: "an Adrenaline or Crate Motor field is out of range",
 }
 
 
@@ -174,6 +177,8 @@ def violation(s, p, where):
     code = _turn(s, p, n, n_spaces, where)
     if code:
         return code
+    if delayed_violation(s, p, n, where):   # Racing Season delayed cards
+        return 15
     return 0
 
 
