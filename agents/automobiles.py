@@ -154,8 +154,8 @@ GEAR_ORDER = np.array([58, 56, 54, 52], dtype=np.int64)
 # ----- Racing Season delayed cards: Adrenaline, Crate Motor --------------------------------------
 # keep, buy, activation order (Adrenaline after every gear: its choice then knows the
 # cubes placed; Crate Motor with the multi-space movers)
-ADRENALINE_VALUES = np.array([3, 3, 59], dtype=np.int64)
-CRATE_MOTOR_VALUES = np.array([4, 4, 25], dtype=np.int64)
+ADRENALINE_VALUES = np.array([3, 4, 59], dtype=np.int64)
+CRATE_MOTOR_VALUES = np.array([4, 5, 25], dtype=np.int64)
 DRAFT_BONUS = 0.05   # key bonus of a space that already holds a car (the car ends behind it)
 
 

@@ -293,6 +293,8 @@ def action_name(action: int, phase: int | None = None) -> str:
     if A_STOCK <= action < A_SPACE:
         return f"buy a {colour_name(action - A_STOCK)} cube"
     if A_SPACE <= action < NUM_ACTIONS:
+        if decision == "adrenaline":   # Racing Season delayed cards
+            return f"choose option 1: move the green cube to track space {action - A_SPACE}"
         return f"move to track space {action - A_SPACE}"
     return f"unknown action {action}"
 

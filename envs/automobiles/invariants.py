@@ -24,6 +24,7 @@ from transit_gym.envs.automobiles.data import (
 from transit_gym.envs.automobiles.expansion_delayed import delayed_violation  # Racing Season
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
+    ACTIVE,
     AERO,
     BOOST_BONUS,
     BOOST_NEXT,
@@ -68,6 +69,7 @@ from transit_gym.envs.automobiles.state import (
     PENDING_BOOST,
     PH_NITRO,
     PH_OVER,
+    PH_SETUP_BUY,
     PHASE,
     PK_COUNT,
     PK_LEFT,
@@ -125,6 +127,7 @@ MESSAGES = {
     14: "money or a purchase count is out of range",
     # Racing Season delayed cards
     15: "an Adrenaline or Crate Motor field is out of range",
+    16: "during the setup purchases no hand is drawn and no turn has started",
 }
 
 
@@ -179,6 +182,11 @@ def violation(s, p, where):
         return code
     if delayed_violation(s, p, n, where):   # Racing Season delayed cards
         return 15
+    if s[PHASE] == PH_SETUP_BUY and (   # Setup 7-9: hands are drawn after every purchase
+            any_outside(s, ACTIVE, 2 * MAX_PLAYERS * NC, 0, 0, where)   # active and used
+            or any_outside(s, ON_TRACK, NC, 0, 0, where)
+            or outside(s, STD_TURN, 0, 0, where) or outside(s, PLACED_N, 0, 0, where)):
+        return 16
     return 0
 
 

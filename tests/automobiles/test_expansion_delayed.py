@@ -230,6 +230,35 @@ def test_crate_motor_cars_behind_move_in_position_order_with_momentum_between():
     assert t.size(1, "used") == 0 and t.size(2, "used") == 0
 
 
+def test_crate_motor_position_order_is_taken_anew_after_each_players_move():
+    """Crate Motor: "after each player moves ... momentum must be updated and positions
+    may change": the next player to move is the waiting one in the best position now
+    (chosen ruling). Seat 1 leaves lane 0's [6, 8); seat 3 moves up into its front
+    segment and is now level with seat 2 on the inner lane, so seat 3 moves before 2."""
+    t = table(5)
+    t.put_car(0, 0, 20)                         # the Crate Motor user leads
+    t.put_car(1, 0, 6)                          # front 8, lane 0: 2nd
+    t.put_car(2, 1, 4)                          # front 8, lane 1: 3rd
+    t.put_car(3, 0, 6, seg=1)                   # front 7, lane 0: 4th
+    t.put_car(4, 1, 4, seg=1)                   # front 7, lane 1: 5th
+    t.give(0, "active", blue=1)
+    for seat in range(1, 5):
+        t.give(seat, "bag", yellow=7)
+    t.turn(0)
+    t.act(activate("blue"), STOP)
+    skip_buying(t)
+    assert t.current() == 1
+    t.act(to_space(t.space(0, 8)))
+    assert car(t, 3) == (t.space(0, 6), 0, 8)   # Momentum
+    assert t.current() == 3 and t.phase() == "crate_move"
+    t.act(STOP)
+    assert t.current() == 2
+    t.act(STOP)
+    assert t.current() == 4
+    t.act(STOP)
+    assert t.current() == 1 and t.phase() == "action"
+
+
 def test_two_crate_motors_give_two_spaces_to_each_car_behind():
     """Crate Motor, two blue cubes: each player behind moves up to 2 spaces (any colours)
     before the next player moves."""
