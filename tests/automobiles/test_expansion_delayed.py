@@ -334,6 +334,24 @@ def test_crate_motor_move_over_the_line_on_the_last_lap_ends_the_game_with_the_r
     assert t.game.rewards(t.state).tolist() == [-1.0, 1.0]
 
 
+def test_crate_motor_moves_of_the_rounds_last_player_come_before_the_round_ends():
+    """Winning the Game with the last player of the round using Crate Motor: the cars
+    behind move right after its End Phase, still in this round; a final-lap crossing
+    then ends the game at once (the round is complete) and that car wins."""
+    t = table(2, laps=2)
+    t.put_car(1, 0, 39)                         # inner lane at the line: ahead
+    t.put_car(0, 1, 38)
+    t.give(1, "active", blue=1)
+    t.give(0, "bag", yellow=7)
+    t.turn(1)                                   # seat 0 started the round
+    t.act(activate("blue"), STOP)
+    skip_buying(t)
+    assert t.current() == 0 and t.phase() == "crate_move"
+    t.act(to_space(t.space(1, 0)))
+    assert t.game.is_over(t.state) and t.s[st.ROUNDS] == 1
+    assert t.game.rewards(t.state).tolist() == [1.0, -1.0]
+
+
 # ----- the rule-based agent ----------------------------------------------------------------------
 def _agent_action(t: Table, seat: int) -> int:
     obs = t.game.observe(t.state, seat)
