@@ -26,6 +26,7 @@ import numpy as np
 from transit_gym.envs.automobiles.board import cars_in, momentum, rank, reach, scan_from
 from transit_gym.envs.automobiles.data import (
     BLUE,
+    E_ADRENALINE,
     GREEN,
     LIGHT,
     MAX_PLAYERS,
@@ -47,6 +48,7 @@ from transit_gym.envs.automobiles.state import (
     MAX_PATH,
     P_ACCELERATED,
     P_CARD_BONUS,
+    P_CARD_EFFECT,
     P_NUM_CARDS,
     P_NUM_PLAYERS,
     P_SPACE_TOP,
@@ -64,7 +66,7 @@ from transit_gym.envs.automobiles.state import (
     TOP_COLOUR,
     TURN_SEAT,
 )
-from transit_gym.envs.core.validate import any_outside, outside
+from transit_gym.envs.core.validate import any_outside, outside, relation_broken
 
 ALL_GEARS = (1 << NUM_GEARS) - 1
 LIGHT_ONLY = 1 << LIGHT
@@ -272,9 +274,10 @@ def delayed_obs_high(high: np.ndarray, base: int, supply: np.ndarray, most_bonus
 
 @nb.njit(cache=True)
 def delayed_violation(s, p, n, where):
-    """True when a delayed-card field is out of range: negative, beyond every cube of
-    the supply times the largest card bonus times the seats, or held by a seat beyond
-    the table (``invariants.violation``; ``where`` names the slot)."""
+    """True when a delayed-card field is out of range (negative, beyond every cube of the
+    supply times the largest card bonus times the seats, or held by a seat beyond the
+    table), or the pending delayed-card decision is one play cannot reach
+    (``invariants.violation``; ``where`` names the slot, or -1s for a relation)."""
     cubes = 0
     for c in range(NUM_COLOURS):
         cubes += p[P_SUPPLY + c]
@@ -282,7 +285,32 @@ def delayed_violation(s, p, n, where):
     for k in range(p[P_NUM_CARDS]):
         most = max(most, p[P_CARD_BONUS + k])
     limit = cubes * most * MAX_PLAYERS
-    return (outside(s, ADR_BONUS, 0, limit, where) or outside(s, ADR_LEFT, 0, limit, where)
+    if (outside(s, ADR_BONUS, 0, limit, where) or outside(s, ADR_LEFT, 0, limit, where)
             or outside(s, CRATE_AWARD, 0, limit, where)
             or any_outside(s, CRATE_SPACES, n, 0, limit, where)
-            or any_outside(s, CRATE_SPACES + n, MAX_PLAYERS - n, 0, 0, where))
+            or any_outside(s, CRATE_SPACES + n, MAX_PLAYERS - n, 0, 0, where)):
+        return True
+    if _decision_broken(s, p):
+        relation_broken(where)
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def _decision_broken(s, p):
+    """A pending delayed-card decision that play could not have left: Adrenaline's choice
+    without an Adrenaline cube resolving, either Adrenaline decision by another seat than
+    the one on turn, a Crate Motor move by a seat with no spaces, or by the seat on turn
+    without Accelerated Play."""
+    phase = s[PHASE]
+    current = s[CURRENT]
+    turn = s[TURN_SEAT]
+    if phase == PH_ADRENALINE:
+        colour = s[ACT_COLOUR]
+        return (current != turn or colour < 0
+                or p[P_CARD_EFFECT + s[CARD_OF + colour]] != E_ADRENALINE)
+    if phase == PH_ADRENALINE_MOVE:
+        return current != turn
+    if phase == PH_CRATE_MOVE:
+        return s[CRATE_SPACES + current] <= 0 or (current == turn and p[P_ACCELERATED] == 0)
+    return False

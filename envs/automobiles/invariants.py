@@ -126,7 +126,8 @@ MESSAGES = {
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
     # Racing Season delayed cards
-    15: "an Adrenaline or Crate Motor field is out of range",
+    15: "an Adrenaline or Crate Motor field is out of range, or their pending decision "
+        "is one play cannot reach",
     16: "during the setup purchases no hand is drawn and no turn has started",
 }
 

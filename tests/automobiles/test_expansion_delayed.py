@@ -428,3 +428,35 @@ def test_the_card_rows_hold_the_numbers_used_above():
     adr, crate = cards.card_id("Adrenaline"), cards.card_id("Crate Motor")
     assert (int(cards.count[adr]), int(cards.bonus[adr])) == (1, 2)
     assert (int(cards.count[crate]), int(cards.bonus[crate])) == (3, 1)
+
+
+# ----- saved states from outside (issue 15) -------------------------------------------------------
+@pytest.mark.parametrize(("field", "value", "phase"), [
+    ("crate_spaces", -1, None),
+    ("adr_left", 10**9, None),
+    ("crate_award", 10**12, None),
+    (None, None, "crate_move"),        # the seat on turn, no spaces, no Accelerated Play
+    (None, None, "adrenaline"),        # no Adrenaline cube resolving
+    (None, None, "adrenaline_move"),
+])
+def test_a_tampered_saved_state_with_delayed_card_fields_is_refused(field, value, phase):
+    """A saved state whose delayed-card fields are out of range, or whose pending decision
+    play could not have left, is refused with a StateDictError (never played on)."""
+    from transit_gym.envs.core.errors import StateDictError
+    from transit_gym.envs.core.game import State
+
+    game = AutomobilesGame(num_players=3, card_set=DELAYED_SET)
+    state = game.new_state(4)
+    rng = np.random.default_rng(0)
+    while st.PHASE_NAMES[int(state.data[st.PHASE])] != "action":
+        game.apply(state, int(rng.choice(game.legal_actions(state))))
+    data = state.to_dict()
+    bad = State.from_dict(data)
+    if field is not None:
+        bad[field][0] = value
+    if phase is not None:
+        bad.data[st.PHASE] = st.PHASE_NAMES.index(phase)
+        if phase == "adrenaline_move":
+            bad.data[st.CURRENT] = (int(bad.data[st.TURN_SEAT]) + 1) % 3
+    with pytest.raises(StateDictError):
+        State.from_dict(bad.to_dict())
