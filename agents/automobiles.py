@@ -18,6 +18,8 @@ import transit_gym.envs  # noqa: F401  (kernel cache set-up)
 from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
+    E_ADRENALINE,  # Racing Season delayed cards
+    E_CRATE_MOTOR,
     E_ENGINEER,
     E_GEAR,
     E_MECHANIC,
@@ -25,6 +27,7 @@ from transit_gym.envs.automobiles.data import (
     E_PIT_CREW,
     E_PIT_TEAM,
     LIGHT,
+    MAX_SPACES,  # Racing Season delayed cards
     NUM_COLOURS,
     NUM_EFFECTS,
     WEAR,
@@ -40,8 +43,12 @@ from transit_gym.envs.automobiles.encode import (
     O_SPACES,
     PB_ACTIVE,
     PB_DISCARD,
+    PB_SEGMENT,  # Racing Season delayed cards
     SB_AHEAD,
+    SB_CARS,  # Racing Season delayed cards
     SB_COLOURS,
+    SB_OWN_CAR,  # Racing Season delayed cards
+    SB_TURN_CUBE,  # Racing Season delayed cards
     SPACE_BLOCK,
 )
 from transit_gym.envs.automobiles.kernels import (
@@ -55,11 +62,15 @@ from transit_gym.envs.automobiles.kernels import (
     A_STOP,
 )
 from transit_gym.envs.automobiles.state import (
+    NUM_PHASES,
     PH_ACTION,
+    PH_ADRENALINE,  # Racing Season delayed cards
+    PH_ADRENALINE_MOVE,
     PH_BOOST,
     PH_BOOST_OTHER,
     PH_BUY,
     PH_CAR_CHIEF,
+    PH_CRATE_MOVE,  # Racing Season delayed cards
     PH_ENGINEER,
     PH_MANAGER_BAG,
     PH_MANAGER_REMOVE,
@@ -140,6 +151,69 @@ EFFECT_ORDER = np.array([
 GEAR_ORDER = np.array([58, 56, 54, 52], dtype=np.int64)
 
 
+# ----- Racing Season delayed cards: Adrenaline, Crate Motor --------------------------------------
+# keep, buy, activation order (Adrenaline after every gear: its choice then knows the
+# cubes placed; Crate Motor with the multi-space movers)
+ADRENALINE_VALUES = np.array([3, 4, 59], dtype=np.int64)
+CRATE_MOTOR_VALUES = np.array([4, 5, 25], dtype=np.int64)
+DRAFT_BONUS = 0.05   # key bonus of a space that already holds a car (the car ends behind it)
+
+
+@nb.njit(cache=True)
+def _delayed_value(e, table):
+    """Keep (0), buy (1) or order (2) value of an Adrenaline or Crate Motor cube."""
+    if e == E_ADRENALINE:
+        return ADRENALINE_VALUES[table]
+    return CRATE_MOTOR_VALUES[table]
+
+
+@nb.njit(cache=True)
+def _cars_to_pass(obs):
+    """Opponents' cars the car passes when it goes to the farthest cube placed this turn:
+    those ahead of it in its own space, and those in spaces whose front edge lies
+    strictly between the car's space and that cube's space."""
+    reach = 0.0
+    for sp in range(MAX_SPACES):
+        b = O_SPACES + sp * SPACE_BLOCK
+        if obs[b + SB_TURN_CUBE] > 0.5 and obs[b + SB_AHEAD] > reach:
+            reach = obs[b + SB_AHEAD]
+    if reach <= 0.0:
+        return 0
+    passed = int(obs[O_PLAYERS + PB_SEGMENT])
+    for sp in range(MAX_SPACES):
+        b = O_SPACES + sp * SPACE_BLOCK
+        if obs[b + SB_OWN_CAR] < 0.5 and 0.0 < obs[b + SB_AHEAD] < reach:
+            passed += int(obs[b + SB_CARS])
+    return passed
+
+
+@nb.njit(cache=True)
+def _adrenaline(obs, mask):
+    """Option 2 when the Car Phase will pass a car (2 spaces per car, not 1 now), else
+    option 1's farthest light gray space."""
+    if _cars_to_pass(obs) > 0:
+        return A_STOP
+    action = _farthest_space(obs, mask)
+    return A_STOP if action < 0 else action
+
+
+@nb.njit(cache=True)
+def _crate_move(obs, mask):
+    """An awarded free space: the farthest, ending behind a car (drafting) on a near tie."""
+    best = A_STOP
+    best_key = -1.0
+    for a in range(A_SPACE, mask.shape[0]):
+        if mask[a]:
+            b = O_SPACES + (a - A_SPACE) * SPACE_BLOCK
+            key = obs[b + SB_AHEAD] * 8.0
+            if obs[b + SB_CARS] > 0.5:
+                key += DRAFT_BONUS
+            if key > best_key:
+                best_key = key
+                best = a
+    return best
+
+
 @nb.njit(cache=True)
 def _effects(obs):
     """Effect id of each colour's card in play."""
@@ -158,6 +232,8 @@ def _keep(eff, c):
     """How much the agent wants to keep a cube of colour ``c``."""
     if c == WEAR:
         return -5
+    if eff[c] == E_ADRENALINE or eff[c] == E_CRATE_MOTOR:   # Racing Season delayed cards
+        return _delayed_value(eff[c], 0)
     if eff[c] == E_GEAR:
         return GEAR_KEEP[c]
     return EFFECT_KEEP[eff[c]]
@@ -167,6 +243,8 @@ def _keep(eff, c):
 def _buy_want(eff, c):
     if c == WEAR:
         return 0
+    if eff[c] == E_ADRENALINE or eff[c] == E_CRATE_MOTOR:   # Racing Season delayed cards
+        return _delayed_value(eff[c], 1)
     if eff[c] == E_GEAR:
         return GEAR_BUY[c]
     return EFFECT_BUY[eff[c]]
@@ -174,6 +252,8 @@ def _buy_want(eff, c):
 
 @nb.njit(cache=True)
 def _order(eff, c):
+    if eff[c] == E_ADRENALINE or eff[c] == E_CRATE_MOTOR:   # Racing Season delayed cards
+        return _delayed_value(eff[c], 2)
     if eff[c] == E_GEAR:
         return GEAR_ORDER[c]
     return EFFECT_ORDER[eff[c]]
@@ -275,7 +355,7 @@ def _action(obs, mask, eff):
 @nb.njit(cache=True)
 def rule_based(p, obs, mask):
     phase = -1
-    for k in range(PH_SUPERCHARGED + 2):
+    for k in range(NUM_PHASES):
         if obs[O_DECISION + k] > 0.5:
             phase = k
             break
@@ -340,6 +420,14 @@ def rule_based(p, obs, mask):
         action = _pick(mask, A_DISCARD, eff, False)
         if action < 0 or _keep(eff, action - A_DISCARD) < 2:
             action = A_STOP
+    elif phase == PH_ADRENALINE:       # Racing Season delayed cards
+        action = _adrenaline(obs, mask)
+    elif phase == PH_ADRENALINE_MOVE:
+        action = _farthest_space(obs, mask)
+        if action < 0:
+            action = A_STOP
+    elif phase == PH_CRATE_MOVE:
+        action = _crate_move(obs, mask)
     if action < 0 or not mask[action]:
         for a in range(mask.shape[0]):
             if mask[a]:

@@ -28,9 +28,11 @@ from transit_gym.envs.automobiles.data import (
     BLACK,
     BLUE,
     DARK,
+    E_ADRENALINE,  # Racing Season delayed cards
     E_AERODYNAMICS,
     E_BOOST,
     E_CAR_CHIEF,
+    E_CRATE_MOTOR,  # Racing Season delayed cards
     E_CREW_CHIEF,
     E_DIESEL,
     E_ENGINEER,
@@ -55,6 +57,10 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     WEAR,
     WHITE,
+)
+from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season delayed cards
+    adrenaline_activate,
+    crate_activate,
 )
 from transit_gym.envs.automobiles.moves import start_move
 from transit_gym.envs.automobiles.state import (
@@ -317,4 +323,8 @@ def activate(s, p, seat, colour):
         gain(s, seat, WEAR, wear)
         s[PK_LEFT] = count
         s[PHASE] = PH_SUPERCHARGED
+    elif effect == E_ADRENALINE:       # Racing Season delayed cards
+        adrenaline_activate(s, count)
+    elif effect == E_CRATE_MOTOR:      # Racing Season delayed cards
+        crate_activate(s, count, bonus)
 

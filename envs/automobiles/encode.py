@@ -23,6 +23,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_EFFECTS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.expansion_delayed import observe_delayed  # Racing Season
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
@@ -127,6 +128,10 @@ OBS = Layout(
         ("players", MAX_PLAYERS * PLAYER_BLOCK),
         ("spaces", MAX_SPACES * SPACE_BLOCK),
         ("game", 6),                  # laps, lap length, rounds, max rounds, end triggered, players
+        # Racing Season delayed cards: Adrenaline option 2 (spaces per position gained, spaces
+        # left in the Car Phase), Crate Motor (spaces each car behind gets), then the
+        # awarded spaces not moved yet of every seat from the observer's left
+        ("delayed", 3 + MAX_PLAYERS),
     ]
 )
 OBS_SIZE = OBS.size
@@ -147,6 +152,7 @@ O_STOCK = OBS.offset("stock")
 O_PLAYERS = OBS.offset("players")
 O_SPACES = OBS.offset("spaces")
 O_GAME = OBS.offset("game")
+O_DELAYED = OBS.offset("delayed")   # Racing Season delayed cards
 
 
 @nb.njit(cache=True)
@@ -248,6 +254,7 @@ def observe(s, p, seat, out):
     out[O_GAME + 3] = p[P_MAX_ROUNDS]
     out[O_GAME + 4] = s[END_TRIGGERED]
     out[O_GAME + 5] = n
+    observe_delayed(s, p, seat, out, O_DELAYED)   # Racing Season delayed cards
 
 
 def layout() -> Layout:
@@ -263,7 +270,11 @@ def action_name(action: int, phase: int | None = None) -> str:
         return {"action": "end the Action Phase", "buy": "end the Buy Phase (stop buying)",
                 "setup_buy": "stop buying", "move": "stop moving",
                 "boost": "stop drawing", "boost_other": "decline the free draw",
-                "pit_team": "stop removing and buy"}.get(decision or "", "stop / done")
+                "pit_team": "stop removing and buy",
+                # Racing Season delayed cards
+                "adrenaline": "choose option 2: move in the Car Phase for positions gained",
+                "adrenaline_move": "stop moving the car", "crate_move": "stop moving the car",
+                }.get(decision or "", "stop / done")
     if action == A_PIT_STOP:
         return "take a pit stop (remove all wear from the active pile)"
     if action == A_DRAW:
@@ -282,6 +293,8 @@ def action_name(action: int, phase: int | None = None) -> str:
     if A_STOCK <= action < A_SPACE:
         return f"buy a {colour_name(action - A_STOCK)} cube"
     if A_SPACE <= action < NUM_ACTIONS:
+        if decision == "adrenaline":   # Racing Season delayed cards
+            return f"choose option 1: move the green cube to track space {action - A_SPACE}"
         return f"move to track space {action - A_SPACE}"
     return f"unknown action {action}"
 

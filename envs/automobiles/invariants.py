@@ -21,8 +21,10 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.expansion_delayed import delayed_violation  # Racing Season
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
+    ACTIVE,
     AERO,
     BOOST_BONUS,
     BOOST_NEXT,
@@ -68,6 +70,7 @@ from transit_gym.envs.automobiles.state import (
     PENDING_BOOST,
     PH_NITRO,
     PH_OVER,
+    PH_SETUP_BUY,
     PHASE,
     PK_COUNT,
     PK_LEFT,
@@ -123,6 +126,10 @@ MESSAGES = {
     12: "a field of the cube being moved is out of range",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
+    # Racing Season delayed cards
+    15: "an Adrenaline or Crate Motor field is out of range, or their pending decision "
+        "is one play cannot reach",
+    16: "during the setup purchases no hand is drawn and no turn has started",
 }
 
 
@@ -175,6 +182,13 @@ def violation(s, p, where):
     code = _turn(s, p, n, n_spaces, where)
     if code:
         return code
+    if delayed_violation(s, p, n, where):   # Racing Season delayed cards
+        return 15
+    if s[PHASE] == PH_SETUP_BUY and (   # Setup 7-9: hands are drawn after every purchase
+            any_outside(s, ACTIVE, 2 * MAX_PLAYERS * NC, 0, 0, where)   # active and used
+            or any_outside(s, ON_TRACK, NC, 0, 0, where)
+            or outside(s, STD_TURN, 0, 0, where) or outside(s, PLACED_N, 0, 0, where)):
+        return 16
     return 0
 
 

@@ -48,10 +48,22 @@ from transit_gym.envs.automobiles.effects import (
     pit_team_can_buy,
     pit_team_pick_ok,
 )
+from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season delayed cards
+    adrenaline_car_phase,
+    adrenaline_later,
+    adrenaline_step,
+    adrenaline_steps,
+    crate_after_end,
+    crate_done,
+    crate_step,
+    crate_steps,
+    delayed_turn_start,
+)
 from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
+    ADR_LEFT,  # Racing Season delayed cards
     AERO,
     BAG,
     BOOST_BONUS,
@@ -62,6 +74,7 @@ from transit_gym.envs.automobiles.state import (
     CAR_SPACE,
     CARD_OF,
     COST,
+    CRATE_SPACES,  # Racing Season delayed cards
     CURRENT,
     DISCARD,
     DRAWN,
@@ -100,10 +113,13 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PENDING_BOOST,
     PH_ACTION,
+    PH_ADRENALINE,  # Racing Season delayed cards
+    PH_ADRENALINE_MOVE,
     PH_BOOST,
     PH_BOOST_OTHER,
     PH_BUY,
     PH_CAR_CHIEF,
+    PH_CRATE_MOVE,  # Racing Season delayed cards
     PH_ENGINEER,
     PH_MANAGER_BAG,
     PH_MANAGER_REMOVE,
@@ -262,6 +278,7 @@ def start_turn(s, p, seat):
         s[PHASE] = PH_BOOST_OTHER
     else:
         s[PHASE] = PH_ACTION
+    delayed_turn_start(s, p, seat)   # Racing Season: Crate Motor spaces waiting (Accelerated)
 
 
 @nb.njit(cache=True)
@@ -304,7 +321,6 @@ def end_turn(s, p):
     lead statistics, then the next player; the game ends with the round in which a car
     finished its last lap (or after ``max_rounds`` rounds)."""
     seat = s[TURN_SEAT]
-    n = p[P_NUM_PLAYERS]
     discard = pile(seat, DISCARD)
     active = pile(seat, ACTIVE)
     used = pile(seat, USED)
@@ -318,6 +334,16 @@ def end_turn(s, p):
     s[PATH_N] = 0
     draw_to_active(s, seat, p[P_HAND])
     momentum(s, p)
+    if crate_after_end(s, p, seat):   # Racing Season: Crate Motor, cars behind move first
+        return
+    _end_turn_tail(s, p)
+
+
+@nb.njit(cache=True)
+def _end_turn_tail(s, p):
+    """After the End Phase: lead statistics, the end of the game, the next player."""
+    seat = s[TURN_SEAT]
+    n = p[P_NUM_PLAYERS]
     lead = leader(s, p)
     if lead != s[LEADER]:
         s[LEADER] = lead
@@ -340,7 +366,17 @@ def end_turn(s, p):
 def _finish_standard_turn(s, p):
     """After the Buy Phase: Car, Decline and End phases."""
     seat = s[TURN_SEAT]
+    start_rank = rank(s, p, seat)
     _car_phase(s, p, seat)
+    if adrenaline_car_phase(s, p, seat, start_rank):   # Racing Season: Adrenaline option 2
+        return
+    _decline_and_end(s, p)
+
+
+@nb.njit(cache=True)
+def _decline_and_end(s, p):
+    """Decline and End phases."""
+    seat = s[TURN_SEAT]
     gain(s, seat, WEAR, decline_wear(s, p, seat))
     end_turn(s, p)
 
@@ -500,6 +536,20 @@ def settle(s, p):
             if s[PK_LEFT] > 0 and total(s, pile(seat, DISCARD)) > 0:
                 return
             s[PHASE] = PH_ACTION
+        elif phase == PH_ADRENALINE:       # Racing Season delayed cards
+            if next_steps(s, p, seat, empty, 0) > 0:
+                return
+            adrenaline_later(s, p, seat)
+        elif phase == PH_ADRENALINE_MOVE:
+            if adrenaline_steps(s, p, seat, empty, 0) > 0:
+                return
+            s[ADR_LEFT] = 0
+            _decline_and_end(s, p)
+        elif phase == PH_CRATE_MOVE:
+            if crate_steps(s, p, empty, 0) > 0:
+                return
+            if crate_done(s, p):
+                _end_turn_tail(s, p)
         else:
             return
 
@@ -614,6 +664,15 @@ def legal_mask(s, p, mask):
         for c in range(NUM_COLOURS):
             if s[discard + c] > 0:
                 mask[A_DISCARD + c] = 1
+    elif phase == PH_ADRENALINE:       # Racing Season: option 1's first space, or option 2
+        next_steps(s, p, seat, mask, A_SPACE)
+        mask[A_STOP] = 1
+    elif phase == PH_ADRENALINE_MOVE:
+        adrenaline_steps(s, p, seat, mask, A_SPACE)
+        mask[A_STOP] = 1
+    elif phase == PH_CRATE_MOVE:
+        crate_steps(s, p, mask, A_SPACE)
+        mask[A_STOP] = 1
 
 
 @nb.njit(cache=True)
@@ -760,6 +819,24 @@ def _apply(s, p, action):
         else:
             move_cube(s, discard, active, colour)
             s[PK_LEFT] -= 1
+    elif phase == PH_ADRENALINE:       # Racing Season delayed cards
+        if action == A_STOP:
+            adrenaline_later(s, p, seat)
+        else:
+            s[PHASE] = PH_MOVE
+            step_to(s, p, seat, action - A_SPACE)
+            if s[MV_LEFT] == 0:
+                finish_move(s, p, seat)
+    elif phase == PH_ADRENALINE_MOVE:
+        if action == A_STOP:
+            s[ADR_LEFT] = 0
+        else:
+            adrenaline_step(s, p, seat, action - A_SPACE)
+    elif phase == PH_CRATE_MOVE:
+        if action == A_STOP:
+            s[CRATE_SPACES + s[CURRENT]] = 0
+        else:
+            crate_step(s, p, action - A_SPACE)
 
 
 @nb.njit(cache=True)

@@ -68,6 +68,7 @@ from transit_gym.envs.automobiles.data import (
 )
 from transit_gym.envs.automobiles.determinize import determinize
 from transit_gym.envs.automobiles.encode import OBS, action_name, observe
+from transit_gym.envs.automobiles.expansion_delayed import delayed_obs_high  # Racing Season
 from transit_gym.envs.automobiles.invariants import MESSAGES, violation
 from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
     check_track,
@@ -391,6 +392,8 @@ class AutomobilesGame(Game):
             high[b + e.SB_CARS] = n
         g = e.O_GAME   # constants of the configuration: 0..their value (never low == high)
         high[g:g + 6] = (laps, lap, rounds, rounds, 1.0, n)
+        delayed_obs_high(high, e.O_DELAYED, supply, int(self.cards.bonus.max()),
+                         self.num_players)   # Racing Season delayed cards
         high[high <= low] = low[high <= low] + 1.0   # a slot that is always 0 here: 0..1
         return low, high
 

@@ -54,12 +54,20 @@ PHASE_NAMES = (
     "boost_other",       # a player offered one free draw by another player's Boost
     "nitro",             # which drawn cube goes to the active pile
     "supercharged",      # cubes to take from the discard into the active pile
+    # Racing Season delayed cards (expansion_delayed.py): Adrenaline, Crate Motor
+    "adrenaline",        # option 1 (a light gray space now) or option 2 (A_STOP: Car Phase)
+    "adrenaline_move",   # Car Phase: the car's light gray spaces for positions gained
+    "crate_move",        # a car behind a Crate Motor user moves its awarded spaces
     "over",
 )
 (PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
  PH_MANAGER_REMOVE, PH_MANAGER_BAG, PH_MECHANIC, PH_PIT_CREW, PH_PIT_TEAM, PH_PIT_TEAM_BUY,
- PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO, PH_SUPERCHARGED,
- PH_OVER) = range(len(PHASE_NAMES))
+ PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO,
+ PH_SUPERCHARGED) = range(PHASE_NAMES.index("supercharged") + 1)
+PH_OVER = PHASE_NAMES.index("over")
+# Racing Season delayed cards
+PH_ADRENALINE, PH_ADRENALINE_MOVE, PH_CRATE_MOVE = (PHASE_NAMES.index(name) for name in (
+    "adrenaline", "adrenaline_move", "crate_move"))
 NUM_PHASES = len(PHASE_NAMES)
 
 LAYOUT = Layout(
@@ -131,6 +139,11 @@ LAYOUT = Layout(
         # Racing Season tracks / Weaving (rs_tracks): segment of its current space at which
         # the moving cube entered it (it passes the segments from there to where it rests)
         ("mv_entry", 1),
+        # Racing Season delayed cards (expansion_delayed.py)
+        ("adr_bonus", 1),        # Adrenaline option 2: light gray spaces per position gained
+        ("adr_left", 1),         # light gray spaces the car may still move in the Car Phase
+        ("crate_award", 1),      # Crate Motor: spaces each car behind gets after the End Phase
+        ("crate_spaces", MP),    # spaces awarded to each car and not moved yet
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -165,6 +178,9 @@ STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = _o("stat_bought"), _o("stat_activated")
     _o("stat_wear")
 STAT_PIT_STOPS, STAT_TURNS = _o("stat_pit_stops"), _o("stat_turns")
 MV_ENTRY = _o("mv_entry")   # Racing Season tracks / Weaving
+# Racing Season delayed cards
+ADR_BONUS, ADR_LEFT, CRATE_AWARD, CRATE_SPACES = _o("adr_bonus"), _o("adr_left"), \
+    _o("crate_award"), _o("crate_spaces")
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
