@@ -53,7 +53,10 @@ EFFECTS = ("gear", "wear", "car_chief", "engineer", "manager", "mechanic", "crew
 FIRST_EXPANSION_EFFECT = E_FACTORY_SUPPORT
 #: expansion effects whose kernels are not written yet: a card set naming such a card is
 #: refused (rules.py), and ``card_set="random"`` never draws one. Shrinks to () as they land.
-PENDING_EFFECTS = frozenset(EFFECTS[FIRST_EXPANSION_EFFECT:])
+PENDING_EFFECTS = frozenset(EFFECTS[FIRST_EXPANSION_EFFECT:]) - {
+    # Racing Season, cards that move (expansion_moves.py)
+    "burnout", "camber_toe", "redline", "fuel_injection", "bump_run", "overdrive",
+}
 NUM_EFFECTS = len(EFFECTS)
 #: effects whose ``count`` is a number of spaces that must be moved exactly (at least 1)
 EXACT_MOVES = {"gear", "suspension", "tires"}

@@ -48,10 +48,13 @@ from transit_gym.envs.automobiles.state import (
     DISCARD,
     DRAWN,
     END_TRIGGERED,
+    FUEL,
     MONEY,
     MV_LEFT,
     MV_MASK,
     MV_MIN,
+    MV_MIXED,
+    MV_REDLINE,
     MV_SPACE,
     MV_STEPS,
     NUM_PHASES,
@@ -79,6 +82,7 @@ from transit_gym.envs.automobiles.state import (
     PK_TOTAL,
     PLACED_N,
     PLACED_SPACE,
+    REDLINE,
     ROUNDS,
     START_RANK,
     STAT_PIT_STOPS,
@@ -127,6 +131,9 @@ OBS = Layout(
         ("players", MAX_PLAYERS * PLAYER_BLOCK),
         ("spaces", MAX_SPACES * SPACE_BLOCK),
         ("game", 6),                  # laps, lap length, rounds, max rounds, end triggered, players
+        # Racing Season, cards that move (expansion_moves.py)
+        ("move_cards", 4),            # Redline on, Fuel Injection multiplier (0: off); the moving
+                                      # cube may mix colours, its Redline wear (own move only)
     ]
 )
 OBS_SIZE = OBS.size
@@ -147,6 +154,7 @@ O_STOCK = OBS.offset("stock")
 O_PLAYERS = OBS.offset("players")
 O_SPACES = OBS.offset("spaces")
 O_GAME = OBS.offset("game")
+O_MOVE_CARDS = OBS.offset("move_cards")
 
 
 @nb.njit(cache=True)
@@ -248,6 +256,12 @@ def observe(s, p, seat, out):
     out[O_GAME + 3] = p[P_MAX_ROUNDS]
     out[O_GAME + 4] = s[END_TRIGGERED]
     out[O_GAME + 5] = n
+    # Racing Season, cards that move: the reminder cubes on the Wear Chart are public
+    out[O_MOVE_CARDS] = s[REDLINE]
+    out[O_MOVE_CARDS + 1] = s[FUEL]
+    if mine:
+        out[O_MOVE_CARDS + 2] = s[MV_MIXED]
+        out[O_MOVE_CARDS + 3] = s[MV_REDLINE]
 
 
 def layout() -> Layout:

@@ -16,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.automobiles.data import (
+    MAX_COUNT,
     MAX_PLAYERS,
     MAX_SEGMENTS,
     NUM_COLOURS,
@@ -36,6 +37,7 @@ from transit_gym.envs.automobiles.state import (
     DRAWN,
     END_TRIGGERED,
     FAR,
+    FUEL,
     LAST_LEAD_ROUND,
     LEAD_CHANGES,
     LEADER,
@@ -46,6 +48,8 @@ from transit_gym.envs.automobiles.state import (
     MV_LEFT,
     MV_MASK,
     MV_MIN,
+    MV_MIXED,
+    MV_REDLINE,
     MV_SEG,
     MV_SPACE,
     MV_STEPS,
@@ -65,6 +69,7 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_MOVE,
     PH_NITRO,
     PH_OVER,
     PHASE,
@@ -77,6 +82,8 @@ from transit_gym.envs.automobiles.state import (
     PLACED_N,
     PLACED_SEG,
     PLACED_SPACE,
+    REDLINE,
+    REDLINE_WEAR,
     ROUNDS,
     START_PLAYER,
     START_RANK,
@@ -122,6 +129,8 @@ MESSAGES = {
     12: "a field of the cube being moved is out of range",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
+    # Racing Season, cards that move (expansion_moves.py)
+    15: "a Redline / Fuel Injection flag or a flag of the moving cube is out of range",
 }
 
 
@@ -172,6 +181,9 @@ def violation(s, p, where):
     if code:
         return code
     code = _turn(s, p, n, n_spaces, where)
+    if code:
+        return code
+    code = _move_cards(s, where)   # Racing Season: cards that move
     if code:
         return code
     return 0
@@ -307,4 +319,17 @@ def _turn(s, p, n, n_spaces, where):
         return 13
     if outside(s, MONEY, 0, MAX_MAGNITUDE, where) or outside(s, BOUGHT_N, 0, cubes, where):
         return 14
+    return 0
+
+
+@nb.njit(cache=True)
+def _move_cards(s, where):
+    """Racing Season, cards that move: the turn flags, and the moving cube's flags (set
+    only while a cube is being moved)."""
+    moving = 1 if s[PHASE] == PH_MOVE else 0
+    if (outside(s, REDLINE, 0, 1, where) or outside(s, REDLINE_WEAR, 0, MAX_COUNT, where)
+            or outside(s, FUEL, 0, MAX_COUNT, where)
+            or outside(s, MV_MIXED, 0, moving, where)
+            or outside(s, MV_REDLINE, 0, MAX_COUNT * moving, where)):
+        return 15
     return 0

@@ -48,6 +48,11 @@ from transit_gym.envs.automobiles.effects import (
     pit_team_can_buy,
     pit_team_pick_ok,
 )
+from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: cards that move
+    apply_move_card,
+    move_card_mask,
+    reset_turn_flags,
+)
 from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -102,7 +107,9 @@ from transit_gym.envs.automobiles.state import (
     PH_ACTION,
     PH_BOOST,
     PH_BOOST_OTHER,
+    PH_BURNOUT,
     PH_BUY,
+    PH_CAMBER_TOE,
     PH_CAR_CHIEF,
     PH_ENGINEER,
     PH_MANAGER_BAG,
@@ -258,6 +265,7 @@ def start_turn(s, p, seat):
     s[ACT_COLOUR] = -1
     s[START_RANK] = rank(s, p, seat)
     s[STAT_TURNS + seat] += 1
+    reset_turn_flags(s)   # Racing Season: Redline, Fuel Injection
     if p[P_ACCELERATED] != 0 and s[PENDING_BOOST + seat] > 0:
         s[PHASE] = PH_BOOST_OTHER
     else:
@@ -614,6 +622,8 @@ def legal_mask(s, p, mask):
         for c in range(NUM_COLOURS):
             if s[discard + c] > 0:
                 mask[A_DISCARD + c] = 1
+    elif phase in (PH_BURNOUT, PH_CAMBER_TOE):   # Racing Season: cards that move
+        move_card_mask(s, p, seat, phase, mask, A_ACTIVE, A_DISCARD)
 
 
 @nb.njit(cache=True)
@@ -760,6 +770,8 @@ def _apply(s, p, action):
         else:
             move_cube(s, discard, active, colour)
             s[PK_LEFT] -= 1
+    elif phase in (PH_BURNOUT, PH_CAMBER_TOE):   # Racing Season: cards that move
+        apply_move_card(s, p, seat, phase, colour)
 
 
 @nb.njit(cache=True)

@@ -54,12 +54,17 @@ PHASE_NAMES = (
     "boost_other",       # a player offered one free draw by another player's Boost
     "nitro",             # which drawn cube goes to the active pile
     "supercharged",      # cubes to take from the discard into the active pile
+    # Racing Season, cards that move (expansion_moves.py)
+    "burnout",           # Burnout: gear cube of the discard pile naming the colour below it
+    "camber_toe",        # Camber & Toe: gear cube to put from the active into the discard pile
     "over",
 )
 (PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
  PH_MANAGER_REMOVE, PH_MANAGER_BAG, PH_MECHANIC, PH_PIT_CREW, PH_PIT_TEAM, PH_PIT_TEAM_BUY,
- PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO, PH_SUPERCHARGED,
- PH_OVER) = range(len(PHASE_NAMES))
+ PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO, PH_SUPERCHARGED
+ ) = range(PHASE_NAMES.index("supercharged") + 1)
+PH_OVER = PHASE_NAMES.index("over")
+PH_BURNOUT, PH_CAMBER_TOE = PHASE_NAMES.index("burnout"), PHASE_NAMES.index("camber_toe")
 NUM_PHASES = len(PHASE_NAMES)
 
 LAYOUT = Layout(
@@ -128,6 +133,12 @@ LAYOUT = Layout(
         ("stat_wear", MP),
         ("stat_pit_stops", MP),
         ("stat_turns", MP),
+        # Racing Season, cards that move (expansion_moves.py); reset in start_turn
+        ("redline", 1),          # Redline active: white gear cubes may go on any gear colour
+        ("redline_wear", 1),     # wear per white cube so used (the Redline card's ``wear``)
+        ("fuel", 1),             # Fuel Injection: gear moves times this (0: not active)
+        ("mv_mixed", 1),         # the moving cube may mix colours (Overdrive)
+        ("mv_redline", 1),       # wear the moving white gains unless it stays on white
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -161,6 +172,9 @@ LEADER, LEAD_CHANGES, LAST_LEAD_ROUND = _o("leader"), _o("lead_changes"), _o("la
 STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = _o("stat_bought"), _o("stat_activated"), \
     _o("stat_wear")
 STAT_PIT_STOPS, STAT_TURNS = _o("stat_pit_stops"), _o("stat_turns")
+# Racing Season, cards that move (expansion_moves.py)
+REDLINE, REDLINE_WEAR, FUEL = _o("redline"), _o("redline_wear"), _o("fuel")
+MV_MIXED, MV_REDLINE = _o("mv_mixed"), _o("mv_redline")
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
