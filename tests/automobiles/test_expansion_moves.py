@@ -25,7 +25,7 @@ from tests.automobiles.table import (
     from_discard,
     to_space,
 )
-from transit_gym.agents.automobiles import policy
+from transit_gym.agents.automobiles import policy, rule_based
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.encode import O_MOVE_CARDS
@@ -466,3 +466,60 @@ def test_moving_cards_are_playable_and_no_longer_pending():
             state = result.state(game, i)
             game.check_invariants(state)
             assert state.data[st.END_TRIGGERED] == 1
+
+
+# ----- the rule-based agent ---------------------------------------------------------------------
+def agent_choice(t: Table) -> int:
+    """The rule-based agent's answer to seat 0's pending decision."""
+    obs = t.game.observe(t.state, 0)
+    mask = t.game.legal_mask(t.state).astype(np.int8)
+    return int(rule_based(t.game.params, obs, mask))
+
+
+def test_agent_burnout_names_the_highest_discarded_gear_and_camber_gives_up_a_white():
+    """Burnout's fastest move comes from the highest gear (black: dark gray); Camber &
+    Toe gives up the cheapest gear (white)."""
+    t = card_table("Burnout")
+    t.give(0, "active", red=1)
+    t.give(0, "discard", light_gray=1, black=1)
+    t.turn(0)
+    assert agent_choice(t) == activate("red")
+    t.act(activate("red"))
+    assert agent_choice(t) == from_discard("black")
+    t2 = card_table("Camber & Toe")
+    t2.give(0, "active", red=1, white=1, black=1)
+    t2.turn(0)
+    assert agent_choice(t2) == activate("red")
+    t2.act(activate("red"))
+    assert agent_choice(t2) == from_active("white")
+
+
+def test_agent_plays_redline_and_fuel_injection_before_its_gears_only_when_they_help():
+    """Redline with a white gear in hand, Fuel Injection with three gear cubes, each before
+    any gear cube; neither again once active, nor without gears to help."""
+    t = card_table("Redline", "Fuel Injection Engine")
+    t.give(0, "active", red=1, blue=1, white=1, dark_gray=2)
+    t.turn(0)
+    first = agent_choice(t)
+    assert first in (activate("red"), activate("blue"))
+    t.act(first)
+    second = agent_choice(t)
+    assert {first, second} == {activate("red"), activate("blue")}
+    t.act(second)
+    assert agent_choice(t) not in (activate("red"), activate("blue"))
+    t2 = card_table("Redline", "Fuel Injection Engine")
+    t2.give(0, "active", red=1, blue=1, dark_gray=1)
+    t2.turn(0)
+    assert activate("dark_gray") in t2.legal() and activate("red") in t2.legal()
+    assert agent_choice(t2) == activate("dark_gray")
+
+
+@pytest.mark.parametrize(("rank", "used"), [(1, False), (2, True)])
+def test_agent_uses_bump_and_run_only_when_not_leading(rank, used):
+    """Bump & Run in first place only gains wear: the agent keeps it as money then."""
+    t = card_table("Bump & Run")
+    place(t, 2, rank, lane=0, at=39)
+    t.give(0, "active", green=1)
+    t.turn(0)
+    assert activate("green") in t.legal()
+    assert (agent_choice(t) == activate("green")) is used
