@@ -72,6 +72,7 @@ from transit_gym.envs.automobiles.state import (
     PH_MOVE,
     PH_NITRO,
     PH_OVER,
+    PH_SETUP_BUY,
     PHASE,
     PK_COUNT,
     PK_LEFT,
@@ -205,9 +206,10 @@ def _cubes(s, p, n, where):
             if any_outside(s, _PILES + (pile * MAX_PLAYERS + seat) * NC, NC, 0, 0, where):
                 return 8
     turn = s[TURN_SEAT]
+    setup = s[PHASE] == PH_SETUP_BUY   # nobody has a used pile before the first turn
     for seat in range(n):   # only the seat on turn has a used pile
-        if seat != turn and any_outside(s, _PILES + (2 * MAX_PLAYERS + seat) * NC, NC, 0, 0,
-                                        where):
+        used = _PILES + (2 * MAX_PLAYERS + seat) * NC
+        if (seat != turn or setup) and any_outside(s, used, NC, 0, 0, where):
             return 8
     if s[PHASE] != PH_NITRO and any_outside(s, DRAWN, NC, 0, 0, where):
         return 6
