@@ -310,6 +310,11 @@ def _turn(s, p, n, n_spaces, where):
             s[MV_SPACE] >= 0 and (s[MV_ABS] - p[P_SPACE_END + s[MV_SPACE]]) % p[P_LAP] != 0):
         relation_broken(where)
         return 12
+    if s[PHASE] == PH_MOVE:   # the moving cube waits in the used pile of the seat on turn
+        colour = s[ACT_COLOUR]
+        if colour < 0 or s[_PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC + colour] <= 0:
+            relation_broken(where)
+            return 12
     cubes = 0
     for c in range(NC):
         cubes += p[P_SUPPLY + c]

@@ -422,6 +422,24 @@ def test_tampered_move_card_flags_are_refused(field, value):
         State.from_dict(state.to_dict())
 
 
+def test_flags_at_their_largest_accepted_values_play_on_safely():
+    """Issue 15: a loaded state with Redline on at the largest wear and Fuel Injection at
+    the largest multiplier is accepted and plays to the end without breaking anything
+    (gear moves are capped by the turn's path capacity)."""
+    game = AutomobilesGame(num_players=2, card_set=MOVE_SETS[1], max_rounds=60)
+    rng = np.random.default_rng(3)
+    state = game.new_state(3)
+    for _ in range(40):
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    state["redline"][0] = 1
+    state["redline_wear"][0] = auto_data.MAX_COUNT
+    state["fuel"][0] = auto_data.MAX_COUNT
+    state = State.from_dict(state.to_dict())
+    while not game.is_over(state):
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        game.validate(state)
+
+
 # ----- whole games --------------------------------------------------------------------------
 MOVE_SETS = [
     ["Car Chief", "Pit Crew", "Burnout", "Overdrive", "Fuel Injection Engine"],
