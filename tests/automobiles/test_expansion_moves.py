@@ -194,6 +194,21 @@ def test_redline_white_on_a_white_space_gains_no_wear():
     assert t.count(0, "used", "wear") == 0 and t.on_track("white") == 1
 
 
+def test_redline_white_on_black_gains_the_decline_wear_of_black():
+    """Rule Clarifications: "you gain wear based on the highest color track space you moved
+    on, not the color of gear that you used": a redlined white on a black space counts
+    black in the Decline Phase, on top of Redline's own wear."""
+    t = card_table("Redline", keep=False)
+    t.give(0, "active", red=1, white=1)
+    t.give(0, "bag", yellow=7)
+    t.turn(0)
+    t.act(activate("red"), activate("white"), to_space(t.space(2, 0)))
+    assert t.count(0, "used", "wear") == 1 and t.s[st.TOP_COLOUR] == 3
+    t.act(STOP, STOP)                                   # end the Action and Buy Phases
+    chart = t.game.cards.wear_chart
+    assert t.count(0, "discard", "wear") == 1 + int(chart[3])
+
+
 def test_redline_lasts_only_for_this_turn():
     """Rule Clarifications: effects last until the end of the turn; the next turn's white
     gears move on white only again."""
@@ -259,6 +274,16 @@ def test_fuel_injection_has_no_effect_on_camber_toe():
     t.turn(0)
     t.act(activate("blue"), activate("red"), from_active("white"))
     assert t.s[st.MV_LEFT] == 1 and t.s[st.MV_MIN] == 1
+
+
+def test_fuel_injection_has_no_effect_on_overdrive():
+    """Fuel Injection doubles gear cubes only: Overdrive's green cube keeps its 3 spaces."""
+    t = card_table("Overdrive", "Fuel Injection Engine")
+    place(t, 2, 2)
+    t.give(0, "active", blue=1, green=1)
+    t.turn(0)
+    t.act(activate("blue"), activate("green"))
+    assert t.s[st.MV_LEFT] == 3
 
 
 def test_redline_and_fuel_injection_combine_two_spaces_of_one_chosen_colour():
