@@ -19,13 +19,19 @@ from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
     E_ADRENALINE,  # Racing Season delayed cards
+    E_BUMP_RUN,
+    E_BURNOUT,
+    E_CAMBER_TOE,
     E_CRATE_MOTOR,
     E_ENGINEER,
+    E_FUEL_INJECTION,
     E_GEAR,
     E_MECHANIC,
+    E_OVERDRIVE,
     E_PIT_CAPTAIN,
     E_PIT_CREW,
     E_PIT_TEAM,
+    E_REDLINE,
     LIGHT,
     MAX_SPACES,  # Racing Season delayed cards
     NUM_COLOURS,
@@ -38,9 +44,11 @@ from transit_gym.envs.automobiles.encode import (
     O_DECISION,
     O_DRAWN,
     O_MARKET,
+    O_MOVE_CARDS,
     O_PICKS,
     O_PLAYERS,
     O_SPACES,
+    O_TURN,
     PB_ACTIVE,
     PB_DISCARD,
     PB_SEGMENT,  # Racing Season delayed cards
@@ -68,7 +76,9 @@ from transit_gym.envs.automobiles.state import (
     PH_ADRENALINE_MOVE,
     PH_BOOST,
     PH_BOOST_OTHER,
+    PH_BURNOUT,
     PH_BUY,
+    PH_CAMBER_TOE,
     PH_CAR_CHIEF,
     PH_CRATE_MOVE,  # Racing Season delayed cards
     PH_ENGINEER,
@@ -212,6 +222,98 @@ def _crate_move(obs, mask):
                 best_key = key
                 best = a
     return best
+# ----- Racing Season: cards that move (Burnout, Camber & Toe, Redline, Fuel Injection Engine,
+# Bump & Run, Overdrive; docs/racing_season/cards_moves.md), called from dispatch lines below.
+# - Worth (keeping, buying) and activation order: the movers go before the gear cubes like
+#   the base movers; Redline and Fuel Injection first of all, since they only change the
+#   gear cubes activated after them.
+# - Redline is used with a white gear cube in hand, Fuel Injection with at least
+#   ``FUEL_MIN_GEARS`` gear cubes (it costs wear), neither when already active; Bump & Run
+#   only when not leading (in first place it only gains wear); Camber & Toe only with a
+#   white or light gray gear to give up.
+# - Burnout names the highest gear of the discard pile (the fastest colour below it);
+#   Camber & Toe gives up the lowest gear of the active pile.
+#: effects without a value here (other expansion cards) are neither bought nor activated
+NOT_KNOWN_KEEP = 1
+NOT_KNOWN_ORDER = 99
+#: gear cubes in hand that make Fuel Injection's 2 wear worth it
+FUEL_MIN_GEARS = 3
+
+
+@nb.njit(cache=True)
+def move_card_keep(e):
+    """How much a cube of effect ``e`` is worth keeping (scale of ``EFFECT_KEEP``)."""
+    if e in (E_OVERDRIVE, E_BURNOUT, E_REDLINE, E_FUEL_INJECTION, E_BUMP_RUN):
+        return 4
+    if e == E_CAMBER_TOE:
+        return 3
+    return NOT_KNOWN_KEEP
+
+
+@nb.njit(cache=True)
+def move_card_buy(e):
+    """How much the agent wants to buy a cube of effect ``e`` (0: never)."""
+    if e == E_OVERDRIVE:     # like Turbo: up to 3 spaces for 1 wear
+        return 5
+    if e in (E_BURNOUT, E_REDLINE, E_FUEL_INJECTION, E_BUMP_RUN):   # like Gearbox, Diesel
+        return 4
+    if e == E_CAMBER_TOE:    # 1 space for a gear given up: kept, rarely bought
+        return 3
+    return 0
+
+
+@nb.njit(cache=True)
+def move_card_order(e):
+    """Activation order of effect ``e`` (lower first; 99 never)."""
+    if e == E_REDLINE:
+        return 3
+    if e == E_FUEL_INJECTION:
+        return 4
+    if e == E_OVERDRIVE:
+        return 28
+    if e == E_BUMP_RUN:
+        return 29
+    if e == E_BURNOUT:
+        return 30
+    if e == E_CAMBER_TOE:
+        return 34
+    return NOT_KNOWN_ORDER
+
+
+@nb.njit(cache=True)
+def move_card_useful(obs, e):
+    """Whether activating a legal cube of effect ``e`` helps now."""
+    own = O_PLAYERS + PB_ACTIVE
+    if e == E_REDLINE:
+        return obs[O_MOVE_CARDS] == 0 and obs[own + WHITE] > 0
+    if e == E_FUEL_INJECTION:
+        gears = 0.0
+        for g in range(WHITE, BLACK + 1):
+            gears += obs[own + g]
+        return obs[O_MOVE_CARDS + 1] == 0 and gears >= FUEL_MIN_GEARS
+    if e == E_BUMP_RUN:
+        return obs[O_TURN + 2] > 1
+    if e == E_CAMBER_TOE:
+        return obs[own + WHITE] > 0 or obs[own + LIGHT] > 0
+    return True
+
+
+@nb.njit(cache=True)
+def burnout_choice(mask, a_discard):
+    """The highest discarded gear offered (its lower colour is the fastest)."""
+    for g in range(BLACK, LIGHT - 1, -1):
+        if mask[a_discard + g]:
+            return a_discard + g
+    return -1
+
+
+@nb.njit(cache=True)
+def camber_toe_choice(mask, a_active):
+    """The lowest active gear offered (the cheapest to give up)."""
+    for g in range(WHITE, BLACK + 1):
+        if mask[a_active + g]:
+            return a_active + g
+    return -1
 
 
 @nb.njit(cache=True)
@@ -236,6 +338,8 @@ def _keep(eff, c):
         return _delayed_value(eff[c], 0)
     if eff[c] == E_GEAR:
         return GEAR_KEEP[c]
+    if eff[c] >= EFFECT_KEEP.shape[0]:   # Racing Season: cards that move
+        return move_card_keep(eff[c])
     return EFFECT_KEEP[eff[c]]
 
 
@@ -247,6 +351,8 @@ def _buy_want(eff, c):
         return _delayed_value(eff[c], 1)
     if eff[c] == E_GEAR:
         return GEAR_BUY[c]
+    if eff[c] >= EFFECT_BUY.shape[0]:    # Racing Season: cards that move
+        return move_card_buy(eff[c])
     return EFFECT_BUY[eff[c]]
 
 
@@ -256,6 +362,8 @@ def _order(eff, c):
         return _delayed_value(eff[c], 2)
     if eff[c] == E_GEAR:
         return GEAR_ORDER[c]
+    if eff[c] >= EFFECT_ORDER.shape[0]:  # Racing Season: cards that move
+        return move_card_order(eff[c])
     return EFFECT_ORDER[eff[c]]
 
 
@@ -331,6 +439,8 @@ def _useful(obs, eff, c):
         return active_wear > 0 or discard_wear > 0
     if e in (E_PIT_CAPTAIN, E_PIT_CREW, E_PIT_TEAM):
         return discard_wear > 0
+    if e >= EFFECT_ORDER.shape[0]:   # Racing Season: cards that move
+        return move_card_useful(obs, e)
     return True
 
 
@@ -428,6 +538,10 @@ def rule_based(p, obs, mask):
             action = A_STOP
     elif phase == PH_CRATE_MOVE:
         action = _crate_move(obs, mask)
+    elif phase == PH_BURNOUT:        # Racing Season: cards that move
+        action = burnout_choice(mask, A_DISCARD)
+    elif phase == PH_CAMBER_TOE:
+        action = camber_toe_choice(mask, A_ACTIVE)
     if action < 0 or not mask[action]:
         for a in range(mask.shape[0]):
             if mask[a]:

@@ -61,6 +61,8 @@ FIRST_EXPANSION_EFFECT = E_FACTORY_SUPPORT
 #: refused (rules.py), and ``card_set="random"`` never draws one. Shrinks to () as they land.
 PENDING_EFFECTS = frozenset(EFFECTS[FIRST_EXPANSION_EFFECT:]) - {
     "adrenaline", "crate_motor",   # Racing Season delayed cards (expansion_delayed.py)
+    # Racing Season, cards that move (expansion_moves.py)
+    "burnout", "camber_toe", "redline", "fuel_injection", "bump_run", "overdrive",
 }
 NUM_EFFECTS = len(EFFECTS)
 #: effects whose ``count`` is a number of spaces that must be moved exactly (at least 1)

@@ -62,6 +62,13 @@ from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season de
     adrenaline_activate,
     crate_activate,
 )
+from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: cards that move
+    activate_move_card,
+    gear_colours,
+    is_move_card,
+    move_card_ready,
+    start_gear_move,
+)
 from transit_gym.envs.automobiles.moves import start_move
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -176,8 +183,8 @@ def can_activate(s, p, seat, colour):
     effect = card_effect(s, p, colour)
     count = card_param(s, p, colour, P_CARD_COUNT)
     discard = pile(seat, DISCARD)
-    if effect == E_GEAR:
-        return move_possible(s, p, seat, 1 << colour, count)
+    if effect == E_GEAR:   # Racing Season: Redline widens a white's colours
+        return move_possible(s, p, seat, gear_colours(s, colour), count)
     if effect == E_CAR_CHIEF:
         for g in range(WHITE, BLACK + 1):
             if s[discard + g] > 0 and (g == BLACK or s[STOCK + g + 1] > 0):
@@ -206,6 +213,8 @@ def can_activate(s, p, seat, colour):
         return False
     if effect == E_NITRO:
         return can_draw(s, seat, count)
+    if is_move_card(effect):   # Racing Season: cards that move
+        return move_card_ready(s, p, seat, effect, count)
     return True
 
 
@@ -235,8 +244,8 @@ def activate(s, p, seat, colour):
     count = card_param(s, p, colour, P_CARD_COUNT)
     bonus = card_param(s, p, colour, P_CARD_BONUS)
     discard = pile(seat, DISCARD)
-    if effect == E_GEAR:
-        start_move(s, 1 << colour, count, count)
+    if effect == E_GEAR:   # Racing Season: Redline and Fuel Injection change gear moves
+        start_gear_move(s, seat, colour, count)
     elif effect == E_WEAR:
         move_cube(s, pile(seat, USED), discard, WEAR)
     elif effect == E_CAR_CHIEF:
@@ -327,4 +336,6 @@ def activate(s, p, seat, colour):
         adrenaline_activate(s, count)
     elif effect == E_CRATE_MOTOR:      # Racing Season delayed cards
         crate_activate(s, count, bonus)
+    elif is_move_card(effect):   # Racing Season: cards that move
+        activate_move_card(s, p, seat, effect, wear, count, bonus)
 

@@ -49,10 +49,13 @@ from transit_gym.envs.automobiles.state import (
     DISCARD,
     DRAWN,
     END_TRIGGERED,
+    FUEL,
     MONEY,
     MV_LEFT,
     MV_MASK,
     MV_MIN,
+    MV_MIXED,
+    MV_REDLINE,
     MV_SPACE,
     MV_STEPS,
     NUM_PHASES,
@@ -80,6 +83,7 @@ from transit_gym.envs.automobiles.state import (
     PK_TOTAL,
     PLACED_N,
     PLACED_SPACE,
+    REDLINE,
     ROUNDS,
     START_RANK,
     STAT_PIT_STOPS,
@@ -132,6 +136,9 @@ OBS = Layout(
         # left in the Car Phase), Crate Motor (spaces each car behind gets), then the
         # awarded spaces not moved yet of every seat from the observer's left
         ("delayed", 3 + MAX_PLAYERS),
+        # Racing Season, cards that move (expansion_moves.py)
+        ("move_cards", 4),            # Redline on, Fuel Injection multiplier (0: off); the moving
+                                      # cube may mix colours, its Redline wear (own move only)
     ]
 )
 OBS_SIZE = OBS.size
@@ -153,6 +160,7 @@ O_PLAYERS = OBS.offset("players")
 O_SPACES = OBS.offset("spaces")
 O_GAME = OBS.offset("game")
 O_DELAYED = OBS.offset("delayed")   # Racing Season delayed cards
+O_MOVE_CARDS = OBS.offset("move_cards")
 
 
 @nb.njit(cache=True)
@@ -255,6 +263,12 @@ def observe(s, p, seat, out):
     out[O_GAME + 4] = s[END_TRIGGERED]
     out[O_GAME + 5] = n
     observe_delayed(s, p, seat, out, O_DELAYED)   # Racing Season delayed cards
+    # Racing Season, cards that move: the reminder cubes on the Wear Chart are public
+    out[O_MOVE_CARDS] = s[REDLINE]
+    out[O_MOVE_CARDS + 1] = s[FUEL]
+    if mine:
+        out[O_MOVE_CARDS + 2] = s[MV_MIXED]
+        out[O_MOVE_CARDS + 3] = s[MV_REDLINE]
 
 
 def layout() -> Layout:

@@ -16,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.automobiles.data import (
+    MAX_COUNT,
     MAX_PLAYERS,
     MAX_SEGMENTS,
     NUM_COLOURS,
@@ -38,6 +39,7 @@ from transit_gym.envs.automobiles.state import (
     DRAWN,
     END_TRIGGERED,
     FAR,
+    FUEL,
     LAST_LEAD_ROUND,
     LEAD_CHANGES,
     LEADER,
@@ -49,6 +51,8 @@ from transit_gym.envs.automobiles.state import (
     MV_LEFT,
     MV_MASK,
     MV_MIN,
+    MV_MIXED,
+    MV_REDLINE,
     MV_SEG,
     MV_SPACE,
     MV_STEPS,
@@ -68,6 +72,7 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_MOVE,
     PH_NITRO,
     PH_OVER,
     PH_SETUP_BUY,
@@ -81,6 +86,8 @@ from transit_gym.envs.automobiles.state import (
     PLACED_N,
     PLACED_SEG,
     PLACED_SPACE,
+    REDLINE,
+    REDLINE_WEAR,
     ROUNDS,
     START_PLAYER,
     START_RANK,
@@ -130,6 +137,8 @@ MESSAGES = {
     15: "an Adrenaline or Crate Motor field is out of range, or their pending decision "
         "is one play cannot reach",
     16: "during the setup purchases no hand is drawn and no turn has started",
+    # Racing Season, cards that move (expansion_moves.py)
+    17: "a Redline / Fuel Injection flag or a flag of the moving cube is out of range",
 }
 
 
@@ -189,6 +198,9 @@ def violation(s, p, where):
             or any_outside(s, ON_TRACK, NC, 0, 0, where)
             or outside(s, STD_TURN, 0, 0, where) or outside(s, PLACED_N, 0, 0, where)):
         return 16
+    code = _move_cards(s, where)   # Racing Season: cards that move
+    if code:
+        return code
     return 0
 
 
@@ -208,9 +220,10 @@ def _cubes(s, p, n, where):
             if any_outside(s, _PILES + (pile * MAX_PLAYERS + seat) * NC, NC, 0, 0, where):
                 return 8
     turn = s[TURN_SEAT]
+    setup = s[PHASE] == PH_SETUP_BUY   # nobody has a used pile before the first turn
     for seat in range(n):   # only the seat on turn has a used pile
-        if seat != turn and any_outside(s, _PILES + (2 * MAX_PLAYERS + seat) * NC, NC, 0, 0,
-                                        where):
+        used = _PILES + (2 * MAX_PLAYERS + seat) * NC
+        if (seat != turn or setup) and any_outside(s, used, NC, 0, 0, where):
             return 8
     if s[PHASE] != PH_NITRO and any_outside(s, DRAWN, NC, 0, 0, where):
         return 6
@@ -312,6 +325,11 @@ def _turn(s, p, n, n_spaces, where):
             s[MV_SPACE] >= 0 and (s[MV_ABS] - p[P_SPACE_END + s[MV_SPACE]]) % p[P_LAP] != 0):
         relation_broken(where)
         return 12
+    if s[PHASE] == PH_MOVE:   # the moving cube waits in the used pile of the seat on turn
+        colour = s[ACT_COLOUR]
+        if colour < 0 or s[_PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC + colour] <= 0:
+            relation_broken(where)
+            return 12
     cubes = 0
     for c in range(NC):
         cubes += p[P_SUPPLY + c]
@@ -323,4 +341,17 @@ def _turn(s, p, n, n_spaces, where):
         return 13
     if outside(s, MONEY, 0, MAX_MAGNITUDE, where) or outside(s, BOUGHT_N, 0, cubes, where):
         return 14
+    return 0
+
+
+@nb.njit(cache=True)
+def _move_cards(s, where):
+    """Racing Season, cards that move: the turn flags, and the moving cube's flags (set
+    only while a cube is being moved)."""
+    moving = 1 if s[PHASE] == PH_MOVE else 0
+    if (outside(s, REDLINE, 0, 1, where) or outside(s, REDLINE_WEAR, 0, MAX_COUNT, where)
+            or outside(s, FUEL, 0, MAX_COUNT, where)
+            or outside(s, MV_MIXED, 0, moving, where)
+            or outside(s, MV_REDLINE, 0, MAX_COUNT * moving, where)):
+        return 17
     return 0

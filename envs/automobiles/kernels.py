@@ -59,6 +59,11 @@ from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season de
     crate_steps,
     delayed_turn_start,
 )
+from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: cards that move
+    apply_move_card,
+    move_card_mask,
+    reset_turn_flags,
+)
 from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -117,7 +122,9 @@ from transit_gym.envs.automobiles.state import (
     PH_ADRENALINE_MOVE,
     PH_BOOST,
     PH_BOOST_OTHER,
+    PH_BURNOUT,
     PH_BUY,
+    PH_CAMBER_TOE,
     PH_CAR_CHIEF,
     PH_CRATE_MOVE,  # Racing Season delayed cards
     PH_ENGINEER,
@@ -274,6 +281,7 @@ def start_turn(s, p, seat):
     s[ACT_COLOUR] = -1
     s[START_RANK] = rank(s, p, seat)
     s[STAT_TURNS + seat] += 1
+    reset_turn_flags(s)   # Racing Season: Redline, Fuel Injection
     if p[P_ACCELERATED] != 0 and s[PENDING_BOOST + seat] > 0:
         s[PHASE] = PH_BOOST_OTHER
     else:
@@ -673,6 +681,8 @@ def legal_mask(s, p, mask):
     elif phase == PH_CRATE_MOVE:
         crate_steps(s, p, mask, A_SPACE)
         mask[A_STOP] = 1
+    elif phase in (PH_BURNOUT, PH_CAMBER_TOE):   # Racing Season: cards that move
+        move_card_mask(s, p, seat, phase, mask, A_ACTIVE, A_DISCARD)
 
 
 @nb.njit(cache=True)
@@ -837,6 +847,8 @@ def _apply(s, p, action):
             s[CRATE_SPACES + s[CURRENT]] = 0
         else:
             crate_step(s, p, action - A_SPACE)
+    elif phase in (PH_BURNOUT, PH_CAMBER_TOE):   # Racing Season: cards that move
+        apply_move_card(s, p, seat, phase, colour)
 
 
 @nb.njit(cache=True)

@@ -4,8 +4,10 @@ Phase, How to Move on the Track, the gear and mover cards).
 A move is set up by ``start_move`` with the colours allowed, the most spaces and the
 spaces that must be moved. Each step goes to a forward-adjacent space of an allowed
 colour (a move of several spaces keeps one colour: the allowed set narrows to the
-colours of the spaces entered). When the move ends the cube sits on its last space and
-counts as placed on the track (still part of the used pile for card effects).
+colours of the spaces entered; Overdrive's ``mv_mixed`` keeps the whole set). When the
+move ends the cube sits on its last space and counts as placed on the track (still part
+of the used pile for card effects). Redline's wear for a white gear cube that moved as
+another colour (``mv_redline``) is gained then; see ``expansion_moves``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from transit_gym.envs.automobiles.board import (
     scan_through,
     weave_top,
 )
-from transit_gym.envs.automobiles.cubes import pile
+from transit_gym.envs.automobiles.cubes import gain, pile
+from transit_gym.envs.automobiles.data import WEAR, WHITE
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     FAR,
@@ -32,6 +35,8 @@ from transit_gym.envs.automobiles.state import (
     MV_LEFT,
     MV_MASK,
     MV_MIN,
+    MV_MIXED,
+    MV_REDLINE,
     MV_SEG,
     MV_SPACE,
     MV_STEPS,
@@ -66,6 +71,8 @@ def start_move(s, colours, most, least):
     s[MV_ABS] = 0
     s[MV_SEG] = 0
     s[MV_ENTRY] = 0
+    s[MV_MIXED] = 0      # Racing Season (expansion_moves): set after this call when needed
+    s[MV_REDLINE] = 0
     s[PHASE] = PH_MOVE
 
 
@@ -115,7 +122,8 @@ def step_to(s, p, seat, to):
     top = p[P_SPACE_TOP + to]
     if top > s[TOP_COLOUR]:
         s[TOP_COLOUR] = top
-    s[MV_MASK] &= p[P_SPACE_COLOURS + to]
+    if s[MV_MIXED] == 0:     # Racing Season, Overdrive: colours may be mixed
+        s[MV_MASK] &= p[P_SPACE_COLOURS + to]
     s[MV_LEFT] -= 1
     if s[MV_MIN] > 0:
         s[MV_MIN] -= 1
@@ -127,6 +135,9 @@ def finish_move(s, p, seat):
     """End the move: a cube that moved is placed on its last space (the farthest cube,
     inner lane first on a tie, is where the car will go); back to actions."""
     if s[MV_STEPS] > 0:
+        # Racing Season, Redline: a white gear cube that did not move as a white gains wear
+        if s[MV_REDLINE] > 0 and (s[MV_MASK] & (1 << WHITE)) == 0:
+            gain(s, seat, WEAR, s[MV_REDLINE])
         colour = s[ACT_COLOUR]
         s[pile(seat, USED) + colour] -= 1
         s[ON_TRACK + colour] += 1
@@ -151,4 +162,6 @@ def finish_move(s, p, seat):
     s[MV_LEFT] = 0
     s[MV_MIN] = 0
     s[MV_MASK] = 0
+    s[MV_MIXED] = 0
+    s[MV_REDLINE] = 0
     s[PHASE] = PH_ACTION

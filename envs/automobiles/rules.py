@@ -394,6 +394,9 @@ class AutomobilesGame(Game):
         high[g:g + 6] = (laps, lap, rounds, rounds, 1.0, n)
         delayed_obs_high(high, e.O_DELAYED, supply, int(self.cards.bonus.max()),
                          self.num_players)   # Racing Season delayed cards
+        # Racing Season, cards that move: Fuel Injection multiplier, Redline wear per white
+        high[e.O_MOVE_CARDS + 1] = auto_data.MAX_COUNT
+        high[e.O_MOVE_CARDS + 3] = auto_data.MAX_COUNT
         high[high <= low] = low[high <= low] + 1.0   # a slot that is always 0 here: 0..1
         return low, high
 

@@ -58,6 +58,9 @@ PHASE_NAMES = (
     "adrenaline",        # option 1 (a light gray space now) or option 2 (A_STOP: Car Phase)
     "adrenaline_move",   # Car Phase: the car's light gray spaces for positions gained
     "crate_move",        # a car behind a Crate Motor user moves its awarded spaces
+    # Racing Season, cards that move (expansion_moves.py)
+    "burnout",           # Burnout: gear cube of the discard pile naming the colour below it
+    "camber_toe",        # Camber & Toe: gear cube to put from the active into the discard pile
     "over",
 )
 (PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
@@ -68,6 +71,7 @@ PH_OVER = PHASE_NAMES.index("over")
 # Racing Season delayed cards
 PH_ADRENALINE, PH_ADRENALINE_MOVE, PH_CRATE_MOVE = (PHASE_NAMES.index(name) for name in (
     "adrenaline", "adrenaline_move", "crate_move"))
+PH_BURNOUT, PH_CAMBER_TOE = PHASE_NAMES.index("burnout"), PHASE_NAMES.index("camber_toe")
 NUM_PHASES = len(PHASE_NAMES)
 
 LAYOUT = Layout(
@@ -144,6 +148,12 @@ LAYOUT = Layout(
         ("adr_left", 1),         # light gray spaces the car may still move in the Car Phase
         ("crate_award", 1),      # Crate Motor: spaces each car behind gets after the End Phase
         ("crate_spaces", MP),    # spaces awarded to each car and not moved yet
+        # Racing Season, cards that move (expansion_moves.py); reset in start_turn
+        ("redline", 1),          # Redline active: white gear cubes may go on any gear colour
+        ("redline_wear", 1),     # wear per white cube so used (the Redline card's ``wear``)
+        ("fuel", 1),             # Fuel Injection: gear moves times this (0: not active)
+        ("mv_mixed", 1),         # the moving cube may mix colours (Overdrive)
+        ("mv_redline", 1),       # wear the moving white gains unless it stays on white
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -181,6 +191,9 @@ MV_ENTRY = _o("mv_entry")   # Racing Season tracks / Weaving
 # Racing Season delayed cards
 ADR_BONUS, ADR_LEFT, CRATE_AWARD, CRATE_SPACES = _o("adr_bonus"), _o("adr_left"), \
     _o("crate_award"), _o("crate_spaces")
+# Racing Season, cards that move (expansion_moves.py)
+REDLINE, REDLINE_WEAR, FUEL = _o("redline"), _o("redline_wear"), _o("fuel")
+MV_MIXED, MV_REDLINE = _o("mv_mixed"), _o("mv_redline")
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
