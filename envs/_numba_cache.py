@@ -56,7 +56,10 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
     if path.is_relative_to(AGENTS_DIR):
         game_dir = PACKAGE_DIR / path.stem
         game = str(game_dir) if game_dir.is_dir() else str(PACKAGE_DIR)
-        return (core, game, str(path), str(AGENTS_DIR / "base.py"))
+        # helpers split out of agents/<game>.py (agents/<game>_*.py) are compiled into its
+        # kernels, so an edit to one of them must invalidate the game's agent cache too
+        helpers = tuple(str(f) for f in sorted(AGENTS_DIR.glob(f"{path.stem.split('_')[0]}*.py")))
+        return (core, game, str(path), str(AGENTS_DIR / "base.py"), *helpers)
     try:
         rel = path.relative_to(PACKAGE_DIR)
     except ValueError:

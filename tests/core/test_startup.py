@@ -10,8 +10,11 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from transit_gym.envs import _numba_cache
 
 SMALL_GAME = "loose_caboose"
 
@@ -156,3 +159,14 @@ def test_first_compile_does_not_import_scipy_but_blas_still_works(tmp_path):
     imported, value = run.stdout.split()
     assert imported == "False"
     assert float(value) == 3.0
+
+
+def test_an_agent_kernel_cache_is_stamped_with_its_split_out_helper_modules():
+    """A kernel of ``agents/<game>.py`` inlines jitted helpers from ``agents/<game>_*.py``;
+    an edit to such a helper must change the agent's cache stamp (else a stale kernel
+    would run)."""
+    agents = Path(_numba_cache.AGENTS_DIR)
+    sources = _numba_cache.stamp_sources(str(agents / "automobiles.py"))
+    assert str(agents / "automobiles_eval.py") in sources
+    assert str(agents / "automobiles.py") in sources
+    assert not any(Path(s).name.startswith("planes") for s in sources)
