@@ -37,6 +37,8 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``buy_wear=True``: wear cubes are in the stock like every other cube and the Wear
   card has a cost like every card (Card Basics), and the Buy Phase lets a player buy
   any cubes of the stock; ``False`` takes wear off sale (and Pit Team cannot buy it).
+- ``drivers=False``: the Racing Season drivers module: ``True`` drafts from players + 1
+  revealed drivers, ``"all"`` (online variant) from all ten; ``False`` is the base game.
 - ``max_rounds=200``: not a rule: an engine guard that ends a game after that many
   rounds (ranked by race position) so that any pair of policies terminates.
 """
@@ -51,6 +53,7 @@ import numpy as np
 
 from transit_gym.envs.automobiles import board, kernels
 from transit_gym.envs.automobiles import data as auto_data
+from transit_gym.envs.automobiles import driver_data as drv_data  # Racing Season drivers
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import (
     CARD_COLOURS,
@@ -114,7 +117,8 @@ class AutomobilesGame(Game):
                open_bags: bool = False, accelerated_play: bool = False,
                start_player: int | str = "random", branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
-               buy_wear: bool = True, max_rounds: int = 200) -> None:
+               buy_wear: bool = True, max_rounds: int = 200,
+               drivers: bool | str = False) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
@@ -158,8 +162,21 @@ class AutomobilesGame(Game):
             st.P_BUY_WEAR: _flag("buy_wear", buy_wear),
         }, grid_offset=0 if _flag("grid_crossing_counts", grid_crossing_counts)
             else board_data.lap_length)
+        self._fill_drivers(drivers)   # Racing Season drivers
         self.num_actions = kernels.NUM_ACTIONS
         self.obs_size = OBS.size
+
+    def _fill_drivers(self, drivers: Any) -> None:
+        """The ``drivers`` option (False, True or "all") and the driver table."""
+        modes = {False: 0, True: 1, "all": 2}
+        if not (isinstance(drivers, bool) or (isinstance(drivers, str) and drivers == "all")):
+            raise ConfigError(f"drivers must be False, True or 'all', got {drivers!r}")
+        self.drivers = drv_data.load_drivers()
+        p = self.params
+        p[st.P_DRIVERS] = modes[drivers]
+        p[st.P_DRIVER_EXTRA] = self.drivers.extra
+        p[st.P_DRIVER_AMOUNT:st.P_DRIVER_AMOUNT + drv_data.NUM_DRIVERS] = self.drivers.amounts
+        p[st.P_DRIVER_PRICE:st.P_DRIVER_PRICE + drv_data.NUM_DRIVERS] = self.drivers.prices
 
     @staticmethod
     def _resolve_set(card_set: Any, cards: auto_data.CardData) -> tuple[str, ...] | None:
@@ -327,7 +344,8 @@ class AutomobilesGame(Game):
         s = state.data
         places = {"stock": s[st.STOCK:st.STOCK + NUM_COLOURS].copy(),
                   "on_track": s[st.ON_TRACK:st.ON_TRACK + NUM_COLOURS].copy(),
-                  "drawn": s[st.DRAWN:st.DRAWN + NUM_COLOURS].copy()}
+                  "drawn": s[st.DRAWN:st.DRAWN + NUM_COLOURS].copy(),
+                  "driver_held": s[st.DRIVER_HELD:st.DRIVER_HELD + NUM_COLOURS].copy()}
         for seat in range(MAX_PLAYERS):
             for name, base in (("bag", st.BAG), ("active", st.ACTIVE), ("used", st.USED),
                                ("discard", st.DISCARD)):

@@ -25,6 +25,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.layout import Layout
 
 NC = NUM_COLOURS
@@ -54,11 +55,26 @@ PHASE_NAMES = (
     "boost_other",       # a player offered one free draw by another player's Boost
     "nitro",             # which drawn cube goes to the active pile
     "supercharged",      # cubes to take from the discard into the active pile
+    # Racing Season drivers (drivers.py)
+    "driver_draft",      # take one of the revealed drivers
+    "driver_to_active",  # Driver 02: the discard cube to put into the active pile
+    "driver_to_bag",     # Driver 03: discard cubes to put back into the bag
+    "driver_declare",    # Driver 04: declare one more cube to draw, or stop and draw them
+    "driver_sort",       # Driver 04: a drawn cube to the stock or the active pile (stop: bag)
+    "driver_pay",        # Driver 05: discard cubes to remove for $1 each
+    "driver_car",        # Driver 06: one more space of any colour after the Car Phase
+    "driver_decline",    # Driver 01: light gray spaces for the Decline wear
+    "driver_wear",       # Driver 08: wear cubes to remove before drawing
+    "driver_extra",      # Drivers 07 and 09: draw one more cube, or stop
+    "driver_redraw",     # Driver 10: drawn cubes to discard and draw again
     "over",
 )
 (PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
  PH_MANAGER_REMOVE, PH_MANAGER_BAG, PH_MECHANIC, PH_PIT_CREW, PH_PIT_TEAM, PH_PIT_TEAM_BUY,
  PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO, PH_SUPERCHARGED,
+ PH_DRIVER_DRAFT, PH_DRIVER_TO_ACTIVE, PH_DRIVER_TO_BAG, PH_DRIVER_DECLARE, PH_DRIVER_SORT,
+ PH_DRIVER_PAY, PH_DRIVER_CAR, PH_DRIVER_DECLINE, PH_DRIVER_WEAR, PH_DRIVER_EXTRA,
+ PH_DRIVER_REDRAW,
  PH_OVER) = range(len(PHASE_NAMES))
 NUM_PHASES = len(PHASE_NAMES)
 
@@ -128,6 +144,12 @@ LAYOUT = Layout(
         ("stat_wear", MP),
         ("stat_pit_stops", MP),
         ("stat_turns", MP),
+        # Racing Season drivers (drivers.py)
+        ("driver_of", MP),           # driver number of each seat (1..10), 0 = none
+        ("driver_pool", NUM_DRIVERS),   # 1: revealed in the draft and not taken yet
+        ("driver_used", 1),          # the seat on turn used its once-a-turn ability
+        ("driver_wear", 1),          # wear gained in this Decline Phase (Drivers 01, 07)
+        ("driver_held", NC),         # Driver 04's drawn cubes waiting to be sorted
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -161,6 +183,9 @@ LEADER, LEAD_CHANGES, LAST_LEAD_ROUND = _o("leader"), _o("lead_changes"), _o("la
 STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = _o("stat_bought"), _o("stat_activated"), \
     _o("stat_wear")
 STAT_PIT_STOPS, STAT_TURNS = _o("stat_pit_stops"), _o("stat_turns")
+# Racing Season drivers
+DRIVER_OF, DRIVER_POOL, DRIVER_USED = _o("driver_of"), _o("driver_pool"), _o("driver_used")
+DRIVER_WEAR, DRIVER_HELD = _o("driver_wear"), _o("driver_held")
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
@@ -200,6 +225,11 @@ PARAMS = Layout(
         ("card_bonus", MAX_CARDS),
         ("card_set", NC),        # card id per colour; -1: drawn at random in setup
         ("card_in_pool", MAX_CARDS),   # 1: card_set="random" may draw this card
+        # Racing Season drivers (drivers.py)
+        ("drivers", 1),          # 0: off, 1: draft from players + extra revealed, 2: from all
+        ("driver_extra", 1),     # drivers revealed beyond one per player
+        ("driver_amount", NUM_DRIVERS),   # the number on each card (0 = any number)
+        ("driver_price", NUM_DRIVERS),    # $ per cube (Driver 05)
     ]
 )
 
@@ -225,3 +255,6 @@ P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = _p("num_cards"), _p("card_colour"), 
 P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("card_wear")
 P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
 P_CARD_IN_POOL = _p("card_in_pool")
+# Racing Season drivers
+P_DRIVERS, P_DRIVER_EXTRA = _p("drivers"), _p("driver_extra")
+P_DRIVER_AMOUNT, P_DRIVER_PRICE = _p("driver_amount"), _p("driver_price")
