@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
+from transit_gym.agents import automobiles_drivers as drivers  # Racing Season drivers
 from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
@@ -55,6 +56,7 @@ from transit_gym.envs.automobiles.kernels import (
     A_STOP,
 )
 from transit_gym.envs.automobiles.state import (
+    NUM_PHASES,
     PH_ACTION,
     PH_BOOST,
     PH_BOOST_OTHER,
@@ -275,7 +277,7 @@ def _action(obs, mask, eff):
 @nb.njit(cache=True)
 def rule_based(p, obs, mask):
     phase = -1
-    for k in range(PH_SUPERCHARGED + 2):
+    for k in range(NUM_PHASES):
         if obs[O_DECISION + k] > 0.5:
             phase = k
             break
@@ -340,11 +342,25 @@ def rule_based(p, obs, mask):
         action = _pick(mask, A_DISCARD, eff, False)
         if action < 0 or _keep(eff, action - A_DISCARD) < 2:
             action = A_STOP
+    action = _drivers(obs, mask, eff, phase, action)   # Racing Season drivers
     if action < 0 or not mask[action]:
         for a in range(mask.shape[0]):
             if mask[a]:
                 return a
     return action
+
+
+@nb.njit(cache=True)
+def _drivers(obs, mask, eff, phase, action):
+    """Racing Season drivers: the draft, the abilities' decisions, and whether to use an
+    Action/Buy Phase ability instead of the planned ``action``."""
+    keep = np.zeros(NUM_COLOURS, dtype=np.int64)
+    for c in range(NUM_COLOURS):
+        keep[c] = _keep(eff, c)
+    if phase in (PH_ACTION, PH_BUY):
+        return drivers.use_now(obs, mask, keep, phase, action)
+    choice = drivers.decide(obs, mask, keep, phase)
+    return action if choice < 0 else choice
 
 
 @nb.njit(cache=True)

@@ -20,7 +20,9 @@ from transit_gym.envs.automobiles.data import (
     MAX_SEGMENTS,
     NUM_COLOURS,
     NUM_GEARS,
+    WEAR,
 )
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     AERO,
@@ -34,6 +36,11 @@ from transit_gym.envs.automobiles.state import (
     COST,
     CURRENT,
     DRAWN,
+    DRIVER_HELD,
+    DRIVER_OF,
+    DRIVER_POOL,
+    DRIVER_USED,
+    DRIVER_WEAR,
     END_TRIGGERED,
     FAR,
     LAST_LEAD_ROUND,
@@ -53,6 +60,7 @@ from transit_gym.envs.automobiles.state import (
     P_CARD_COLOUR,
     P_CARD_COST,
     P_CARD_VALUE,
+    P_DRIVERS,
     P_LAP,
     P_LAPS,
     P_MAX_ROUNDS,
@@ -65,6 +73,9 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_DRIVER_DRAFT,
+    PH_DRIVER_SORT,
+    PH_DRIVER_TO_ACTIVE,
     PH_NITRO,
     PH_OVER,
     PHASE,
@@ -122,6 +133,7 @@ MESSAGES = {
     12: "a field of the cube being moved is out of range",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
+    15: "a driver field is out of range (Racing Season drivers)",
 }
 
 
@@ -174,6 +186,39 @@ def violation(s, p, where):
     code = _turn(s, p, n, n_spaces, where)
     if code:
         return code
+    return _drivers(s, p, n, where)
+
+
+@nb.njit(cache=True)
+def _drivers(s, p, n, where):
+    """Racing Season drivers: numbers 1..10 (0 = none; always 0 with the module off or for
+    a seat beyond the table), no driver twice, pool and turn flags in range."""
+    top = NUM_DRIVERS if p[P_DRIVERS] != 0 else 0
+    for seat in range(MAX_PLAYERS):
+        if outside(s, DRIVER_OF + seat, 0, top if seat < n else 0, where):
+            return 15
+        d = s[DRIVER_OF + seat]
+        if d > 0:
+            for other in range(seat):
+                if s[DRIVER_OF + other] == d:
+                    relation_broken(where)
+                    return 15
+    if (any_outside(s, DRIVER_POOL, NUM_DRIVERS, 0, 1 if top > 0 else 0, where)
+            or outside(s, DRIVER_USED, 0, 1, where)
+            or outside(s, DRIVER_WEAR, 0, p[P_SUPPLY + WEAR], where)):
+        return 15
+    pooled = 0
+    for k in range(NUM_DRIVERS):
+        pooled += s[DRIVER_POOL + k]
+    seat = s[TURN_SEAT]
+    discard = 0
+    for c in range(NC):
+        discard += s[_PILES + (3 * MAX_PLAYERS + seat) * NC + c]
+    # the two driver decisions without a "stop": something to choose must be there
+    if (s[PHASE] == PH_DRIVER_DRAFT and pooled == 0) or (
+            s[PHASE] == PH_DRIVER_TO_ACTIVE and discard == 0):
+        relation_broken(where)
+        return 15
     return 0
 
 
@@ -186,7 +231,8 @@ def _cubes(s, p, n, where):
     if (any_outside(s, STOCK, NC, 0, most, where) or any_outside(s, _PILES, _PILE_SLOTS, 0,
                                                                   most, where)
             or any_outside(s, ON_TRACK, NC, 0, most, where)
-            or any_outside(s, DRAWN, NC, 0, most, where)):
+            or any_outside(s, DRAWN, NC, 0, most, where)
+            or any_outside(s, DRIVER_HELD, NC, 0, most, where)):
         return 6
     for pile in range(4):
         for seat in range(n, MAX_PLAYERS):
@@ -199,8 +245,10 @@ def _cubes(s, p, n, where):
             return 8
     if s[PHASE] != PH_NITRO and any_outside(s, DRAWN, NC, 0, 0, where):
         return 6
+    if s[PHASE] != PH_DRIVER_SORT and any_outside(s, DRIVER_HELD, NC, 0, 0, where):
+        return 6
     for c in range(NC):
-        total = s[STOCK + c] + s[ON_TRACK + c] + s[DRAWN + c]
+        total = s[STOCK + c] + s[ON_TRACK + c] + s[DRAWN + c] + s[DRIVER_HELD + c]
         for pile in range(4):
             for seat in range(n):
                 total += s[_PILES + (pile * MAX_PLAYERS + seat) * NC + c]

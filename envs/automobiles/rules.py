@@ -398,6 +398,8 @@ class AutomobilesGame(Game):
             high[b + e.SB_CARS] = n
         g = e.O_GAME   # constants of the configuration: 0..their value (never low == high)
         high[g:g + 6] = (laps, lap, rounds, rounds, 1.0, n)
+        high[e.O_DRIVER_TURN + 1] = supply[WEAR]      # Racing Season drivers
+        high[e.O_DRIVER_HELD:e.O_DRIVER_HELD + NUM_COLOURS] = supply
         high[high <= low] = low[high <= low] + 1.0   # a slot that is always 0 here: 0..1
         return low, high
 
@@ -410,6 +412,9 @@ class AutomobilesGame(Game):
         for c in range(NUM_COLOURS):
             start = e.O_MARKET + c * auto_data.NUM_EFFECTS
             groups.append(slice(start, start + auto_data.NUM_EFFECTS))
+        for k in range(MAX_PLAYERS):   # Racing Season drivers: each seat's driver
+            start = e.O_DRIVERS + k * drv_data.NUM_DRIVERS
+            groups.append(slice(start, start + drv_data.NUM_DRIVERS))
         return groups
 
     def check_invariants(self, state: State) -> None:
@@ -443,6 +448,7 @@ class AutomobilesGame(Game):
         assert np.array_equal(colours, places["on_track"]), "track cubes differ from placements"
         if phase != st.PH_NITRO:
             assert not places["drawn"].any(), "drawn cubes outside a Nitro decision"
+        self._check_drivers(state)   # Racing Season drivers
         lap = self.track.lap_length
         ends = p[st.P_SPACE_END:st.P_SPACE_END + st.MAX_SPACES]
         for seat in range(n):
@@ -454,6 +460,26 @@ class AutomobilesGame(Game):
             ahead = [o for o in range(n) if o != seat and s[st.CAR_SPACE + o] == space
                      and s[st.CAR_SEG + o] < seg]
             assert len(ahead) == seg, f"car {seat} has empty segments ahead (momentum)"
+
+
+    def _check_drivers(self, state: State) -> None:
+        """Racing Season drivers: numbers in range, no driver twice, none for absent seats
+        or with the module off, Driver 04's drawn cubes only while they are sorted."""
+        s = state.data
+        n = self.num_players
+        held = s[st.DRIVER_OF:st.DRIVER_OF + MAX_PLAYERS]
+        assert ((held >= 0) & (held <= drv_data.NUM_DRIVERS)).all(), f"bad driver {held}"
+        assert not held[n:].any(), "a seat beyond the table has a driver"
+        taken = [int(d) for d in held[:n] if d > 0]
+        assert len(taken) == len(set(taken)), f"a driver is held twice: {taken}"
+        if self.params[st.P_DRIVERS] == 0:
+            assert not taken, "drivers are off but a seat has one"
+        pool = s[st.DRIVER_POOL:st.DRIVER_POOL + drv_data.NUM_DRIVERS]
+        assert ((pool == 0) | (pool == 1)).all(), "driver pool flags must be 0 or 1"
+        assert not any(pool[d - 1] for d in taken), "a taken driver is still in the pool"
+        if int(s[st.PHASE]) != st.PH_DRIVER_SORT:
+            assert not s[st.DRIVER_HELD:st.DRIVER_HELD + NUM_COLOURS].any(), \
+                "Driver 04's drawn cubes outside their sorting"
 
 
 # ----- DESIGN.md's functional rules API (shared; see envs.core.functional) ---
