@@ -197,8 +197,12 @@ def _drivers(s, p, n, where):
     for seat in range(MAX_PLAYERS):
         if outside(s, DRIVER_OF + seat, 0, top if seat < n else 0, where):
             return 15
+    for seat in range(MAX_PLAYERS):   # a driver is held once, and then not in the pool
         d = s[DRIVER_OF + seat]
         if d > 0:
+            if s[DRIVER_POOL + d - 1] != 0:
+                relation_broken(where)
+                return 15
             for other in range(seat):
                 if s[DRIVER_OF + other] == d:
                     relation_broken(where)

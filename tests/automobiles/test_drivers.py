@@ -10,6 +10,8 @@ light gray 2, dark gray 3, black 4.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -32,7 +34,8 @@ from transit_gym.envs.automobiles.driver_data import DRIVERS_FILE, NUM_DRIVERS, 
 from transit_gym.envs.automobiles.encode import O_DRIVER_POOL, O_DRIVERS, observe
 from transit_gym.envs.automobiles.invariants import violation
 from transit_gym.envs.automobiles.rules import AutomobilesGame
-from transit_gym.envs.core.errors import ConfigError, DataFileError
+from transit_gym.envs.core.errors import ConfigError, DataFileError, StateDictError
+from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import seeded_words
 
 USE = k.A_USE_DRIVER
@@ -529,3 +532,53 @@ def test_whole_games_with_drivers_keep_every_invariant(players):
             assert violation(state.data, game.params, where) == 0, where
         assert "driver_draft" in used
         assert any(name.startswith("driver_") and name != "driver_draft" for name in used)
+
+
+@pytest.mark.parametrize(("field", "slot", "value"), [
+    ("driver_of", 0, 11), ("driver_of", 0, -1), ("driver_of", 4, 3), ("driver_pool", 0, 2),
+    ("driver_used", 0, 2), ("driver_wear", 0, -1), ("driver_held", 0, 1),
+])
+def test_tampered_driver_fields_are_refused_on_load(field, slot, value):
+    """Issue 15: a saved state with a driver field out of range (or a cube conjured into
+    Driver 04's hand) is refused with a StateDictError naming the problem."""
+    game = AutomobilesGame(num_players=3, drivers=True)
+    state = game.new_state(2)
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        game.apply(state, int(rng.choice(game.legal_actions(state))))
+    payload = state.to_dict()
+    assert State.from_dict(payload) == state
+    payload["fields"][field][slot] = value
+    with pytest.raises(StateDictError):
+        State.from_dict(payload)
+
+
+def test_a_driver_held_twice_or_also_in_the_pool_is_refused():
+    game = AutomobilesGame(num_players=3, drivers=True)
+    state = game.new_state(4)
+    while st.PHASE_NAMES[int(state.data[st.PHASE])] == "driver_draft":
+        game.apply(state, game.legal_actions(state)[0])
+    payload = state.to_dict()
+    twice = json.loads(json.dumps(payload))
+    twice["fields"]["driver_of"][1] = twice["fields"]["driver_of"][0]
+    pooled = json.loads(json.dumps(payload))
+    pooled["fields"]["driver_pool"][pooled["fields"]["driver_of"][0] - 1] = 1
+    for bad in (twice, pooled):
+        with pytest.raises(StateDictError, match="driver"):
+            State.from_dict(bad)
+
+
+def test_observation_bounds_hold_with_drivers_on():
+    """Issue 14 item 3 for the driver fields: every observation of drivers games lies
+    within obs_low_high, and each seat's driver block holds at most one 1."""
+    game = AutomobilesGame(num_players=3, drivers="all")
+    low, high = game.obs_low_high()
+    groups = game.obs_one_hot_groups()
+    rng = np.random.default_rng(5)
+    state = game.new_state(5)
+    while not game.is_over(state):
+        for seat in range(3):
+            obs = game.observe(state, seat)
+            assert ((obs >= low) & (obs <= high)).all()
+            assert all(obs[g].sum() <= 1.0 for g in groups)
+        game.apply(state, int(rng.choice(game.legal_actions(state))))
