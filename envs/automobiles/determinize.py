@@ -8,8 +8,8 @@ order of the bags is chance, held in the state's generator. Determinizing theref
 reseeds that generator from ``rng`` and changes nothing else.
 
 Racing Season drivers add nothing hidden: every seat's driver and the revealed draft
-pool are public, and Driver 04's drawn cubes (``driver_held``) are shown; the drivers
-not revealed in the draft are only the generator's future, reseeded like the bags.
+pool are public, Driver 04's drawn cubes (``driver_held``) are shown, and the drivers
+not revealed stay in the box for the whole game.
 """
 
 from __future__ import annotations
