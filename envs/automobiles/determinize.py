@@ -6,6 +6,10 @@ with a full memory of the game knows every bag's contents even where the observa
 leaves them out (closed bags). What nobody knows is which cubes will be drawn next: the
 order of the bags is chance, held in the state's generator. Determinizing therefore
 reseeds that generator from ``rng`` and changes nothing else.
+
+Racing Season drivers add nothing hidden: every seat's driver and the revealed draft
+pool are public, Driver 04's drawn cubes (``driver_held``) are shown, and the drivers
+not revealed stay in the box for the whole game.
 """
 
 from __future__ import annotations

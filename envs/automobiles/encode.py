@@ -6,6 +6,10 @@ on the table). Hidden: the order of every bag, and the contents of the other pla
 bags, unless ``open_bags`` is on (the online rules' deviation). A seat always sees its
 own bag's contents (it knows what it put in; it never learns the order). Every other
 seat is listed from the observer's left (clockwise). All features are >= 0.
+
+Racing Season drivers: every seat's driver is public (one-hot per seat, same order as the
+player blocks), as are the drivers revealed in the draft, the on-turn seat's driver state
+(ability used this turn, Decline wear) and Driver 04's drawn cubes.
 """
 
 from __future__ import annotations
@@ -23,16 +27,19 @@ from transit_gym.envs.automobiles.data import (
     NUM_EFFECTS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.expansion_delayed import observe_delayed  # Racing Season
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
     A_DISCARD,
     A_DRAW,
+    A_DRIVER,
     A_PIT_STOP,
     A_SPACE,
     A_STOCK,
     A_STOP,
+    A_USE_DRIVER,
     NUM_ACTIONS,
 )
 from transit_gym.envs.automobiles.state import (
@@ -48,6 +55,11 @@ from transit_gym.envs.automobiles.state import (
     CURRENT,
     DISCARD,
     DRAWN,
+    DRIVER_HELD,
+    DRIVER_OF,
+    DRIVER_POOL,
+    DRIVER_USED,
+    DRIVER_WEAR,
     END_TRIGGERED,
     FUEL,
     MONEY,
@@ -139,6 +151,11 @@ OBS = Layout(
         # Racing Season, cards that move (expansion_moves.py)
         ("move_cards", 4),            # Redline on, Fuel Injection multiplier (0: off); the moving
                                       # cube may mix colours, its Redline wear (own move only)
+        # Racing Season drivers
+        ("drivers", MAX_PLAYERS * NUM_DRIVERS),   # each seat's driver (one-hot), player order
+        ("driver_pool", NUM_DRIVERS),  # drivers revealed in the draft, not taken yet
+        ("driver_turn", 2),           # ability used this turn, wear gained in this Decline
+        ("driver_held", NC),          # Driver 04's drawn cubes waiting to be sorted
     ]
 )
 OBS_SIZE = OBS.size
@@ -161,6 +178,10 @@ O_SPACES = OBS.offset("spaces")
 O_GAME = OBS.offset("game")
 O_DELAYED = OBS.offset("delayed")   # Racing Season delayed cards
 O_MOVE_CARDS = OBS.offset("move_cards")
+O_DRIVERS = OBS.offset("drivers")
+O_DRIVER_POOL = OBS.offset("driver_pool")
+O_DRIVER_TURN = OBS.offset("driver_turn")
+O_DRIVER_HELD = OBS.offset("driver_held")
 
 
 @nb.njit(cache=True)
@@ -269,6 +290,23 @@ def observe(s, p, seat, out):
     if mine:
         out[O_MOVE_CARDS + 2] = s[MV_MIXED]
         out[O_MOVE_CARDS + 3] = s[MV_REDLINE]
+    _observe_drivers(s, p, seat, out)
+
+
+@nb.njit(cache=True)
+def _observe_drivers(s, p, seat, out):
+    """Racing Season drivers: all public."""
+    n = p[P_NUM_PLAYERS]
+    for k in range(n):
+        number = s[DRIVER_OF + (seat + k) % n]
+        if number > 0:
+            out[O_DRIVERS + k * NUM_DRIVERS + number - 1] = 1.0
+    for d in range(NUM_DRIVERS):
+        out[O_DRIVER_POOL + d] = s[DRIVER_POOL + d]
+    out[O_DRIVER_TURN] = s[DRIVER_USED]
+    out[O_DRIVER_TURN + 1] = s[DRIVER_WEAR]
+    for c in range(NC):
+        out[O_DRIVER_HELD + c] = s[DRIVER_HELD + c]
 
 
 def layout() -> Layout:
@@ -288,11 +326,19 @@ def action_name(action: int, phase: int | None = None) -> str:
                 # Racing Season delayed cards
                 "adrenaline": "choose option 2: move in the Car Phase for positions gained",
                 "adrenaline_move": "stop moving the car", "crate_move": "stop moving the car",
+                # Racing Season drivers
+                "driver_sort": "put the other drawn cubes back into the bag",
                 }.get(decision or "", "stop / done")
     if action == A_PIT_STOP:
         return "take a pit stop (remove all wear from the active pile)"
     if action == A_DRAW:
+        if decision == "driver_declare":
+            return "declare one more cube to draw"
         return "draw a cube from the bag"
+    if action == A_USE_DRIVER:
+        return "use your driver's ability"
+    if A_DRIVER <= action < NUM_ACTIONS:
+        return f"take Driver {action - A_DRIVER + 1:02d}"
     if action == A_ALL_WEAR:
         return "remove all wear cubes from the discard pile"
     if A_ACTIVE <= action < A_DISCARD:
@@ -301,12 +347,16 @@ def action_name(action: int, phase: int | None = None) -> str:
             return f"activate a {colour} cube"
         if decision == "nitro":
             return f"keep the drawn {colour} cube in the active pile"
+        if decision == "driver_sort":
+            return f"put the drawn {colour} cube into the active pile"
         return f"choose a {colour} cube from the active pile"
     if A_DISCARD <= action < A_STOCK:
         return f"choose a {colour_name(action - A_DISCARD)} cube from the discard pile"
     if A_STOCK <= action < A_SPACE:
+        if decision == "driver_sort":
+            return f"return the drawn {colour_name(action - A_STOCK)} cube to the stock"
         return f"buy a {colour_name(action - A_STOCK)} cube"
-    if A_SPACE <= action < NUM_ACTIONS:
+    if A_SPACE <= action < A_USE_DRIVER:
         if decision == "adrenaline":   # Racing Season delayed cards
             return f"choose option 1: move the green cube to track space {action - A_SPACE}"
         return f"move to track space {action - A_SPACE}"

@@ -21,7 +21,9 @@ from transit_gym.envs.automobiles.data import (
     MAX_SEGMENTS,
     NUM_COLOURS,
     NUM_GEARS,
+    WEAR,
 )
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.expansion_delayed import delayed_violation  # Racing Season
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -37,6 +39,11 @@ from transit_gym.envs.automobiles.state import (
     COST,
     CURRENT,
     DRAWN,
+    DRIVER_HELD,
+    DRIVER_OF,
+    DRIVER_POOL,
+    DRIVER_USED,
+    DRIVER_WEAR,
     END_TRIGGERED,
     FAR,
     FUEL,
@@ -60,6 +67,7 @@ from transit_gym.envs.automobiles.state import (
     P_CARD_COLOUR,
     P_CARD_COST,
     P_CARD_VALUE,
+    P_DRIVERS,
     P_LAP,
     P_LAPS,
     P_MAX_ROUNDS,
@@ -72,6 +80,9 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_DRIVER_DRAFT,
+    PH_DRIVER_SORT,
+    PH_DRIVER_TO_ACTIVE,
     PH_MOVE,
     PH_NITRO,
     PH_OVER,
@@ -139,6 +150,7 @@ MESSAGES = {
     16: "during the setup purchases no hand is drawn and no turn has started",
     # Racing Season, cards that move (expansion_moves.py)
     17: "a Redline / Fuel Injection flag or a flag of the moving cube is out of range",
+    18: "a driver field is out of range (Racing Season drivers)",
 }
 
 
@@ -201,6 +213,43 @@ def violation(s, p, where):
     code = _move_cards(s, where)   # Racing Season: cards that move
     if code:
         return code
+    return _drivers(s, p, n, where)
+
+
+@nb.njit(cache=True)
+def _drivers(s, p, n, where):
+    """Racing Season drivers: numbers 1..10 (0 = none; always 0 with the module off or for
+    a seat beyond the table), no driver twice, pool and turn flags in range."""
+    top = NUM_DRIVERS if p[P_DRIVERS] != 0 else 0
+    for seat in range(MAX_PLAYERS):
+        if outside(s, DRIVER_OF + seat, 0, top if seat < n else 0, where):
+            return 18
+    for seat in range(MAX_PLAYERS):   # a driver is held once, and then not in the pool
+        d = s[DRIVER_OF + seat]
+        if d > 0:
+            if s[DRIVER_POOL + d - 1] != 0:
+                relation_broken(where)
+                return 18
+            for other in range(seat):
+                if s[DRIVER_OF + other] == d:
+                    relation_broken(where)
+                    return 18
+    if (any_outside(s, DRIVER_POOL, NUM_DRIVERS, 0, 1 if top > 0 else 0, where)
+            or outside(s, DRIVER_USED, 0, 1, where)
+            or outside(s, DRIVER_WEAR, 0, p[P_SUPPLY + WEAR], where)):
+        return 18
+    pooled = 0
+    for k in range(NUM_DRIVERS):
+        pooled += s[DRIVER_POOL + k]
+    seat = s[TURN_SEAT]
+    discard = 0
+    for c in range(NC):
+        discard += s[_PILES + (3 * MAX_PLAYERS + seat) * NC + c]
+    # the two driver decisions without a "stop": something to choose must be there
+    if (s[PHASE] == PH_DRIVER_DRAFT and pooled == 0) or (
+            s[PHASE] == PH_DRIVER_TO_ACTIVE and discard == 0):
+        relation_broken(where)
+        return 18
     return 0
 
 
@@ -213,7 +262,8 @@ def _cubes(s, p, n, where):
     if (any_outside(s, STOCK, NC, 0, most, where) or any_outside(s, _PILES, _PILE_SLOTS, 0,
                                                                   most, where)
             or any_outside(s, ON_TRACK, NC, 0, most, where)
-            or any_outside(s, DRAWN, NC, 0, most, where)):
+            or any_outside(s, DRAWN, NC, 0, most, where)
+            or any_outside(s, DRIVER_HELD, NC, 0, most, where)):
         return 6
     for pile in range(4):
         for seat in range(n, MAX_PLAYERS):
@@ -227,8 +277,10 @@ def _cubes(s, p, n, where):
             return 8
     if s[PHASE] != PH_NITRO and any_outside(s, DRAWN, NC, 0, 0, where):
         return 6
+    if s[PHASE] != PH_DRIVER_SORT and any_outside(s, DRIVER_HELD, NC, 0, 0, where):
+        return 6
     for c in range(NC):
-        total = s[STOCK + c] + s[ON_TRACK + c] + s[DRAWN + c]
+        total = s[STOCK + c] + s[ON_TRACK + c] + s[DRAWN + c] + s[DRIVER_HELD + c]
         for pile in range(4):
             for seat in range(n):
                 total += s[_PILES + (pile * MAX_PLAYERS + seat) * NC + c]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from transit_gym.envs.automobiles import drivers as drv  # Racing Season drivers
 from transit_gym.envs.automobiles.board import (
     crossings,
     drafting,
@@ -102,6 +103,7 @@ from transit_gym.envs.automobiles.state import (
     P_CARD_SET,
     P_CARD_VALUE,
     P_CARD_WEAR,
+    P_DRIVERS,
     P_GRID,
     P_GRID_OFFSET,
     P_HAND,
@@ -127,6 +129,7 @@ from transit_gym.envs.automobiles.state import (
     PH_CAMBER_TOE,
     PH_CAR_CHIEF,
     PH_CRATE_MOVE,  # Racing Season delayed cards
+    PH_DRIVER_DRAFT,
     PH_ENGINEER,
     PH_MANAGER_BAG,
     PH_MANAGER_REMOVE,
@@ -178,7 +181,12 @@ A_ACTIVE = 4        # + colour: a cube of the active pile (activate it, or choos
 A_DISCARD = A_ACTIVE + NC      # + colour: a cube of the discard pile
 A_STOCK = A_DISCARD + NC       # + colour: a cube of the stock (buy it)
 A_SPACE = A_STOCK + NC         # + space id: the next track space
-NUM_ACTIONS = A_SPACE + MAX_SPACES
+# Racing Season drivers (drivers.py): use the driver's ability; + number - 1: draft a driver
+A_USE_DRIVER = drv.A_USE_DRIVER
+A_DRIVER = drv.A_DRIVER
+assert (drv.A_STOP, drv.A_DRAW, drv.A_ACTIVE, drv.A_SPACE) == (A_STOP, A_DRAW, A_ACTIVE, A_SPACE)
+assert A_USE_DRIVER == A_SPACE + MAX_SPACES
+NUM_ACTIONS = A_SPACE + MAX_SPACES + drv.NUM_DRIVER_ACTIONS
 
 
 # ----- setup ------------------------------------------------------------------------------------
@@ -239,12 +247,22 @@ def init(s, p):
     s[FAR] = -1
     s[MV_SPACE] = -1
     s[ACT_COLOUR] = -1
+    if p[P_DRIVERS] != 0:       # Racing Season drivers: the draft comes before Setup 7
+        drv.begin_draft(s, p)
+    else:
+        _setup_begin(s, p)
+    settle(s, p)
+
+
+@nb.njit(cache=True)
+def _setup_begin(s, p):
+    """Setup 7: the start player spends its allowance first."""
+    start = s[START_PLAYER]
     s[CURRENT] = start
     s[TURN_SEAT] = start
     s[MONEY] = p[P_ALLOWANCE + 0]
     s[BOUGHT_N] = 0
     s[PHASE] = PH_SETUP_BUY
-    settle(s, p)
 
 
 @nb.njit(cache=True)
@@ -282,6 +300,7 @@ def start_turn(s, p, seat):
     s[START_RANK] = rank(s, p, seat)
     s[STAT_TURNS + seat] += 1
     reset_turn_flags(s)   # Racing Season: Redline, Fuel Injection
+    drv.new_turn(s)   # Racing Season drivers
     if p[P_ACCELERATED] != 0 and s[PENDING_BOOST + seat] > 0:
         s[PHASE] = PH_BOOST_OTHER
     else:
@@ -327,7 +346,8 @@ def decline_wear(s, p, seat):
 def end_turn(s, p):
     """End Phase (track, active and used cubes to the discard pile, draw 7), Momentum,
     lead statistics, then the next player; the game ends with the round in which a car
-    finished its last lap (or after ``max_rounds`` rounds)."""
+    finished its last lap (or after ``max_rounds`` rounds). Driver decisions may pause it
+    before and after the draw."""
     seat = s[TURN_SEAT]
     discard = pile(seat, DISCARD)
     active = pile(seat, ACTIVE)
@@ -340,7 +360,26 @@ def end_turn(s, p):
     s[PLACED_N] = 0
     s[FAR] = -1
     s[PATH_N] = 0
+    if drv.wear_offer(s, p, seat):   # Racing Season: Driver 08
+        return
+    _end_draw(s, p)
+
+
+@nb.njit(cache=True)
+def _end_draw(s, p):
+    """End Phase: draw the new active pile."""
+    seat = s[TURN_SEAT]
     draw_to_active(s, seat, p[P_HAND])
+    if drv.after_draw_offer(s, p, seat):   # Racing Season: Drivers 07, 09, 10
+        return
+    _end_finish(s, p)
+
+
+@nb.njit(cache=True)
+def _end_finish(s, p):
+    """After the End Phase: Momentum, Crate Motor's moves, the lead, the game end, the
+    next player."""
+    seat = s[TURN_SEAT]
     momentum(s, p)
     if crate_after_end(s, p, seat):   # Racing Season: Crate Motor, cars behind move first
         return
@@ -374,19 +413,47 @@ def _end_turn_tail(s, p):
 def _finish_standard_turn(s, p):
     """After the Buy Phase: Car, Decline and End phases."""
     seat = s[TURN_SEAT]
-    start_rank = rank(s, p, seat)
     _car_phase(s, p, seat)
-    if adrenaline_car_phase(s, p, seat, start_rank):   # Racing Season: Adrenaline option 2
+    if drv.car_offer(s, p, seat):   # Racing Season: Driver 06, right after the normal move
         return
-    _decline_and_end(s, p)
+    _car_phase_end(s, p)
 
 
 @nb.njit(cache=True)
-def _decline_and_end(s, p):
-    """Decline and End phases."""
+def _car_phase_end(s, p):
+    """The end of the Car Phase: Adrenaline's option 2 counts the positions gained since
+    the start of the phase (the car has not moved since the Action Phase began, so that
+    is ``start_rank``; Driver 06's space is part of the phase), then the Decline Phase."""
     seat = s[TURN_SEAT]
-    gain(s, seat, WEAR, decline_wear(s, p, seat))
+    if adrenaline_car_phase(s, p, seat, s[START_RANK]):   # Racing Season: Adrenaline
+        return
+    _decline(s, p)
+
+
+@nb.njit(cache=True)
+def _decline(s, p):
+    """Decline Phase, then the End Phase."""
+    seat = s[TURN_SEAT]
+    gained = gain(s, seat, WEAR, decline_wear(s, p, seat))
+    drv.note_decline_wear(s, p, seat, gained)   # Racing Season: Drivers 01, 07
+    if drv.decline_offer(s, p, seat):           # Racing Season: Driver 01
+        return
     end_turn(s, p)
+
+
+@nb.njit(cache=True)
+def _driver_next(s, p, code):
+    """Continue the turn after a driver decision (``drivers.NEXT_*``)."""
+    if code == drv.NEXT_SETUP:
+        _setup_begin(s, p)
+    elif code == drv.NEXT_DECLINE:   # Driver 06 moved: the rest of the Car Phase
+        _car_phase_end(s, p)
+    elif code == drv.NEXT_END:
+        end_turn(s, p)
+    elif code == drv.NEXT_DRAW:
+        _end_draw(s, p)
+    elif code == drv.NEXT_FINISH:
+        _end_finish(s, p)
 
 
 @nb.njit(cache=True)
@@ -474,11 +541,12 @@ def settle(s, p):
                 return
             _setup_next(s, p)
         elif phase == PH_ACTION:
-            if s[STD_TURN] == 0 or _any_activation(s, p, seat):
+            if s[STD_TURN] == 0 or _any_activation(s, p, seat) \
+                    or drv.action_use_ok(s, p, seat):
                 return
             _enter_buy(s, p, seat)
         elif phase == PH_BUY:
-            if any_affordable(s, p, s[MONEY]):
+            if any_affordable(s, p, s[MONEY]) or drv.buy_use_ok(s, p, seat):
                 return
             _finish_standard_turn(s, p)
         elif phase == PH_MOVE:
@@ -552,12 +620,17 @@ def settle(s, p):
             if adrenaline_steps(s, p, seat, empty, 0) > 0:
                 return
             s[ADR_LEFT] = 0
-            _decline_and_end(s, p)
+            _decline(s, p)
         elif phase == PH_CRATE_MOVE:
             if crate_steps(s, p, empty, 0) > 0:
                 return
             if crate_done(s, p):
                 _end_turn_tail(s, p)
+        elif PH_DRIVER_DRAFT <= phase < PH_OVER:   # Racing Season drivers
+            code = drv.settle_phase(s, p)
+            if code == drv.PENDING:
+                return
+            _driver_next(s, p, code)
         else:
             return
 
@@ -596,6 +669,8 @@ def legal_mask(s, p, mask):
                 some = True
         if phase == PH_BUY or s[BOUGHT_N] > 0 or not some:
             mask[A_STOP] = 1
+        if phase == PH_BUY and drv.buy_use_ok(s, p, seat):   # Racing Season drivers
+            mask[A_USE_DRIVER] = 1
     elif phase == PH_ACTION:
         mask[A_STOP] = 1
         if s[STD_TURN] == 0:
@@ -603,6 +678,8 @@ def legal_mask(s, p, mask):
         for c in range(NUM_COLOURS):
             if can_activate(s, p, seat, c):
                 mask[A_ACTIVE + c] = 1
+        if drv.action_use_ok(s, p, seat):   # Racing Season drivers
+            mask[A_USE_DRIVER] = 1
     elif phase == PH_MOVE:
         next_steps(s, p, seat, mask, A_SPACE)
         if s[MV_MIN] == 0:
@@ -683,6 +760,8 @@ def legal_mask(s, p, mask):
         mask[A_STOP] = 1
     elif phase in (PH_BURNOUT, PH_CAMBER_TOE):   # Racing Season: cards that move
         move_card_mask(s, p, seat, phase, mask, A_ACTIVE, A_DISCARD)
+    elif PH_DRIVER_DRAFT <= phase < PH_OVER:   # Racing Season drivers
+        drv.legal_mask(s, p, mask)
 
 
 @nb.njit(cache=True)
@@ -721,11 +800,15 @@ def _apply(s, p, action):
             _enter_buy(s, p, seat)
         elif action == A_PIT_STOP:
             _pit_stop(s, p)
+        elif action == A_USE_DRIVER:   # Racing Season drivers
+            drv.use(s, p, seat)
         else:
             activate(s, p, seat, colour)
     elif phase == PH_BUY:
         if action == A_STOP:
             _finish_standard_turn(s, p)
+        elif action == A_USE_DRIVER:   # Racing Season drivers
+            drv.use(s, p, seat)
         else:
             _buy(s, p, seat, colour, MONEY, False)
             s[BOUGHT_N] += 1
@@ -849,6 +932,8 @@ def _apply(s, p, action):
             crate_step(s, p, action - A_SPACE)
     elif phase in (PH_BURNOUT, PH_CAMBER_TOE):   # Racing Season: cards that move
         apply_move_card(s, p, seat, phase, colour)
+    elif PH_DRIVER_DRAFT <= phase < PH_OVER:   # Racing Season drivers
+        _driver_next(s, p, drv.apply_action(s, p, action))
 
 
 @nb.njit(cache=True)

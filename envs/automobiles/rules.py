@@ -42,6 +42,8 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``buy_wear=True``: wear cubes are in the stock like every other cube and the Wear
   card has a cost like every card (Card Basics), and the Buy Phase lets a player buy
   any cubes of the stock; ``False`` takes wear off sale (and Pit Team cannot buy it).
+- ``drivers=False``: the Racing Season drivers module: ``True`` drafts from players + 1
+  revealed drivers, ``"all"`` (online variant) from all ten; ``False`` is the base game.
 - ``max_rounds=200``: not a rule: an engine guard that ends a game after that many
   rounds (ranked by race position) so that any pair of policies terminates.
 """
@@ -56,6 +58,7 @@ import numpy as np
 
 from transit_gym.envs.automobiles import board, kernels
 from transit_gym.envs.automobiles import data as auto_data
+from transit_gym.envs.automobiles import driver_data as drv_data  # Racing Season drivers
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import (
     CARD_COLOURS,
@@ -127,7 +130,8 @@ class AutomobilesGame(Game):
                start_player: int | str = "random", branch_from_car: bool = False,
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
                buy_wear: bool = True, max_rounds: int = 200,
-               weaving: bool = False, track_seed: int | None = None) -> None:
+               weaving: bool = False, track_seed: int | None = None,
+               drivers: bool | str = False) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
@@ -170,8 +174,21 @@ class AutomobilesGame(Game):
         }, grid_offset=0 if _flag("grid_crossing_counts", grid_crossing_counts)
             else board_data.lap_length)
         fill_track_params(self.params, board_data, weave)   # Racing Season
+        self._fill_drivers(drivers)   # Racing Season drivers
         self.num_actions = kernels.NUM_ACTIONS
         self.obs_size = OBS.size
+
+    def _fill_drivers(self, drivers: Any) -> None:
+        """The ``drivers`` option (False, True or "all") and the driver table."""
+        modes = {False: 0, True: 1, "all": 2}
+        if not (isinstance(drivers, bool) or (isinstance(drivers, str) and drivers == "all")):
+            raise ConfigError(f"drivers must be False, True or 'all', got {drivers!r}")
+        self.drivers = drv_data.load_drivers()
+        p = self.params
+        p[st.P_DRIVERS] = modes[drivers]
+        p[st.P_DRIVER_EXTRA] = self.drivers.extra
+        p[st.P_DRIVER_AMOUNT:st.P_DRIVER_AMOUNT + drv_data.NUM_DRIVERS] = self.drivers.amounts
+        p[st.P_DRIVER_PRICE:st.P_DRIVER_PRICE + drv_data.NUM_DRIVERS] = self.drivers.prices
 
     @staticmethod
     def _resolve_set(card_set: Any, cards: auto_data.CardData) -> tuple[str, ...] | None:
@@ -339,7 +356,8 @@ class AutomobilesGame(Game):
         s = state.data
         places = {"stock": s[st.STOCK:st.STOCK + NUM_COLOURS].copy(),
                   "on_track": s[st.ON_TRACK:st.ON_TRACK + NUM_COLOURS].copy(),
-                  "drawn": s[st.DRAWN:st.DRAWN + NUM_COLOURS].copy()}
+                  "drawn": s[st.DRAWN:st.DRAWN + NUM_COLOURS].copy(),
+                  "driver_held": s[st.DRIVER_HELD:st.DRIVER_HELD + NUM_COLOURS].copy()}
         for seat in range(MAX_PLAYERS):
             for name, base in (("bag", st.BAG), ("active", st.ACTIVE), ("used", st.USED),
                                ("discard", st.DISCARD)):
@@ -397,6 +415,8 @@ class AutomobilesGame(Game):
         # Racing Season, cards that move: Fuel Injection multiplier, Redline wear per white
         high[e.O_MOVE_CARDS + 1] = auto_data.MAX_COUNT
         high[e.O_MOVE_CARDS + 3] = auto_data.MAX_COUNT
+        high[e.O_DRIVER_TURN + 1] = supply[WEAR]      # Racing Season drivers
+        high[e.O_DRIVER_HELD:e.O_DRIVER_HELD + NUM_COLOURS] = supply
         high[high <= low] = low[high <= low] + 1.0   # a slot that is always 0 here: 0..1
         return low, high
 
@@ -409,6 +429,9 @@ class AutomobilesGame(Game):
         for c in range(NUM_COLOURS):
             start = e.O_MARKET + c * auto_data.NUM_EFFECTS
             groups.append(slice(start, start + auto_data.NUM_EFFECTS))
+        for k in range(MAX_PLAYERS):   # Racing Season drivers: each seat's driver
+            start = e.O_DRIVERS + k * drv_data.NUM_DRIVERS
+            groups.append(slice(start, start + drv_data.NUM_DRIVERS))
         return groups
 
     def check_invariants(self, state: State) -> None:
@@ -442,6 +465,7 @@ class AutomobilesGame(Game):
         assert np.array_equal(colours, places["on_track"]), "track cubes differ from placements"
         if phase != st.PH_NITRO:
             assert not places["drawn"].any(), "drawn cubes outside a Nitro decision"
+        self._check_drivers(state)   # Racing Season drivers
         lap = self.track.lap_length
         ends = p[st.P_SPACE_END:st.P_SPACE_END + st.MAX_SPACES]
         for seat in range(n):
@@ -453,6 +477,26 @@ class AutomobilesGame(Game):
             ahead = [o for o in range(n) if o != seat and s[st.CAR_SPACE + o] == space
                      and s[st.CAR_SEG + o] < seg]
             assert len(ahead) == seg, f"car {seat} has empty segments ahead (momentum)"
+
+
+    def _check_drivers(self, state: State) -> None:
+        """Racing Season drivers: numbers in range, no driver twice, none for absent seats
+        or with the module off, Driver 04's drawn cubes only while they are sorted."""
+        s = state.data
+        n = self.num_players
+        held = s[st.DRIVER_OF:st.DRIVER_OF + MAX_PLAYERS]
+        assert ((held >= 0) & (held <= drv_data.NUM_DRIVERS)).all(), f"bad driver {held}"
+        assert not held[n:].any(), "a seat beyond the table has a driver"
+        taken = [int(d) for d in held[:n] if d > 0]
+        assert len(taken) == len(set(taken)), f"a driver is held twice: {taken}"
+        if self.params[st.P_DRIVERS] == 0:
+            assert not taken, "drivers are off but a seat has one"
+        pool = s[st.DRIVER_POOL:st.DRIVER_POOL + drv_data.NUM_DRIVERS]
+        assert ((pool == 0) | (pool == 1)).all(), "driver pool flags must be 0 or 1"
+        assert not any(pool[d - 1] for d in taken), "a taken driver is still in the pool"
+        if int(s[st.PHASE]) != st.PH_DRIVER_SORT:
+            assert not s[st.DRIVER_HELD:st.DRIVER_HELD + NUM_COLOURS].any(), \
+                "Driver 04's drawn cubes outside their sorting"
 
 
 # ----- DESIGN.md's functional rules API (shared; see envs.core.functional) ---

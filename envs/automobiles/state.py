@@ -25,6 +25,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.layout import Layout
 
 NC = NUM_COLOURS
@@ -61,6 +62,18 @@ PHASE_NAMES = (
     # Racing Season, cards that move (expansion_moves.py)
     "burnout",           # Burnout: gear cube of the discard pile naming the colour below it
     "camber_toe",        # Camber & Toe: gear cube to put from the active into the discard pile
+    # Racing Season drivers (drivers.py)
+    "driver_draft",      # take one of the revealed drivers
+    "driver_to_active",  # Driver 02: the discard cube to put into the active pile
+    "driver_to_bag",     # Driver 03: discard cubes to put back into the bag
+    "driver_declare",    # Driver 04: declare one more cube to draw, or stop and draw them
+    "driver_sort",       # Driver 04: a drawn cube to the stock or the active pile (stop: bag)
+    "driver_pay",        # Driver 05: discard cubes to remove for $1 each
+    "driver_car",        # Driver 06: one more space of any colour after the Car Phase
+    "driver_decline",    # Driver 01: light gray spaces for the Decline wear
+    "driver_wear",       # Driver 08: wear cubes to remove before drawing
+    "driver_extra",      # Drivers 07 and 09: draw one more cube, or stop
+    "driver_redraw",     # Driver 10: drawn cubes to discard and draw again
     "over",
 )
 (PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
@@ -72,6 +85,11 @@ PH_OVER = PHASE_NAMES.index("over")
 PH_ADRENALINE, PH_ADRENALINE_MOVE, PH_CRATE_MOVE = (PHASE_NAMES.index(name) for name in (
     "adrenaline", "adrenaline_move", "crate_move"))
 PH_BURNOUT, PH_CAMBER_TOE = PHASE_NAMES.index("burnout"), PHASE_NAMES.index("camber_toe")
+# Racing Season drivers
+(PH_DRIVER_DRAFT, PH_DRIVER_TO_ACTIVE, PH_DRIVER_TO_BAG, PH_DRIVER_DECLARE, PH_DRIVER_SORT,
+ PH_DRIVER_PAY, PH_DRIVER_CAR, PH_DRIVER_DECLINE, PH_DRIVER_WEAR, PH_DRIVER_EXTRA,
+ PH_DRIVER_REDRAW) = range(PHASE_NAMES.index("driver_draft"),
+                           PHASE_NAMES.index("driver_redraw") + 1)
 NUM_PHASES = len(PHASE_NAMES)
 
 LAYOUT = Layout(
@@ -154,6 +172,12 @@ LAYOUT = Layout(
         ("fuel", 1),             # Fuel Injection: gear moves times this (0: not active)
         ("mv_mixed", 1),         # the moving cube may mix colours (Overdrive)
         ("mv_redline", 1),       # wear the moving white gains unless it stays on white
+        # Racing Season drivers (drivers.py)
+        ("driver_of", MP),           # driver number of each seat (1..10), 0 = none
+        ("driver_pool", NUM_DRIVERS),   # 1: revealed in the draft and not taken yet
+        ("driver_used", 1),          # the seat on turn used its once-a-turn ability
+        ("driver_wear", 1),          # wear gained in this Decline Phase (Drivers 01, 07)
+        ("driver_held", NC),         # Driver 04's drawn cubes waiting to be sorted
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -194,6 +218,9 @@ ADR_BONUS, ADR_LEFT, CRATE_AWARD, CRATE_SPACES = _o("adr_bonus"), _o("adr_left")
 # Racing Season, cards that move (expansion_moves.py)
 REDLINE, REDLINE_WEAR, FUEL = _o("redline"), _o("redline_wear"), _o("fuel")
 MV_MIXED, MV_REDLINE = _o("mv_mixed"), _o("mv_redline")
+# Racing Season drivers
+DRIVER_OF, DRIVER_POOL, DRIVER_USED = _o("driver_of"), _o("driver_pool"), _o("driver_used")
+DRIVER_WEAR, DRIVER_HELD = _o("driver_wear"), _o("driver_held")
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
@@ -236,6 +263,11 @@ PARAMS = Layout(
         # Racing Season tracks / Weaving (rs_tracks)
         ("slot_of", MAX_SPACES),   # 1 + id of the own-space start slot cut from it, 0 = none
         ("weaving", 1),            # Variant Weaving: leave a long space sideways early
+        # Racing Season drivers (drivers.py)
+        ("drivers", 1),          # 0: off, 1: draft from players + extra revealed, 2: from all
+        ("driver_extra", 1),     # drivers revealed beyond one per player
+        ("driver_amount", NUM_DRIVERS),   # the number on each card (0 = any number)
+        ("driver_price", NUM_DRIVERS),    # $ per cube (Driver 05)
     ]
 )
 
@@ -262,3 +294,6 @@ P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("
 P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
 P_CARD_IN_POOL = _p("card_in_pool")
 P_SLOT_OF, P_WEAVING = _p("slot_of"), _p("weaving")   # Racing Season tracks / Weaving
+# Racing Season drivers
+P_DRIVERS, P_DRIVER_EXTRA = _p("drivers"), _p("driver_extra")
+P_DRIVER_AMOUNT, P_DRIVER_PRICE = _p("driver_amount"), _p("driver_price")
