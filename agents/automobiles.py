@@ -55,6 +55,7 @@ from transit_gym.envs.automobiles.kernels import (
     A_STOP,
 )
 from transit_gym.envs.automobiles.state import (
+    NUM_PHASES,
     PH_ACTION,
     PH_BOOST,
     PH_BOOST_OTHER,
@@ -275,7 +276,7 @@ def _action(obs, mask, eff):
 @nb.njit(cache=True)
 def rule_based(p, obs, mask):
     phase = -1
-    for k in range(PH_SUPERCHARGED + 2):
+    for k in range(NUM_PHASES):
         if obs[O_DECISION + k] > 0.5:
             phase = k
             break

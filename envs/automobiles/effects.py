@@ -56,6 +56,11 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
     WHITE,
 )
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    is_pile_effect,
+    piles_activate,
+    piles_can_activate,
+)
 from transit_gym.envs.automobiles.moves import start_move
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -200,6 +205,8 @@ def can_activate(s, p, seat, colour):
         return False
     if effect == E_NITRO:
         return can_draw(s, seat, count)
+    if is_pile_effect(effect):   # Racing Season cards that change piles
+        return piles_can_activate(s, p, seat, colour, effect)
     return True
 
 
@@ -317,4 +324,6 @@ def activate(s, p, seat, colour):
         gain(s, seat, WEAR, wear)
         s[PK_LEFT] = count
         s[PHASE] = PH_SUPERCHARGED
+    elif is_pile_effect(effect):   # Racing Season cards that change piles
+        piles_activate(s, p, seat, colour, effect)
 

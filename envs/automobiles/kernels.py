@@ -48,6 +48,12 @@ from transit_gym.envs.automobiles.effects import (
     pit_team_can_buy,
     pit_team_pick_ok,
 )
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    is_pile_phase,
+    piles_apply,
+    piles_mask,
+    piles_settle,
+)
 from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -500,6 +506,9 @@ def settle(s, p):
             if s[PK_LEFT] > 0 and total(s, pile(seat, DISCARD)) > 0:
                 return
             s[PHASE] = PH_ACTION
+        elif is_pile_phase(phase):   # Racing Season cards that change piles
+            if piles_settle(s, p, seat):
+                return
         else:
             return
 
@@ -614,6 +623,8 @@ def legal_mask(s, p, mask):
         for c in range(NUM_COLOURS):
             if s[discard + c] > 0:
                 mask[A_DISCARD + c] = 1
+    elif is_pile_phase(phase):   # Racing Season cards that change piles
+        piles_mask(s, p, seat, mask, A_STOP, A_DRAW, A_ACTIVE, A_DISCARD)
 
 
 @nb.njit(cache=True)
@@ -760,6 +771,8 @@ def _apply(s, p, action):
         else:
             move_cube(s, discard, active, colour)
             s[PK_LEFT] -= 1
+    elif is_pile_phase(phase):   # Racing Season cards that change piles
+        piles_apply(s, p, seat, action, A_STOP, A_DRAW, A_ACTIVE, A_DISCARD)
 
 
 @nb.njit(cache=True)

@@ -54,12 +54,26 @@ PHASE_NAMES = (
     "boost_other",       # a player offered one free draw by another player's Boost
     "nitro",             # which drawn cube goes to the active pile
     "supercharged",      # cubes to take from the discard into the active pile
+    # Racing Season cards that change piles (expansion_piles.py)
+    "factory_support",   # the cube to remove from the active or the discard pile
+    "maintenance_staff",  # cubes to remove from the active pile (then 2 per cube: remove)
+    "performance_testing",  # draw another cube or stop
+    "impact_wrench",     # cubes to remove from the discard pile, then the used wear goes
+    "pit_mechanic",      # wear cubes to remove from the discard pile
+    "internal_combustion",  # the active cube to put into the discard pile
+    "internal_combustion_take",  # cubes to take back from the discard (1 wear each)
     "over",
 )
 (PH_SETUP_BUY, PH_ACTION, PH_BUY, PH_MOVE, PH_CAR_CHIEF, PH_ENGINEER, PH_REMOVE,
  PH_MANAGER_REMOVE, PH_MANAGER_BAG, PH_MECHANIC, PH_PIT_CREW, PH_PIT_TEAM, PH_PIT_TEAM_BUY,
  PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BOOST, PH_BOOST_OTHER, PH_NITRO, PH_SUPERCHARGED,
- PH_OVER) = range(len(PHASE_NAMES))
+ PH_OVER) = (*range(PHASE_NAMES.index("supercharged") + 1), PHASE_NAMES.index("over"))
+# Racing Season cards that change piles
+(PH_FACTORY_SUPPORT, PH_MAINTENANCE_STAFF, PH_PERFORMANCE_TESTING, PH_IMPACT_WRENCH,
+ PH_PIT_MECHANIC, PH_INTERNAL_COMBUSTION, PH_IC_TAKE) = (
+    PHASE_NAMES.index(name) for name in (
+        "factory_support", "maintenance_staff", "performance_testing", "impact_wrench",
+        "pit_mechanic", "internal_combustion", "internal_combustion_take"))
 NUM_PHASES = len(PHASE_NAMES)
 
 LAYOUT = Layout(
