@@ -15,6 +15,13 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
+from transit_gym.agents.automobiles_piles import (  # Racing Season pile cards
+    pile_buy,
+    pile_decision,
+    pile_keep,
+    pile_order,
+    pile_useful,
+)
 from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
@@ -43,6 +50,10 @@ from transit_gym.envs.automobiles.encode import (
     SB_AHEAD,
     SB_COLOURS,
     SPACE_BLOCK,
+)
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    is_pile_effect,
+    is_pile_phase,
 )
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
@@ -161,7 +172,18 @@ def _keep(eff, c):
         return -5
     if eff[c] == E_GEAR:
         return GEAR_KEEP[c]
+    if is_pile_effect(eff[c]):   # Racing Season pile cards
+        return pile_keep(eff[c])
     return EFFECT_KEEP[eff[c]]
+
+
+@nb.njit(cache=True)
+def _keeps(eff):
+    """``_keep`` of every colour."""
+    out = np.zeros(NUM_COLOURS, dtype=np.int64)
+    for c in range(NUM_COLOURS):
+        out[c] = _keep(eff, c)
+    return out
 
 
 @nb.njit(cache=True)
@@ -170,6 +192,8 @@ def _buy_want(eff, c):
         return 0
     if eff[c] == E_GEAR:
         return GEAR_BUY[c]
+    if is_pile_effect(eff[c]):   # Racing Season pile cards
+        return pile_buy(eff[c])
     return EFFECT_BUY[eff[c]]
 
 
@@ -177,6 +201,8 @@ def _buy_want(eff, c):
 def _order(eff, c):
     if eff[c] == E_GEAR:
         return GEAR_ORDER[c]
+    if is_pile_effect(eff[c]):   # Racing Season pile cards
+        return pile_order(eff[c])
     return EFFECT_ORDER[eff[c]]
 
 
@@ -252,6 +278,8 @@ def _useful(obs, eff, c):
         return active_wear > 0 or discard_wear > 0
     if e in (E_PIT_CAPTAIN, E_PIT_CREW, E_PIT_TEAM):
         return discard_wear > 0
+    if is_pile_effect(e):   # Racing Season pile cards
+        return pile_useful(obs, _keeps(eff), e)
     return True
 
 
@@ -341,6 +369,9 @@ def rule_based(p, obs, mask):
         action = _pick(mask, A_DISCARD, eff, False)
         if action < 0 or _keep(eff, action - A_DISCARD) < 2:
             action = A_STOP
+    elif is_pile_phase(phase):   # Racing Season pile cards
+        action = pile_decision(obs, mask, _keeps(eff), phase, A_STOP, A_DRAW, A_ACTIVE,
+                               A_DISCARD)
     if action < 0 or not mask[action]:
         for a in range(mask.shape[0]):
             if mask[a]:
