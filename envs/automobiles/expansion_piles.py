@@ -45,11 +45,13 @@ from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
     CARD_OF,
+    CURRENT,
     DISCARD,
     FAR,
     ON_TRACK,
     P_CARD_BONUS,
     P_CARD_COUNT,
+    P_CARD_EFFECT,
     P_CARD_WEAR,
     P_NUM_PLAYERS,
     P_SPACE_LANE,
@@ -72,8 +74,10 @@ from transit_gym.envs.automobiles.state import (
     PLACED_SEG,
     PLACED_SPACE,
     STOCK,
+    TURN_SEAT,
     USED,
 )
+from transit_gym.envs.core.validate import outside, relation_broken
 
 #: the effects of this module
 PILE_EFFECTS = (E_FACTORY_SUPPORT, E_MAINTENANCE_STAFF, E_PERFORMANCE_TESTING, E_AIR_JACKS,
@@ -84,6 +88,11 @@ PILE_PHASES = (PH_FACTORY_SUPPORT, PH_MAINTENANCE_STAFF, PH_PERFORMANCE_TESTING,
 _FIRST_PHASE = min(PILE_PHASES)
 _LAST_PHASE = max(PILE_PHASES)
 assert len(PILE_PHASES) == _LAST_PHASE - _FIRST_PHASE + 1, "the pile phases are one block"
+
+
+#: the card effect each decision belongs to (same order as ``PILE_PHASES``)
+_PHASE_EFFECT = (E_FACTORY_SUPPORT, E_MAINTENANCE_STAFF, E_PERFORMANCE_TESTING,
+                 E_IMPACT_WRENCH, E_PIT_MECHANIC, E_INTERNAL_COMBUSTION, E_INTERNAL_COMBUSTION)
 
 
 @nb.njit(cache=True)
@@ -381,3 +390,23 @@ def piles_apply(s, p, seat, action, a_stop, a_draw, a_active, a_discard):
             gain(s, seat, WEAR, _param(s, p, s[ACT_COLOUR], P_CARD_WEAR))
             s[PK_COUNT] += 1
             s[PK_LEFT] -= 1
+
+
+# ----- saved states --------------------------------------------------------------------------
+@nb.njit(cache=True)
+def piles_violation(s, p, where):
+    """0 unless a pile decision is pending in a state that could not reach it: the seat on
+    turn decides, and the resolving cube (``act_colour``) is one of the card the decision
+    belongs to (its ``count``/``bonus``/``wear`` are read from it). 1 otherwise."""
+    phase = s[PHASE]
+    if not is_pile_phase(phase):
+        return 0
+    if outside(s, CURRENT, s[TURN_SEAT], s[TURN_SEAT], where) or outside(
+            s, ACT_COLOUR, 0, NUM_COLOURS - 1, where):
+        return 1
+    for k in range(len(PILE_PHASES)):
+        if PILE_PHASES[k] == phase and p[P_CARD_EFFECT + s[CARD_OF + s[ACT_COLOUR]]] \
+                != _PHASE_EFFECT[k]:
+            relation_broken(where)
+            return 1
+    return 0

@@ -21,6 +21,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
+from transit_gym.envs.automobiles.expansion_piles import piles_violation  # pile cards
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     AERO,
@@ -122,6 +123,9 @@ MESSAGES = {
     12: "a field of the cube being moved is out of range",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
+    # Racing Season cards that change piles
+    15: "a pile card's decision is pending without its card's cube resolving for the seat "
+        "on turn",
 }
 
 
@@ -174,6 +178,8 @@ def violation(s, p, where):
     code = _turn(s, p, n, n_spaces, where)
     if code:
         return code
+    if piles_violation(s, p, where):   # Racing Season cards that change piles
+        return 15
     return 0
 
 

@@ -26,6 +26,8 @@ from transit_gym.envs import automobiles_v0
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.rules import AutomobilesGame
+from transit_gym.envs.core.errors import StateDictError
+from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rollout import play_games, random_rollouts
 
 COLOUR_OF = {"Factory Support": "yellow", "Maintenance Staff": "yellow",
@@ -397,6 +399,24 @@ def test_internal_combustion_works_with_an_empty_wear_stock():
     assert activate("blue") in t.legal()
     t.act(activate("blue"), from_active("wear"), from_discard("dark_gray"))
     assert t.count(0, "active", "dark_gray") == 1 and t.count(0, "used", "wear") == 0
+
+
+# ----- saved states ----------------------------------------------------------------------------
+def test_a_tampered_pile_decision_is_refused_when_loaded():
+    """Issue 15: a saved state whose pending pile decision names no cube of that card
+    (or waits for another seat) is refused with a StateDictError, never run."""
+    t = card_table("Internal Combustion")
+    t.give(0, "discard", dark_gray=2)
+    t.turn(0)
+    t.act(activate("blue"), from_active("wear"))
+    assert t.phase() == "internal_combustion_take"
+    t.game.validate(t.state)
+    for field, value in (("act_colour", -1), ("act_colour", colour("yellow")),
+                         ("current", 1)):
+        data = t.s.copy()
+        data[t.game.layout.offset(field)] = value
+        with pytest.raises(StateDictError, match="pile card"):
+            t.game.validate(State(t.game, data))
 
 
 # ----- the rule-based agent ------------------------------------------------------------------
