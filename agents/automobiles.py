@@ -316,6 +316,8 @@ def _action(obs, mask, eff):
 
 #: a cube worth a wear cube to take back with Internal Combustion (scale of ``keep``)
 TAKE_BACK_KEEP = 4
+#: Factory Support is used only when a cube this little wanted (wear, white) can go
+FS_REMOVE_KEEP = 1
 
 # per pile effect: how much the agent wants to keep / to buy a cube, activation order
 # (lower first; the base agent's scale: gears 52-58 go last, 99 never)
@@ -370,7 +372,13 @@ def pile_useful(obs, keep, e):
             if obs[O_PLAYERS + PB_DISCARD + c] > 0 and keep[c] >= TAKE_BACK_KEEP:
                 return True
         return False
-    return is_pile_effect(e)   # Factory Support, Performance Testing: always
+    if e == E_FACTORY_SUPPORT:   # the removal must find a cube not worth keeping
+        for c in range(NUM_COLOURS):
+            if (obs[O_PLAYERS + PB_ACTIVE + c] + obs[O_PLAYERS + PB_DISCARD + c] > 0
+                    and keep[c] <= FS_REMOVE_KEEP):
+                return True
+        return False
+    return is_pile_effect(e)   # Performance Testing: always
 
 
 @nb.njit(cache=True)

@@ -449,6 +449,25 @@ def test_agent_removes_wear_with_pile_cards():
     assert agent_answer(t) == from_active("wear")
 
 
+def test_agent_uses_factory_support_only_when_a_poor_cube_can_go():
+    """Agent: Factory Support must remove a cube, so it is activated only when a wear or
+    white cube is in the active or discard pile."""
+    t = card_table("Factory Support", keep=False)
+    t.give(0, "active", black=1)
+    t.give(0, "bag", black=2)
+    t.give(0, "discard", dark_gray=2)
+    t.turn(0)
+    assert activate("yellow") in t.legal() and agent_answer(t) != activate("yellow")
+    t = card_table("Factory Support", keep=False)
+    t.give(0, "active", black=1)
+    t.give(0, "bag", black=2)
+    t.give(0, "discard", dark_gray=2, white=1)
+    t.turn(0)
+    assert agent_answer(t) == activate("yellow")
+    t.act(activate("yellow"))
+    assert agent_answer(t) == from_discard("white")
+
+
 def test_agent_internal_combustion_drops_the_worst_and_takes_back_strong_cubes():
     """Agent: Internal Combustion discards the least wanted active cube and takes back a
     black gear (worth a wear cube), never a white one."""
