@@ -56,7 +56,7 @@ PHASE_NAMES = (
     "supercharged",      # cubes to take from the discard into the active pile
     # Racing Season cards that change piles (expansion_piles.py)
     "factory_support",   # the cube to remove from the active or the discard pile
-    "maintenance_staff",  # cubes to remove from the active pile (then 2 per cube: remove)
+    "maintenance_staff",  # cubes to remove from the active pile (then `bonus` each: remove)
     "performance_testing",  # draw another cube or stop
     "impact_wrench",     # cubes to remove from the discard pile, then the used wear goes
     "pit_mechanic",      # wear cubes to remove from the discard pile

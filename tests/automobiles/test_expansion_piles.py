@@ -25,6 +25,7 @@ from transit_gym.agents.automobiles import policy, rule_based
 from transit_gym.envs import automobiles_v0
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.encode import O_DECISION, O_PICKS, O_WAITING
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import State
@@ -399,6 +400,24 @@ def test_internal_combustion_works_with_an_empty_wear_stock():
     assert activate("blue") in t.legal()
     t.act(activate("blue"), from_active("wear"), from_discard("dark_gray"))
     assert t.count(0, "active", "dark_gray") == 1 and t.count(0, "used", "wear") == 0
+
+
+# ----- observation ------------------------------------------------------------------------------
+def test_pile_decisions_are_observed_by_the_deciding_seat():
+    """Observation: the deciding seat sees which pile decision is pending and its pick
+    counts (Air Jacks' allowance); the other seat only sees that it waits."""
+    t = card_table("Air Jacks")
+    t.give(0, "discard", white=1, wear=2)
+    t.turn(0)
+    t.act(activate("purple"))
+    mine, other = t.game.observe(t.state, 0), t.game.observe(t.state, 1)
+    assert mine[O_DECISION + st.PH_REMOVE] == 1 and mine[O_PICKS] == 2
+    assert other[O_WAITING] == 1 and other[O_PICKS] == 0
+    t = card_table("Internal Combustion")
+    t.give(0, "discard", white=1)
+    t.turn(0)
+    t.act(activate("blue"))
+    assert t.game.observe(t.state, 0)[O_DECISION + st.PH_INTERNAL_COMBUSTION] == 1
 
 
 # ----- saved states ----------------------------------------------------------------------------
