@@ -90,6 +90,14 @@ _LAST_PHASE = max(PILE_PHASES)
 assert len(PILE_PHASES) == _LAST_PHASE - _FIRST_PHASE + 1, "the pile phases are one block"
 
 
+#: what stopping means in the pile decisions that allow it (``encode.action_name``)
+STOP_NAMES = {
+    "maintenance_staff": "stop removing active cubes (then remove discarded ones)",
+    "performance_testing": "stop drawing",
+    "impact_wrench": "stop removing (the used pile's wear is removed next)",
+    "pit_mechanic": "stop removing wear",
+    "internal_combustion_take": "stop taking cubes back",
+}
 #: the card effect each decision belongs to (same order as ``PILE_PHASES``)
 _PHASE_EFFECT = (E_FACTORY_SUPPORT, E_MAINTENANCE_STAFF, E_PERFORMANCE_TESTING,
                  E_IMPACT_WRENCH, E_PIT_MECHANIC, E_INTERNAL_COMBUSTION, E_INTERNAL_COMBUSTION)

@@ -161,6 +161,7 @@ def test_performance_testing_removes_its_own_cube_then_draws_up_to_three():
     assert t.count(0, "used", "yellow") == 0 and t.stock("yellow") == stock + 1
     assert t.phase() == "performance_testing"
     assert sorted(t.legal()) == [STOP, DRAW]
+    assert t.game.describe_action(t.state, STOP) == "stop drawing"
     t.act(DRAW, DRAW, DRAW)
     assert t.count(0, "active", "light_gray") == 3 and t.phase() == "action"
     assert t.game.final_info(t.state)[0]["wear_gained"] == 0
