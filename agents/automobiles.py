@@ -19,17 +19,24 @@ from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
     E_ADRENALINE,  # Racing Season delayed cards
+    E_AIR_JACKS,
     E_BUMP_RUN,
     E_BURNOUT,
     E_CAMBER_TOE,
     E_CRATE_MOTOR,
     E_ENGINEER,
+    E_FACTORY_SUPPORT,
     E_FUEL_INJECTION,
     E_GEAR,
+    E_IMPACT_WRENCH,
+    E_INTERNAL_COMBUSTION,
+    E_MAINTENANCE_STAFF,
     E_MECHANIC,
     E_OVERDRIVE,
+    E_PERFORMANCE_TESTING,
     E_PIT_CAPTAIN,
     E_PIT_CREW,
+    E_PIT_MECHANIC,
     E_PIT_TEAM,
     E_REDLINE,
     LIGHT,
@@ -56,12 +63,17 @@ from transit_gym.envs.automobiles.encode import (
     PB_ACTIVE,
     PB_DISCARD,
     PB_SEGMENT,  # Racing Season delayed cards
+    PB_USED,
     SB_AHEAD,
     SB_CARS,  # Racing Season delayed cards
     SB_COLOURS,
     SB_OWN_CAR,  # Racing Season delayed cards
     SB_TURN_CUBE,  # Racing Season delayed cards
     SPACE_BLOCK,
+)
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    is_pile_effect,
+    is_pile_phase,
 )
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
@@ -99,12 +111,19 @@ from transit_gym.envs.automobiles.state import (
     PH_DRIVER_TO_BAG,
     PH_DRIVER_WEAR,
     PH_ENGINEER,
+    PH_FACTORY_SUPPORT,
+    PH_IC_TAKE,
+    PH_IMPACT_WRENCH,
+    PH_INTERNAL_COMBUSTION,
+    PH_MAINTENANCE_STAFF,
     PH_MANAGER_BAG,
     PH_MANAGER_REMOVE,
     PH_MECHANIC,
     PH_MOVE,
     PH_NITRO,
+    PH_PERFORMANCE_TESTING,
     PH_PIT_CREW,
+    PH_PIT_MECHANIC,
     PH_PIT_TEAM,
     PH_PIT_TEAM_BUY,
     PH_REMOVE,
@@ -355,9 +374,20 @@ def _keep(eff, c):
         return _delayed_value(eff[c], 0)
     if eff[c] == E_GEAR:
         return GEAR_KEEP[c]
+    if is_pile_effect(eff[c]):   # Racing Season pile cards
+        return pile_keep(eff[c])
     if eff[c] >= EFFECT_KEEP.shape[0]:   # Racing Season: cards that move
         return move_card_keep(eff[c])
     return EFFECT_KEEP[eff[c]]
+
+
+@nb.njit(cache=True)
+def _keeps(eff):
+    """``_keep`` of every colour."""
+    out = np.zeros(NUM_COLOURS, dtype=np.int64)
+    for c in range(NUM_COLOURS):
+        out[c] = _keep(eff, c)
+    return out
 
 
 @nb.njit(cache=True)
@@ -368,6 +398,8 @@ def _buy_want(eff, c):
         return _delayed_value(eff[c], 1)
     if eff[c] == E_GEAR:
         return GEAR_BUY[c]
+    if is_pile_effect(eff[c]):   # Racing Season pile cards
+        return pile_buy(eff[c])
     if eff[c] >= EFFECT_BUY.shape[0]:    # Racing Season: cards that move
         return move_card_buy(eff[c])
     return EFFECT_BUY[eff[c]]
@@ -379,6 +411,8 @@ def _order(eff, c):
         return _delayed_value(eff[c], 2)
     if eff[c] == E_GEAR:
         return GEAR_ORDER[c]
+    if is_pile_effect(eff[c]):   # Racing Season pile cards
+        return pile_order(eff[c])
     if eff[c] >= EFFECT_ORDER.shape[0]:  # Racing Season: cards that move
         return move_card_order(eff[c])
     return EFFECT_ORDER[eff[c]]
@@ -456,6 +490,8 @@ def _useful(obs, eff, c):
         return active_wear > 0 or discard_wear > 0
     if e in (E_PIT_CAPTAIN, E_PIT_CREW, E_PIT_TEAM):
         return discard_wear > 0
+    if is_pile_effect(e):   # Racing Season pile cards
+        return pile_useful(obs, _keeps(eff), e)
     if e >= EFFECT_ORDER.shape[0]:   # Racing Season: cards that move
         return move_card_useful(obs, e)
     return True
@@ -477,6 +513,124 @@ def _action(obs, mask, eff):
     if best >= 0:
         return best
     return A_STOP
+
+
+# ----- Racing Season cards that change piles ---------------------------------------------------
+# Removal effects take wear first, then the least wanted cube; Performance Testing always
+# draws (no wear); Internal Combustion discards the least wanted active cube and takes back
+# only cubes worth a wear cube. Cleaning cards are used only when there is wear to clean.
+
+#: a cube worth a wear cube to take back with Internal Combustion (scale of ``keep``)
+TAKE_BACK_KEEP = 4
+#: Factory Support is used only when a cube this little wanted (wear, white) can go
+FS_REMOVE_KEEP = 1
+
+# per pile effect: how much the agent wants to keep / to buy a cube, activation order
+# (lower first; the base agent's scale: gears 52-58 go last, 99 never)
+_PILE_WISHES = {
+    E_FACTORY_SUPPORT: (4, 3, 5),
+    E_MAINTENANCE_STAFF: (3, 2, 12),
+    E_PERFORMANCE_TESTING: (3, 2, 4),
+    E_AIR_JACKS: (3, 3, 7),
+    E_IMPACT_WRENCH: (4, 4, 45),     # after the movers that gain wear
+    E_PIT_MECHANIC: (4, 4, 8),
+    E_INTERNAL_COMBUSTION: (4, 3, 13),
+}
+_PILE_FIRST = min(_PILE_WISHES)
+_PILE_SIZE = max(_PILE_WISHES) - _PILE_FIRST + 1
+PILE_KEEP = np.zeros(_PILE_SIZE, dtype=np.int64)
+PILE_BUY = np.zeros(_PILE_SIZE, dtype=np.int64)
+PILE_ORDER = np.full(_PILE_SIZE, 99, dtype=np.int64)
+for _e, (_k, _b, _o) in _PILE_WISHES.items():
+    PILE_KEEP[_e - _PILE_FIRST] = _k
+    PILE_BUY[_e - _PILE_FIRST] = _b
+    PILE_ORDER[_e - _PILE_FIRST] = _o
+
+
+@nb.njit(cache=True)
+def pile_keep(e):
+    return PILE_KEEP[e - _PILE_FIRST]
+
+
+@nb.njit(cache=True)
+def pile_buy(e):
+    return PILE_BUY[e - _PILE_FIRST]
+
+
+@nb.njit(cache=True)
+def pile_order(e):
+    return PILE_ORDER[e - _PILE_FIRST]
+
+
+@nb.njit(cache=True)
+def pile_useful(obs, keep, e):
+    """Activate a pile card only when it has something to clean (or to draw)."""
+    active_wear = obs[O_PLAYERS + PB_ACTIVE + WEAR]
+    discard_wear = obs[O_PLAYERS + PB_DISCARD + WEAR]
+    if e == E_MAINTENANCE_STAFF:
+        return active_wear > 0
+    if e in (E_AIR_JACKS, E_PIT_MECHANIC):
+        return discard_wear > 0
+    if e == E_IMPACT_WRENCH:
+        return discard_wear > 0 or obs[O_PLAYERS + PB_USED + WEAR] > 0
+    if e == E_INTERNAL_COMBUSTION:
+        for c in range(NUM_COLOURS):
+            if obs[O_PLAYERS + PB_DISCARD + c] > 0 and keep[c] >= TAKE_BACK_KEEP:
+                return True
+        return False
+    if e == E_FACTORY_SUPPORT:   # the removal must find a cube not worth keeping
+        for c in range(NUM_COLOURS):
+            if (obs[O_PLAYERS + PB_ACTIVE + c] + obs[O_PLAYERS + PB_DISCARD + c] > 0
+                    and keep[c] <= FS_REMOVE_KEEP):
+                return True
+        return False
+    return is_pile_effect(e)   # Performance Testing: always
+
+
+@nb.njit(cache=True)
+def _least_wanted(mask, keep, a_active, a_discard, prefer_discard):
+    """Legal cube with the lowest ``keep`` (wear first); ties go to the preferred pile."""
+    best = -1
+    best_key = 0
+    for c in range(NUM_COLOURS):
+        for a, bias in ((a_discard, 0 if prefer_discard else 1),
+                        (a_active, 1 if prefer_discard else 0)):
+            if a >= 0 and mask[a + c]:
+                key = keep[c] * 2 + bias
+                if best < 0 or key < best_key:
+                    best = a + c
+                    best_key = key
+    return best
+
+
+@nb.njit(cache=True)
+def pile_decision(obs, mask, keep, phase, a_stop, a_draw, a_active, a_discard):
+    """The agent's answer to a pile decision (-1: not one of them)."""
+    if not is_pile_phase(phase):
+        return -1
+    if phase == PH_FACTORY_SUPPORT:
+        return _least_wanted(mask, keep, a_active, a_discard, True)
+    if phase == PH_MAINTENANCE_STAFF:
+        if mask[a_active + WEAR]:
+            return a_active + WEAR
+        return a_stop
+    if phase == PH_PERFORMANCE_TESTING:
+        return a_draw if mask[a_draw] else a_stop
+    if phase in (PH_IMPACT_WRENCH, PH_PIT_MECHANIC):
+        return a_discard + WEAR if mask[a_discard + WEAR] else a_stop
+    if phase == PH_INTERNAL_COMBUSTION:
+        return _least_wanted(mask, keep, a_active, -1, False)
+    if phase == PH_IC_TAKE:
+        best = a_stop
+        best_key = TAKE_BACK_KEEP - 1
+        for c in range(NUM_COLOURS):
+            if mask[a_discard + c] and keep[c] > best_key:
+                best = a_discard + c
+                best_key = keep[c]
+        if obs[O_PICKS] <= 0:
+            return a_stop
+        return best
+    return -1
 
 
 @nb.njit(cache=True)
@@ -559,6 +713,9 @@ def rule_based(p, obs, mask):
         action = burnout_choice(mask, A_DISCARD)
     elif phase == PH_CAMBER_TOE:
         action = camber_toe_choice(mask, A_ACTIVE)
+    elif is_pile_phase(phase):   # Racing Season pile cards
+        action = pile_decision(obs, mask, _keeps(eff), phase, A_STOP, A_DRAW, A_ACTIVE,
+                               A_DISCARD)
     action = _drivers(obs, mask, eff, phase, action)   # Racing Season drivers
     if action < 0 or not mask[action]:
         for a in range(mask.shape[0]):

@@ -63,6 +63,9 @@ PENDING_EFFECTS = frozenset(EFFECTS[FIRST_EXPANSION_EFFECT:]) - {
     "adrenaline", "crate_motor",   # Racing Season delayed cards (expansion_delayed.py)
     # Racing Season, cards that move (expansion_moves.py)
     "burnout", "camber_toe", "redline", "fuel_injection", "bump_run", "overdrive",
+    # cards that change piles (expansion_piles.py)
+    "factory_support", "maintenance_staff", "performance_testing", "air_jacks",
+    "impact_wrench", "pit_mechanic", "internal_combustion",
 }
 NUM_EFFECTS = len(EFFECTS)
 #: effects whose ``count`` is a number of spaces that must be moved exactly (at least 1)

@@ -69,6 +69,11 @@ from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: car
     move_card_ready,
     start_gear_move,
 )
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    is_pile_effect,
+    piles_activate,
+    piles_can_activate,
+)
 from transit_gym.envs.automobiles.moves import start_move
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -215,6 +220,8 @@ def can_activate(s, p, seat, colour):
         return can_draw(s, seat, count)
     if is_move_card(effect):   # Racing Season: cards that move
         return move_card_ready(s, p, seat, effect, count)
+    if is_pile_effect(effect):   # Racing Season cards that change piles
+        return piles_can_activate(s, p, seat, colour, effect)
     return True
 
 
@@ -338,4 +345,6 @@ def activate(s, p, seat, colour):
         crate_activate(s, count, bonus)
     elif is_move_card(effect):   # Racing Season: cards that move
         activate_move_card(s, p, seat, effect, wear, count, bonus)
+    elif is_pile_effect(effect):   # Racing Season cards that change piles
+        piles_activate(s, p, seat, colour, effect)
 

@@ -29,6 +29,9 @@ from transit_gym.envs.automobiles.data import (
 )
 from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.expansion_delayed import observe_delayed  # Racing Season
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    STOP_NAMES as PILE_STOP_NAMES,
+)
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
@@ -318,6 +321,8 @@ def action_name(action: int, phase: int | None = None) -> str:
     """Name of an action index (in the context of decision ``phase`` when given)."""
     action = int(action)
     decision = PHASE_NAMES[phase] if phase is not None and 0 <= phase < NUM_PHASES else None
+    if action == A_STOP and decision in PILE_STOP_NAMES:   # Racing Season pile cards
+        return PILE_STOP_NAMES[decision]
     if action == A_STOP:
         return {"action": "end the Action Phase", "buy": "end the Buy Phase (stop buying)",
                 "setup_buy": "stop buying", "move": "stop moving",

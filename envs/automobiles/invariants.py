@@ -25,6 +25,7 @@ from transit_gym.envs.automobiles.data import (
 )
 from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.expansion_delayed import delayed_violation  # Racing Season
+from transit_gym.envs.automobiles.expansion_piles import piles_violation  # pile cards
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
@@ -151,6 +152,9 @@ MESSAGES = {
     # Racing Season, cards that move (expansion_moves.py)
     17: "a Redline / Fuel Injection flag or a flag of the moving cube is out of range",
     18: "a driver field is out of range (Racing Season drivers)",
+    # Racing Season cards that change piles
+    19: "a pile card's decision is pending without its card's cube resolving for the seat "
+        "on turn",
 }
 
 
@@ -213,6 +217,8 @@ def violation(s, p, where):
     code = _move_cards(s, where)   # Racing Season: cards that move
     if code:
         return code
+    if piles_violation(s, p, where):   # Racing Season cards that change piles
+        return 19
     return _drivers(s, p, n, where)
 
 

@@ -65,6 +65,12 @@ from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: car
     move_card_mask,
     reset_turn_flags,
 )
+from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+    is_pile_phase,
+    piles_apply,
+    piles_mask,
+    piles_settle,
+)
 from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
@@ -631,6 +637,9 @@ def settle(s, p):
             if code == drv.PENDING:
                 return
             _driver_next(s, p, code)
+        elif is_pile_phase(phase):   # Racing Season cards that change piles
+            if piles_settle(s, p, seat):
+                return
         else:
             return
 
@@ -762,6 +771,8 @@ def legal_mask(s, p, mask):
         move_card_mask(s, p, seat, phase, mask, A_ACTIVE, A_DISCARD)
     elif PH_DRIVER_DRAFT <= phase < PH_OVER:   # Racing Season drivers
         drv.legal_mask(s, p, mask)
+    elif is_pile_phase(phase):   # Racing Season cards that change piles
+        piles_mask(s, p, seat, mask, A_STOP, A_DRAW, A_ACTIVE, A_DISCARD)
 
 
 @nb.njit(cache=True)
@@ -934,6 +945,8 @@ def _apply(s, p, action):
         apply_move_card(s, p, seat, phase, colour)
     elif PH_DRIVER_DRAFT <= phase < PH_OVER:   # Racing Season drivers
         _driver_next(s, p, drv.apply_action(s, p, action))
+    elif is_pile_phase(phase):   # Racing Season cards that change piles
+        piles_apply(s, p, seat, action, A_STOP, A_DRAW, A_ACTIVE, A_DISCARD)
 
 
 @nb.njit(cache=True)

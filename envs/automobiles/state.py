@@ -62,6 +62,14 @@ PHASE_NAMES = (
     # Racing Season, cards that move (expansion_moves.py)
     "burnout",           # Burnout: gear cube of the discard pile naming the colour below it
     "camber_toe",        # Camber & Toe: gear cube to put from the active into the discard pile
+    # Racing Season cards that change piles (expansion_piles.py)
+    "factory_support",   # the cube to remove from the active or the discard pile
+    "maintenance_staff",  # cubes to remove from the active pile (then `bonus` each: remove)
+    "performance_testing",  # draw another cube or stop
+    "impact_wrench",     # cubes to remove from the discard pile, then the used wear goes
+    "pit_mechanic",      # wear cubes to remove from the discard pile
+    "internal_combustion",  # the active cube to put into the discard pile
+    "internal_combustion_take",  # cubes to take back from the discard (1 wear each)
     # Racing Season drivers (drivers.py)
     "driver_draft",      # take one of the revealed drivers
     "driver_to_active",  # Driver 02: the discard cube to put into the active pile
@@ -90,6 +98,12 @@ PH_BURNOUT, PH_CAMBER_TOE = PHASE_NAMES.index("burnout"), PHASE_NAMES.index("cam
  PH_DRIVER_PAY, PH_DRIVER_CAR, PH_DRIVER_DECLINE, PH_DRIVER_WEAR, PH_DRIVER_EXTRA,
  PH_DRIVER_REDRAW) = range(PHASE_NAMES.index("driver_draft"),
                            PHASE_NAMES.index("driver_redraw") + 1)
+# Racing Season cards that change piles
+(PH_FACTORY_SUPPORT, PH_MAINTENANCE_STAFF, PH_PERFORMANCE_TESTING, PH_IMPACT_WRENCH,
+ PH_PIT_MECHANIC, PH_INTERNAL_COMBUSTION, PH_IC_TAKE) = (
+    PHASE_NAMES.index(name) for name in (
+        "factory_support", "maintenance_staff", "performance_testing", "impact_wrench",
+        "pit_mechanic", "internal_combustion", "internal_combustion_take"))
 NUM_PHASES = len(PHASE_NAMES)
 
 LAYOUT = Layout(
