@@ -57,16 +57,6 @@ EFFECTS = ("gear", "wear", "car_chief", "engineer", "manager", "mechanic", "crew
  E_CRATE_MOTOR, E_FUEL_INJECTION, E_INTERNAL_COMBUSTION) = range(len(EFFECTS))
 #: the first effect of the Racing Season expansion (every later id is one too)
 FIRST_EXPANSION_EFFECT = E_FACTORY_SUPPORT
-#: expansion effects whose kernels are not written yet: a card set naming such a card is
-#: refused (rules.py), and ``card_set="random"`` never draws one. Shrinks to () as they land.
-PENDING_EFFECTS = frozenset(EFFECTS[FIRST_EXPANSION_EFFECT:]) - {
-    "adrenaline", "crate_motor",   # Racing Season delayed cards (expansion_delayed.py)
-    # Racing Season, cards that move (expansion_moves.py)
-    "burnout", "camber_toe", "redline", "fuel_injection", "bump_run", "overdrive",
-    # cards that change piles (expansion_piles.py)
-    "factory_support", "maintenance_staff", "performance_testing", "air_jacks",
-    "impact_wrench", "pit_mechanic", "internal_combustion",
-}
 NUM_EFFECTS = len(EFFECTS)
 #: effects whose ``count`` is a number of spaces that must be moved exactly (at least 1)
 EXACT_MOVES = {"gear", "suspension", "tires"}

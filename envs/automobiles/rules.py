@@ -212,11 +212,6 @@ class AutomobilesGame(Game):
         else:
             raise ConfigError(f"card_set must be a set name, 'random' or a list of five "
                               f"card names, got {card_set!r}")
-        pending = [n for n in chosen
-                   if auto_data.EFFECTS[int(cards.effects[cards.card_id(n)])]
-                   in auto_data.PENDING_EFFECTS]
-        if pending:
-            raise ConfigError(f"card_set: the effects of {pending} are not implemented yet")
         by_colour = {int(cards.colours[cards.card_id(n)]): n for n in chosen}
         return tuple(by_colour[c] for c in CARD_COLOURS)
 
@@ -227,13 +222,11 @@ class AutomobilesGame(Game):
                  "all": np.ones(cards.num_cards, dtype=bool)}
         if not isinstance(card_pool, str) or card_pool not in pools:
             raise ConfigError(f"card_pool must be one of {sorted(pools)}, got {card_pool!r}")
-        playable = np.array([auto_data.EFFECTS[int(e)] not in auto_data.PENDING_EFFECTS
-                             for e in cards.effects], dtype=bool)
-        pool = pools[card_pool] & playable
+        pool = pools[card_pool]
         for colour in CARD_COLOURS:
             if not pool[cards.colours == colour].any():
                 raise ConfigError(
-                    f"card_pool {card_pool!r} has no playable {COLOURS[colour]} card")
+                    f"card_pool {card_pool!r} has no {COLOURS[colour]} card")
         return pool.astype(np.int64)
 
     def _fill_params(self, cards: auto_data.CardData, board_data: auto_data.TrackData,

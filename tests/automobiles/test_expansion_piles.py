@@ -23,7 +23,6 @@ from tests.automobiles.table import (
 )
 from transit_gym.agents.automobiles import policy, rule_based
 from transit_gym.envs import automobiles_v0
-from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.encode import O_DECISION, O_PICKS, O_WAITING
 from transit_gym.envs.automobiles.rules import AutomobilesGame
@@ -522,10 +521,10 @@ PILE_SETS = (
 )
 
 
-def test_pile_effects_are_no_longer_pending():
-    """Issue 11: the seven effects are written, so sets naming them are accepted."""
-    assert not set(PILE_NAMES) & auto_data.PENDING_EFFECTS
-    AutomobilesGame(num_players=2, card_set=list(PILE_SETS[0]))
+def test_a_set_naming_pile_cards_is_accepted():
+    """Issue 11 item 2: any mix of the 35 cards as five names."""
+    game = AutomobilesGame(num_players=2, card_set=list(PILE_SETS[0]))
+    assert game.card_set == PILE_SETS[0]
 
 
 @pytest.mark.parametrize("cards", PILE_SETS)
