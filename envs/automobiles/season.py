@@ -49,9 +49,9 @@ from transit_gym.envs.automobiles.season_state import (
     Q_SPONSORS,
     RACE_NO,
     RACE_STATE_SIZE,
+    S_OVER,
+    S_RACE,
     SEASON_PHASE,
-    SP_OVER,
-    SP_RACE,
     TRACK_ORDER,
     race_params,
     seat_of,
@@ -108,7 +108,7 @@ SO_EFFECT = SO_MARKET + MAX_SPONSORS         # place one-hot (3), left, non-wear
 OBS_SIZE = SO_EFFECT + 7
 
 
-# ----- setup ---------------------------------------------------------------------------------------
+# ----- setup ----------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _track_order(s, p):
     """Fixed order, or drawn from the pool like track cards: shuffled, reshuffled when
@@ -143,7 +143,7 @@ def init(s, p):
         shuffle_prefix(s[0:4], s[DECK:DECK + p[Q_NUM_SPONSORS]], p[Q_NUM_SPONSORS])
     _track_order(s, p)
     s[RACE_NO] = 0
-    s[SEASON_PHASE] = SP_RACE
+    s[SEASON_PHASE] = S_RACE
     if p[Q_SPONSORS] != 0:
         reveal(s, p)
     race.init(s, race_params(s, p))
@@ -176,7 +176,7 @@ def _after_race(s, p):
                 s[bag + c] += s[pile(seat, base) + c]
                 s[pile(seat, base) + c] = 0
     if r == p[Q_NUM_RACES] - 1:
-        s[SEASON_PHASE] = SP_OVER
+        s[SEASON_PHASE] = S_OVER
         return
     if p[Q_SPONSORS] != 0:
         begin_awards(s, p)
@@ -229,20 +229,20 @@ def next_race(s, p):
     s[ACT_COLOUR] = -1
     for seat in range(n):
         draw_to_active(s, seat, pr[P_HAND])
-    s[SEASON_PHASE] = SP_RACE
+    s[SEASON_PHASE] = S_RACE
     if p[Q_SPONSORS] != 0:
         reveal(s, p)
     race.start_turn(s, pr, 0)
     race.settle(s, pr)
 
 
-# ----- the kernel contract -------------------------------------------------------------------------
+# ----- the kernel contract ------------------------------------------------------------------
 @nb.njit(cache=True)
 def current_player(s, p):
     phase = s[SEASON_PHASE]
-    if phase == SP_OVER:
+    if phase == S_OVER:
         return -1
-    if phase == SP_RACE:
+    if phase == S_RACE:
         seat = race.current_player(s, race_params(s, p))
         return -1 if seat < 0 else s[PLAYER_OF + seat]
     return awardee(s)
@@ -251,9 +251,9 @@ def current_player(s, p):
 @nb.njit(cache=True)
 def legal_mask(s, p, mask):
     phase = s[SEASON_PHASE]
-    if phase == SP_OVER:
+    if phase == S_OVER:
         return
-    if phase == SP_RACE:
+    if phase == S_RACE:
         race.legal_mask(s, race_params(s, p), mask[:race.NUM_ACTIONS])
     else:
         award_mask(s, p, mask)
@@ -261,7 +261,7 @@ def legal_mask(s, p, mask):
 
 @nb.njit(cache=True)
 def apply(s, p, action):
-    if s[SEASON_PHASE] == SP_RACE:
+    if s[SEASON_PHASE] == S_RACE:
         race.apply(s, race_params(s, p), action)
         if s[PHASE] == PH_OVER:
             _after_race(s, p)
@@ -290,7 +290,7 @@ def rewards(s, p, out):
     """The season's winner +1, the others share -1 (zero-sum)."""
     n = p[Q_NUM_PLAYERS]
     out[:] = 0.0
-    if s[SEASON_PHASE] != SP_OVER:
+    if s[SEASON_PHASE] != S_OVER:
         return
     won = np.zeros(n, dtype=np.int64)
     won[season_winner(s, p)] = 1
@@ -303,13 +303,13 @@ def observe(s, p, player, out):
     n = p[Q_NUM_PLAYERS]
     race_observe(s, race_params(s, p), seat_of(s, p, player), out[:RACE_OBS_SIZE])
     phase = s[SEASON_PHASE]
-    if phase != SP_OVER and current_player(s, p) == player:
+    if phase != S_OVER and current_player(s, p) == player:
         out[SO_DECISION + phase] = 1.0
     out[SO_SEASON] = s[RACE_NO] + 1
     out[SO_SEASON + 1] = p[Q_NUM_RACES]
     out[SO_SEASON + 2] = p[Q_SPONSORS]
     out[SO_SEASON + 3] = p[Q_NUM_SPONSORS] - s[DECK_TOP] if p[Q_SPONSORS] != 0 else 0
-    done = s[RACE_NO] if phase == SP_RACE else s[RACE_NO] + 1
+    done = s[RACE_NO] if phase == S_RACE else s[RACE_NO] + 1
     for k in range(n):
         other = (player + k) % n
         out[SO_POINTS + k] = s[POINTS + other]
@@ -320,7 +320,7 @@ def observe(s, p, player, out):
     for slot in range(n):
         if s[MARKET + slot] >= 0:
             out[SO_MARKET + s[MARKET + slot]] = 1.0
-    if phase != SP_RACE and phase != SP_OVER:
+    if phase != S_RACE and phase != S_OVER:
         out[SO_EFFECT + s[EFF_PLACE]] = 1.0
         out[SO_EFFECT + 3] = s[EFF_LEFT]
         out[SO_EFFECT + 4] = s[EFF_NONWEAR]

@@ -37,12 +37,12 @@ from transit_gym.envs.automobiles.season_state import (
     Q_POOL,
     Q_SPONSORS,
     RACE_NO,
+    S_OVER,
+    S_PICK,
+    S_RACE,
+    S_STANDARD,
     SEASON_PHASE,
     SP_LOG,
-    SP_OVER,
-    SP_PICK,
-    SP_RACE,
-    SP_STANDARD,
     TRACK_ORDER,
     race_params,
 )
@@ -83,7 +83,7 @@ def _season(s, p, where):
     n = p[Q_NUM_PLAYERS]
     races = p[Q_NUM_RACES]
     if (outside(s, RACE_NO, 0, races - 1, where)
-            or outside(s, SEASON_PHASE, 0, SP_OVER, where)
+            or outside(s, SEASON_PHASE, 0, S_OVER, where)
             or any_outside(s, TRACK_ORDER, races, 0, p[Q_POOL] - 1, where)
             or any_outside(s, TRACK_ORDER + races, MAX_RACES - races, 0, 0, where)):
         return 20
@@ -92,7 +92,7 @@ def _season(s, p, where):
             and not any_outside(s, FINISH + n, MP - n, 0, 0, where)):
         return 22
     phase = s[SEASON_PHASE]
-    awarding = SP_PICK <= phase < SP_OVER
+    awarding = S_PICK <= phase < S_OVER
     if (any_outside(s, POINTS, MP, 0, MAX_COUNTER, where)
             or any_outside(s, PLACES, MAX_RACES * MP, 0, n, where)
             or outside(s, AWARD_K, 0, n - 1 if awarding else n, where)):
@@ -133,7 +133,7 @@ def _season(s, p, where):
             or outside(s, EFF_MONEY, 0, MAX_COUNTER, where)
             or any_outside(s, SP_LOG, MAX_RACES * MP * 4, 0, MAX_COUNTER, where)):
         return 26
-    if phase >= SP_STANDARD and phase < SP_OVER and s[OWNED + s[FINISH + s[AWARD_K]]] < 0:
+    if phase >= S_STANDARD and phase < S_OVER and s[OWNED + s[FINISH + s[AWARD_K]]] < 0:
         where[0] = OWNED + s[FINISH + s[AWARD_K]]
         where[1] = 0
         where[2] = ns - 1
@@ -151,7 +151,7 @@ def violation(s, p, where):
     if code:
         return code
     over = s[PHASE] == PH_OVER
-    if over != (s[SEASON_PHASE] != SP_RACE):
+    if over != (s[SEASON_PHASE] != S_RACE):
         where[0] = SEASON_PHASE
         where[1] = -1
         where[2] = -1

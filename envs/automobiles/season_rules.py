@@ -221,7 +221,7 @@ class AutomobilesSeasonGame(Game):
         action = int(action)
         phase = int(state.data[ss.SEASON_PHASE])
         names = self.sponsor_data.names
-        if phase == ss.SP_RACE:
+        if phase == ss.S_RACE:
             return self.race_game(state).describe_action(self.race_state(state), action)
         if ss.A_SPONSOR <= action < ss.A_KEEP:
             return f"take sponsor {names[action - ss.A_SPONSOR]}"
@@ -234,7 +234,7 @@ class AutomobilesSeasonGame(Game):
         if A_DISCARD <= action < A_DISCARD + NUM_COLOURS:
             return f"remove a {COLOURS[action - A_DISCARD]} cube"
         if A_STOCK <= action < A_STOCK + NUM_COLOURS:
-            verb = "gain" if phase == ss.SP_GAIN else "buy"
+            verb = "gain" if phase == ss.S_GAIN else "buy"
             return f"{verb} a {COLOURS[action - A_STOCK]} cube from the stock"
         return f"action {action}"
 
@@ -330,8 +330,8 @@ class AutomobilesSeasonGame(Game):
         assert sorted(self.player_of(state)) == list(range(n)), "player_of is not an order"
         phase = int(s[ss.SEASON_PHASE])
         race_over = int(s[st.PHASE]) == st.PH_OVER
-        assert race_over == (phase != ss.SP_RACE), "race phase disagrees with the season"
-        done = self.race_no(state) + (0 if phase == ss.SP_RACE else 1)
+        assert race_over == (phase != ss.S_RACE), "race phase disagrees with the season"
+        done = self.race_no(state) + (0 if phase == ss.S_RACE else 1)
         places = s[ss.PLACES:ss.PLACES + MAX_RACES * MAX_PLAYERS].reshape(MAX_RACES,
                                                                           MAX_PLAYERS)
         for r in range(MAX_RACES):

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.kernels import NUM_ACTIONS as NUM_RACE_ACTIONS
 from transit_gym.envs.automobiles.data import MAX_PLAYERS
+from transit_gym.envs.automobiles.kernels import NUM_ACTIONS as NUM_RACE_ACTIONS
 from transit_gym.envs.automobiles.season_data import MAX_RACES, MAX_SPONSORS, SP_COLUMNS
 from transit_gym.envs.core.layout import Layout
 
@@ -34,8 +34,8 @@ SEASON_PHASES = (
     "spend",        # A, F: money for cubes of the stock
     "over",
 )
-(SP_RACE, SP_PICK, SP_DROP, SP_STANDARD, SP_EXTRA, SP_WEAR, SP_GAIN, SP_SPEND,
- SP_OVER) = range(len(SEASON_PHASES))
+(S_RACE, S_PICK, S_DROP, S_STANDARD, S_EXTRA, S_WEAR, S_GAIN, S_SPEND,
+ S_OVER) = range(len(SEASON_PHASES))
 NUM_SEASON_PHASES = len(SEASON_PHASES)
 
 RACE_STATE_SIZE = st.STATE_SIZE

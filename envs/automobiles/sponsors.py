@@ -52,15 +52,15 @@ from transit_gym.envs.automobiles.season_state import (
     Q_NUM_SPONSORS,
     Q_STANDARD,
     RACE_NO,
+    S_DROP,
+    S_EXTRA,
+    S_GAIN,
+    S_PICK,
+    S_SPEND,
+    S_STANDARD,
+    S_WEAR,
     SEASON_PHASE,
-    SP_DROP,
-    SP_GAIN as PH_GAIN,
     SP_LOG,
-    SP_PICK,
-    SP_SPEND,
-    SP_STANDARD,
-    SP_WEAR as PH_WEAR,
-    SP_EXTRA as PH_EXTRA,
     race_params,
     seat_of,
     sponsor_value,
@@ -139,7 +139,7 @@ def _begin_award(s, p):
     s[EFF_NONWEAR] = 0
     s[EFF_EXTRA] = 0
     s[EFF_MONEY] = 0
-    s[SEASON_PHASE] = SP_PICK
+    s[SEASON_PHASE] = S_PICK
 
 
 @nb.njit(cache=True)
@@ -154,7 +154,7 @@ def _start_effect(s, p):
     """The chosen (or kept) sponsor's effect for the player's place: standard removal."""
     player = awardee(s)
     s[_log(s, player, LOG_SPONSOR)] = s[OWNED + player] + 1
-    s[SEASON_PHASE] = SP_STANDARD
+    s[SEASON_PHASE] = S_STANDARD
     s[EFF_LEFT] = p[Q_STANDARD + s[EFF_PLACE]]
 
 
@@ -167,17 +167,17 @@ def _value(s, p, column):
 def _next_step(s, p):
     """The step after the current one (each starts with its allowance)."""
     phase = s[SEASON_PHASE]
-    if phase == SP_STANDARD:
-        s[SEASON_PHASE] = PH_EXTRA
+    if phase == S_STANDARD:
+        s[SEASON_PHASE] = S_EXTRA
         s[EFF_LEFT] = _value(s, p, SP_EXTRA)
-    elif phase == PH_EXTRA:
-        s[SEASON_PHASE] = PH_WEAR
+    elif phase == S_EXTRA:
+        s[SEASON_PHASE] = S_WEAR
         s[EFF_LEFT] = _value(s, p, SP_WEAR) + _value(s, p, SP_PER_NONWEAR) * s[EFF_NONWEAR]
-    elif phase == PH_WEAR:
-        s[SEASON_PHASE] = PH_GAIN
+    elif phase == S_WEAR:
+        s[SEASON_PHASE] = S_GAIN
         s[EFF_LEFT] = _value(s, p, SP_GAIN)
-    elif phase == PH_GAIN:
-        s[SEASON_PHASE] = SP_SPEND
+    elif phase == S_GAIN:
+        s[SEASON_PHASE] = S_SPEND
         s[EFF_LEFT] = 0
         s[EFF_MONEY] = _value(s, p, SP_MONEY) + _value(s, p, SP_PER_EXTRA) * s[EFF_EXTRA]
     else:
@@ -192,6 +192,12 @@ def _gainable(s, p, colour):
 
 
 @nb.njit(cache=True)
+def _spendable(s, pr, colour, money):
+    """Sponsor money buys new cubes: any affordable colour but wear (which costs $0)."""
+    return colour != WEAR and affordable(s, pr, colour, money)
+
+
+@nb.njit(cache=True)
 def settle_awards(s, p):
     """Take the forced steps; True when every player has been awarded."""
     n = p[Q_NUM_PLAYERS]
@@ -201,7 +207,7 @@ def settle_awards(s, p):
         phase = s[SEASON_PHASE]
         player = awardee(s)
         bag = pile(seat_of(s, p, player), BAG)
-        if phase == SP_PICK:
+        if phase == S_PICK:
             count = _market_count(s, p)
             if count > 1 or (count == 1 and s[OWNED + player] >= 0):
                 return False
@@ -215,30 +221,30 @@ def settle_awards(s, p):
                 _start_effect(s, p)
             else:
                 _next_award(s, p)
-        elif phase == SP_DROP:
+        elif phase == S_DROP:
             count = _market_count(s, p)
             if count > 1:
                 return False
             if count == 1:
                 _take_from_market(s, p, _only_market(s, p))
             _start_effect(s, p)
-        elif phase in (SP_STANDARD, PH_EXTRA):
+        elif phase in (S_STANDARD, S_EXTRA):
             if s[EFF_LEFT] > 0 and total(s, bag) > 0:
                 return False
             _next_step(s, p)
-        elif phase == PH_WEAR:
+        elif phase == S_WEAR:
             if s[EFF_LEFT] > 0 and s[bag + WEAR] > 0:
                 return False
             _next_step(s, p)
-        elif phase == PH_GAIN:
+        elif phase == S_GAIN:
             for c in range(NUM_COLOURS):
                 if _gainable(s, p, c):
                     return False
             _next_step(s, p)
-        elif phase == SP_SPEND:
+        elif phase == S_SPEND:
             pr = race_params(s, p)
             for c in range(NUM_COLOURS):
-                if affordable(s, pr, c, s[EFF_MONEY]):
+                if _spendable(s, pr, c, s[EFF_MONEY]):
                     return False
             _next_step(s, p)
         else:
@@ -252,34 +258,35 @@ def award_mask(s, p, mask):
     phase = s[SEASON_PHASE]
     player = awardee(s)
     bag = pile(seat_of(s, p, player), BAG)
-    if phase == SP_PICK:
+    if phase == S_PICK:
         for slot in range(p[Q_NUM_PLAYERS]):
             if s[MARKET + slot] >= 0:
                 mask[A_SPONSOR + s[MARKET + slot]] = 1
         if s[OWNED + player] >= 0:
             mask[A_KEEP] = 1
-    elif phase == SP_DROP:
+    elif phase == S_DROP:
         for slot in range(p[Q_NUM_PLAYERS]):
             if s[MARKET + slot] >= 0:
                 mask[A_DROP + s[MARKET + slot]] = 1
-    elif phase in (SP_STANDARD, PH_EXTRA):
+    elif phase in (S_STANDARD, S_EXTRA):
         mask[A_STOP] = 1
         for c in range(NUM_COLOURS):
             if s[bag + c] > 0:
                 mask[A_DISCARD + c] = 1
-    elif phase == PH_WEAR:
+    elif phase == S_WEAR:
         mask[A_STOP] = 1
-        mask[A_DISCARD + WEAR] = 1
-    elif phase == PH_GAIN:
+        if s[EFF_LEFT] > 0 and s[bag + WEAR] > 0:
+            mask[A_DISCARD + WEAR] = 1
+    elif phase == S_GAIN:
         mask[A_STOP] = 1
         for c in range(NUM_COLOURS):
             if _gainable(s, p, c):
                 mask[A_STOCK + c] = 1
-    elif phase == SP_SPEND:
+    elif phase == S_SPEND:
         mask[A_STOP] = 1
         pr = race_params(s, p)
         for c in range(NUM_COLOURS):
-            if affordable(s, pr, c, s[EFF_MONEY]):
+            if _spendable(s, pr, c, s[EFF_MONEY]):
                 mask[A_STOCK + c] = 1
 
 
@@ -289,36 +296,36 @@ def apply_award(s, p, action):
     phase = s[SEASON_PHASE]
     player = awardee(s)
     bag = pile(seat_of(s, p, player), BAG)
-    if phase == SP_PICK:
+    if phase == S_PICK:
         if action == A_KEEP:
             s[_log(s, player, LOG_KEPT)] = 1
-            s[SEASON_PHASE] = SP_DROP
+            s[SEASON_PHASE] = S_DROP
         else:   # a new sponsor; the current one (if any) leaves the game
             sponsor = action - A_SPONSOR
             _take_from_market(s, p, sponsor)
             s[OWNED + player] = sponsor
             _start_effect(s, p)
-    elif phase == SP_DROP:
+    elif phase == S_DROP:
         _take_from_market(s, p, action - A_DROP)
         _start_effect(s, p)
     elif action == A_STOP:
         _next_step(s, p)
-    elif phase in (SP_STANDARD, PH_EXTRA, PH_WEAR):
+    elif phase in (S_STANDARD, S_EXTRA, S_WEAR):
         colour = action - A_DISCARD
         s[bag + colour] -= 1
         s[STOCK + colour] += 1
         s[EFF_LEFT] -= 1
         s[_log(s, player, LOG_REMOVED)] += 1
-        if phase == SP_STANDARD and colour != WEAR:
+        if phase == S_STANDARD and colour != WEAR:
             s[EFF_NONWEAR] += 1
-        if phase == PH_EXTRA:
+        if phase == S_EXTRA:
             s[EFF_EXTRA] += 1
-    elif phase in (PH_GAIN, SP_SPEND):
+    elif phase in (S_GAIN, S_SPEND):
         colour = action - A_STOCK
         s[STOCK + colour] -= 1
         s[bag + colour] += 1
         s[_log(s, player, LOG_GAINED)] += 1
-        if phase == PH_GAIN:
+        if phase == S_GAIN:
             s[EFF_LEFT] -= 1
         else:
             s[EFF_MONEY] -= s[COST + colour]
