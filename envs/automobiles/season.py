@@ -338,6 +338,8 @@ def determinize(s, p, seat, rng):
         s[0] = 1
     left = p[Q_NUM_SPONSORS] - s[DECK_TOP]
     top = s[DECK_TOP]
+    deck = np.sort(s[DECK + top:DECK + top + left])   # forget the order first
+    s[DECK + top:DECK + top + left] = deck
     for i in range(left - 1, 0, -1):
         j = below(rng, i + 1)
         a = s[DECK + top + i]

@@ -7,7 +7,9 @@ Options:
   track repeats only once every track of the pool has been used).
 - ``races=None``: 3-5 with a random draw (default 3); with a list it must equal its length.
   The points chart covers tracks 1-5; tracks 6-8 score like track 5 (``season.toml``).
-- ``laps=None``: laps of every race (the race game's default when None).
+- ``laps=1``: laps of every race (the same on every track; "decide the number of laps").
+  One lap by default: a season of three one-lap races is about as long as one standard
+  3-lap race (``laps=None`` takes the race game's default).
 - ``sponsors=True``: the sponsors module; ``sponsor_data=None``: a TOML file replacing
   ``sponsors.toml`` (same format).
 - ``drivers=None``: drivers are mandatory in a season; passed to the race game's
@@ -105,7 +107,7 @@ class AutomobilesSeasonGame(Game):
     violation_messages = MESSAGES
 
     def _build(self, tracks: str | list[str] = "random", races: int | None = None,
-               laps: int | None = None, sponsors: bool = True,
+               laps: int | None = 1, sponsors: bool = True,
                sponsor_data: str | None = None, drivers: bool | None = None,
                card_set: str | list[str] = "First Game", card_pool: str = "base",
                start_player: int | str = "random", open_bags: bool = False,
