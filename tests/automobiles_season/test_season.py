@@ -243,3 +243,24 @@ def test_a_sponsor_file_replaces_the_table(tmp_path):
     assert game.sponsor_data.standard.tolist() == [1, 2, 4]
     assert game.sponsor_data.table[0, :, 0].tolist() == [20, 21, 22]
     assert "sponsor_data" in game.embedded_files()
+
+
+@pytest.mark.parametrize("pool", ["random_expansion", "random_all"])
+def test_expansion_track_pools_go_through_the_race_games_track_check(pool):
+    """Track cards of the expansion (talladega, monte_carlo, tucson): the season builds a
+    race game per pool track, so a track this build lacks is the race game's ConfigError
+    naming it; once present, the season draws from the whole pool."""
+    from transit_gym.envs.automobiles import data as auto_data
+    from transit_gym.envs.automobiles.season_rules import EXPANSION_TRACKS, RANDOM_POOLS
+
+    missing = [t for t in RANDOM_POOLS[pool] if t not in auto_data.TRACKS]
+    if missing:
+        with pytest.raises(ConfigError, match=missing[0]):
+            Game(num_players=2, tracks=pool, races=4, drivers=False)
+        return
+    game = Game(num_players=2, tracks=pool, races=4, drivers=False)
+    assert game.pool == list(RANDOM_POOLS[pool])
+    names = game.track_names(game.new_state(0))
+    k = min(len(game.pool), 4)
+    assert len(set(names[:k])) == k, "no repeat before the pool is used up"
+    assert set(EXPANSION_TRACKS) <= set(game.pool)
