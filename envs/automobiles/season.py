@@ -22,6 +22,8 @@ from transit_gym.envs.automobiles.encode import OBS_SIZE as RACE_OBS_SIZE
 from transit_gym.envs.automobiles.encode import observe as race_observe
 from transit_gym.envs.automobiles.season_data import MAX_SPONSORS
 from transit_gym.envs.automobiles.season_state import (
+    CARRIED,
+    CARRIED_PER_SEAT,
     DECK,
     DECK_TOP,
     EFF_EXTRA,
@@ -72,8 +74,6 @@ from transit_gym.envs.automobiles.state import (
     CAR_ABS,
     CAR_SEG,
     CAR_SPACE,
-    CARD_OF,
-    COST,
     DISCARD,
     FAR,
     LEADER,
@@ -86,10 +86,8 @@ from transit_gym.envs.automobiles.state import (
     PH_OVER,
     PHASE,
     START_PLAYER,
-    STOCK,
     TOP_COLOUR,
     USED,
-    VALUE,
 )
 from transit_gym.envs.core.draw import shuffle_prefix
 from transit_gym.envs.core.rng import below, next32
@@ -191,29 +189,22 @@ def next_race(s, p):
     sponsors kept; cars on the grid in the new turn order (first place of the last race
     starts); no allowance; hands drawn; new sponsors revealed."""
     n = p[Q_NUM_PLAYERS]
-    bags = np.zeros(MP * NC, dtype=np.int64)
-    for seat in range(n):
-        player = s[PLAYER_OF + seat]
-        for c in range(NC):
-            bags[player * NC + c] = s[pile(seat, BAG) + c]
-    kept = np.zeros(4 * NC, dtype=np.int64)
-    for c in range(NC):
-        kept[c] = s[STOCK + c]
-        kept[NC + c] = s[CARD_OF + c]
-        kept[2 * NC + c] = s[COST + c]
-        kept[3 * NC + c] = s[VALUE + c]
+    kept = s[:RACE_STATE_SIZE].copy()
     s[4:RACE_STATE_SIZE] = 0
-    for c in range(NC):
-        s[STOCK + c] = kept[c]
-        s[CARD_OF + c] = kept[NC + c]
-        s[COST + c] = kept[2 * NC + c]
-        s[VALUE + c] = kept[3 * NC + c]
+    for i in range(CARRIED.shape[0]):
+        start = CARRIED[i, 0]
+        s[start:start + CARRIED[i, 1]] = kept[start:start + CARRIED[i, 1]]
     s[RACE_NO] += 1
+    for seat in range(n):          # per-seat fields follow their player to the new seat
+        old = 0
+        while s[PLAYER_OF + old] != s[FINISH + seat]:
+            old += 1
+        for i in range(CARRIED_PER_SEAT.shape[0]):
+            start, width = CARRIED_PER_SEAT[i, 0], CARRIED_PER_SEAT[i, 1]
+            s[start + seat * width:start + (seat + 1) * width] = \
+                kept[start + old * width:start + (old + 1) * width]
     for seat in range(n):
-        player = s[FINISH + seat]
-        s[PLAYER_OF + seat] = player
-        for c in range(NC):
-            s[pile(seat, BAG) + c] = bags[player * NC + c]
+        s[PLAYER_OF + seat] = s[FINISH + seat]
     pr = race_params(s, p)
     lap = pr[P_LAP]
     s[START_PLAYER] = 0

@@ -12,6 +12,7 @@ player (agent) at race seat ``seat``. Race 1 keeps seat = player.
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import MAX_PLAYERS
@@ -39,6 +40,17 @@ SEASON_PHASES = (
 NUM_SEASON_PHASES = len(SEASON_PHASES)
 
 RACE_STATE_SIZE = st.STATE_SIZE
+
+#: race fields kept from race to race ("Setting Up the Next Race": card set, stock; the
+#: generator words s[0:4] always) and per-seat race fields that move with their player to
+#: the new race seat (bags: every cube is in the bag between races). Drivers, once the
+#: race game has them, belong in CARRIED_PER_SEAT (drafted once per season, in race 1).
+CARRIED_FIELDS = ("stock", "card_of", "cost", "value")
+CARRIED_PER_SEAT_FIELDS = ("bag",)
+CARRIED = np.array([(st.LAYOUT.offset(f), st.LAYOUT.length(f)) for f in CARRIED_FIELDS],
+                   dtype=np.int64)
+CARRIED_PER_SEAT = np.array([(st.LAYOUT.offset(f), st.LAYOUT.length(f) // MAX_PLAYERS)
+                             for f in CARRIED_PER_SEAT_FIELDS], dtype=np.int64)
 RACE_PARAMS_SIZE = st.PARAMS.size
 
 LAYOUT = Layout(
