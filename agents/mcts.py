@@ -98,6 +98,9 @@ DEFAULTS: dict[str, SearchConfig] = {
     "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
+    # Racing Season campaign: the race row (its leaf evaluation adds the season points)
+    "automobiles_season": SearchConfig(simulations=200, rollout="rule_based", horizon=20,
+                                       prior=1.0, horizon_budget=200),
 }
 #: simulations per move of the spec ``mcts`` for a game without a row in DEFAULTS
 DEFAULT_SIMULATIONS = SearchConfig().simulations

@@ -14,6 +14,7 @@ POLICY_MODULES = {
     "automobiles": "transit_gym.agents.automobiles",
     "automobile": "transit_gym.agents.automobile",
     "planes": "transit_gym.agents.planes",
+    "automobiles_season": "transit_gym.agents.automobiles_season",   # Racing Season
 }
 
 

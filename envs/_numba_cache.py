@@ -30,6 +30,11 @@ AGENTS_DIR = PACKAGE_DIR.parent / "agents"
 #: attribute of a Python function naming further sources its cache stamp must cover
 STAMP_ATTR = "__transit_stamp_sources__"
 _OUR_MODULES = ("transit_gym.",)
+#: agent files whose kernels call another game's agent kernels or package (their caches
+#: are stamped with those sources too). Racing Season: the season agent plays races with
+#: the Automobiles agent, its leaf evaluation uses the race's
+AGENT_CALLS = {"automobiles_season": ("envs/automobiles", "agents/automobiles.py"),
+               "automobiles_season_eval": ("agents/automobiles_eval.py",)}
 #: cache folders found writable in this process
 _WRITABLE: set[str] = set()
 
@@ -58,8 +63,10 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
         game = str(game_dir) if game_dir.is_dir() else str(PACKAGE_DIR)
         # helpers split out of agents/<game>.py (agents/<game>_*.py) are compiled into its
         # kernels, so an edit to one of them must invalidate the game's agent cache too
-        helpers = tuple(str(f) for f in sorted(AGENTS_DIR.glob(f"{path.stem.split('_')[0]}*.py")))
-        return (core, game, str(path), str(AGENTS_DIR / "base.py"), *helpers)
+        prefix = path.stem.split("_")[0]
+        helpers = tuple(str(f) for f in sorted(AGENTS_DIR.glob(f"{prefix}*.py")))
+        extra = tuple(str(PACKAGE_DIR.parent / rel) for rel in AGENT_CALLS.get(path.stem, ()))
+        return (core, game, str(path), str(AGENTS_DIR / "base.py"), *helpers, *extra)
     try:
         rel = path.relative_to(PACKAGE_DIR)
     except ValueError:

@@ -13,6 +13,8 @@ GAMES: dict[str, str] = {
     "automobiles": "transit_gym.envs.automobiles.rules:AutomobilesGame",
     "automobile": "transit_gym.envs.automobile.rules:AutomobileGame",
     "planes": "transit_gym.envs.planes.rules:PlanesGame",
+    # Racing Season campaign (issue 11)
+    "automobiles_season": "transit_gym.envs.automobiles.season_rules:AutomobilesSeasonGame",
 }
 
 ENVS: dict[str, str] = {
@@ -20,6 +22,7 @@ ENVS: dict[str, str] = {
     "automobiles": "transit_gym.envs.automobiles_v0",
     "automobile": "transit_gym.envs.automobile_v0",
     "planes": "transit_gym.envs.planes_v0",
+    "automobiles_season": "transit_gym.envs.automobiles_season_v0",   # Racing Season
 }
 
 

@@ -20,6 +20,7 @@ FILE_OPTIONS = [
     ("automobile", 3, "data"),
     ("planes", 2, "cards"),
     ("planes", 2, "airport"),
+    ("automobiles_season", 2, "sponsor_data"),   # Racing Season sponsors
 ]
 
 

@@ -1,0 +1,54 @@
+"""Does the Racing Season agent's sponsor play matter? Full rule-based agent against the
+same agent answering every sponsor decision uniformly at random (races still played by
+the rule-based race agent), seats alternating, on ``automobiles_season`` defaults.
+
+    python -m transit_gym.benchmarks.season_sponsors --players 2 --seasons 300
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from transit_gym.agents.automobiles_season import policy
+from transit_gym.envs.automobiles import season_state as ss
+from transit_gym.envs.automobiles_season_v0 import Game
+from transit_gym.envs.core.rng import seeded_words
+
+
+def win_rate(players: int, seasons: int, seed: int = 0) -> float:
+    """Share of seasons won by the full agent (seat ``i % players`` in season ``i``)."""
+    game = Game(num_players=players)
+    rng = np.random.default_rng(seed)
+    wins = 0
+    for i in range(seasons):
+        state = game.new_state(seed * 1_000_003 + i)
+        words = seeded_words(seed, i)
+        smart = i % players
+        while not game.is_over(state):
+            player = game.current_player(state)
+            mask = game.legal_mask(state)
+            if player != smart and int(state.data[ss.SEASON_PHASE]) != ss.S_RACE:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            else:
+                action = int(policy(1, game.params, game.observe(state, player), mask, words))
+            game.apply(state, action)
+        wins += int(game.rewards(state)[smart] > 0)
+    return wins / seasons
+
+
+def main(argv: list[str] | None = None) -> float:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seasons", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    rate = win_rate(args.players, args.seasons, args.seed)
+    print(f"{args.players} players, {args.seasons} seasons: the full agent wins {rate:.3f} "
+          f"(fair share {1 / args.players:.3f})")
+    return rate
+
+
+if __name__ == "__main__":
+    main()
