@@ -29,8 +29,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
+from tests.automobiles import rs_doc_tables as tables
 from tests.core.conformance import (
     check_api_and_seed,
     check_batch_api,
@@ -41,7 +43,10 @@ from tests.core.conformance import (
     check_state_dict_json_round_trip,
 )
 from transit_gym.envs import automobiles_v0
+from transit_gym.envs.automobiles import kernels as K
+from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import EXPANSION_TRACKS
+from transit_gym.envs.automobiles.encode import OBS
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.errors import ConfigError
 
@@ -160,3 +165,62 @@ def test_bad_new_option_values_raise_config_error_naming_them(option, options, s
         automobiles_v0.env(**options)
     shown = shown or repr(options[option])
     assert shown in str(err.value), f"{shown} not in {err.value}"
+
+
+# ----- the layout tables of docs/automobiles.md are the code's (issue 11 item 10) ------------
+def test_doc_layout_tables_are_generated_from_the_code():
+    """docs/automobiles.md holds the observation, action and decision tables exactly as
+    ``rs_doc_tables`` makes them from ``encode.OBS``, ``kernels`` and ``PHASE_NAMES``
+    (regenerate: ``python -m tests.automobiles.rs_doc_tables``)."""
+    blocks = tables.doc_blocks(tables.DOC.read_text())
+    for key, make in tables.TABLES.items():
+        assert blocks[key] == make(), f"docs/automobiles.md '{key}' table is stale"
+
+
+def test_doc_words_cover_every_field_decision_and_action():
+    """Every OBS field, every expansion decision and every action index has words: a
+    new one without them cannot reach the doc silently."""
+    assert list(tables.OBS_WORDS) == OBS.names()
+    assert list(tables.DECISION_WORDS) == tables.expansion_phases()
+    assert len(tables.expansion_phases()) >= 22
+    covered = [a for first, last, _ in tables.ACTION_KINDS.values()
+               for a in range(first, last + 1)]
+    assert covered == list(range(K.NUM_ACTIONS))
+
+
+def test_random_games_offer_only_the_documented_answers_and_deciders():
+    """The decisions table's "legal answers" and "who decides" hold in random games on
+    the covering configurations, and every expansion decision comes up."""
+    seen: set[str] = set()
+    for cid in IDS:
+        game = _game(cid)
+        for seed in range(6):
+            state = game.new_state(seed)
+            rng = np.random.default_rng(seed)
+            while not game.is_over(state):
+                s = state.data
+                phase = st.PHASE_NAMES[int(s[st.PHASE])]
+                legal = np.flatnonzero(game.legal_mask(state))
+                if phase in tables.DECISION_WORDS:
+                    seen.add(phase)
+                    _, _, who, kinds = tables.DECISION_WORDS[phase]
+                    offered = {tables.action_kind(int(a)) for a in legal}
+                    assert offered <= set(kinds), (cid, seed, phase, offered)
+                    if who == "turn":
+                        assert s[st.CURRENT] == s[st.TURN_SEAT], (cid, seed, phase)
+                game.apply(state, int(rng.choice(legal)))
+    assert seen == set(tables.DECISION_WORDS), set(tables.DECISION_WORDS) - seen
+
+
+def test_expansion_observation_slices_stay_zero_in_the_base_game():
+    """The "non-zero with" column: with every expansion option off, the expansion's
+    observation slices are 0 for every seat at every step."""
+    game = AutomobilesGame(num_players=3, laps=1)
+    state = game.new_state(2)
+    rng = np.random.default_rng(2)
+    while not game.is_over(state):
+        for seat in range(3):
+            obs = game.observe(state, seat)
+            for name in tables.EXPANSION_OBS:
+                assert not obs[OBS.slice(name)].any(), name
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
