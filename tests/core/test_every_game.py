@@ -8,20 +8,26 @@ property test of each game's invariants (conservation of cards/cubes/money).
 from __future__ import annotations
 
 import copy
-import json
-import pickle
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import render_test
 
+from tests.core.conformance import (
+    check_api_and_seed,
+    check_batch_api,
+    check_copy_and_pickle_mid_game,
+    check_illegal_actions,
+    check_jitted_rollouts,
+    check_random_game_keeps_invariants,
+    check_state_dict_json_round_trip,
+)
 from transit_gym.agents.registry import make_agent, policy_kernel
-from transit_gym.envs.core.batch import BatchEnv
-from transit_gym.envs.core.errors import ConfigError, IllegalActionError, StateDictError
+from transit_gym.envs.core.errors import ConfigError, StateDictError
 from transit_gym.envs.core.game import State
-from transit_gym.envs.core.rollout import play_games, random_rollouts
+from transit_gym.envs.core.rollout import play_games
 from transit_gym.envs.registry import available_games, env_module
 
 GAMES = available_games()
@@ -36,67 +42,26 @@ def _game(name, players):
     return env_module(name).Game(num_players=players)
 
 
-def _random_walk(game, state, rng, steps):
-    """Play up to ``steps`` random legal actions; return the actions played."""
-    played = []
-    for _ in range(steps):
-        if game.is_over(state):
-            break
-        action = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
-        game.apply(state, action)
-        played.append(action)
-    return played
-
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_pettingzoo_api_seed_and_render(name, players):
     module = env_module(name)
-    api_test(module.env(num_players=players), num_cycles=200)
-    seed_test(lambda **kw: module.env(num_players=players, **kw), num_cycles=200)
+    check_api_and_seed(lambda **kw: module.env(num_players=players, **kw))
     render_test(lambda render_mode=None: module.env(num_players=players,
                                                     render_mode=render_mode))
 
 
+
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_deepcopy_and_pickle_mid_game_keep_the_game(name, players):
-    env = env_module(name).env(num_players=players)
-    env.reset(seed=11)
-    rng = np.random.default_rng(0)
-    for _ in range(25):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            break
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    clones = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
-    for clone in clones:
-        assert clone.agent_selection == env.agent_selection
-        assert np.array_equal(clone.unwrapped.game_state.data, env.unwrapped.game_state.data)
-    # the same actions give the same future, chance included
-    for _ in range(60):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            break
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        for clone in [env, *clones]:
-            clone.step(action)
-        for clone in clones:
-            assert np.array_equal(clone.last()[0]["observation"], env.last()[0]["observation"])
+    check_copy_and_pickle_mid_game(env_module(name).env(num_players=players))
+
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_state_dict_round_trips_through_json(name, players):
-    game = _game(name, players)
-    state = game.new_state(5)
-    _random_walk(game, state, np.random.default_rng(1), 30)
-    payload = json.loads(json.dumps(state.to_dict()))
-    restored = State.from_dict(payload)
-    assert restored == state
-    assert restored.game == game
-    # restored state plays on identically
-    a, b = state.copy(), restored
-    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
-    assert _random_walk(game, a, rng_a, 40) == _random_walk(game, b, rng_b, 40)
-    assert a == b
+    check_state_dict_json_round_trip(_game(name, players))
+
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -123,18 +88,8 @@ def test_state_dict_errors_name_the_problem(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_actions_raise_value_error_naming_the_legal_ones(name):
-    env = env_module(name).env()
-    env.reset(seed=3)
-    mask = env.last()[0]["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else None
-    legal = [int(a) for a in np.flatnonzero(mask)]
-    if illegal is not None:
-        with pytest.raises(ValueError, match=rf"illegal action {illegal}\b") as err:
-            env.step(illegal)
-        assert str(legal[0]) in str(err.value)
-    for bad in (-1, len(mask), 1.5, "pass", None, True):
-        with pytest.raises(IllegalActionError):
-            env.step(bad)
+    check_illegal_actions(env_module(name).env())
+
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -155,47 +110,14 @@ def test_bad_options_raise_value_errors(name):
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_batch_api_matches_single_games_and_auto_resets(name, players):
-    game = _game(name, players)
-    batch = BatchEnv(game, 4, seed=99)
-    singles = [game.new_state(99, stream=b) for b in range(4)]
-    for b in range(4):
-        assert np.array_equal(batch.states[b], singles[b].data)
-        assert batch.players[b] == game.current_player(singles[b])
-        assert np.array_equal(batch.masks[b], game.legal_mask(singles[b]))
-    rng = np.random.default_rng(4)
-    finished = 0
-    for _ in range(20000):  # random Planes games take ~4000 decisions
-        actions = batch.sample_actions(rng)
-        prev = [batch.state(b) for b in range(4)]
-        batch.step(actions)
-        for b in range(4):
-            expected = prev[b]
-            game.apply(expected, int(actions[b]))
-            if batch.dones[b]:
-                finished += 1
-                assert game.is_over(expected)
-                assert np.allclose(batch.rewards[b], game.rewards(expected))
-                assert game.current_player(batch.state(b)) >= 0
-            else:
-                assert np.array_equal(batch.states[b], expected.data)
-                assert np.all(batch.rewards[b] == 0)
-                obs = game.observe(expected, int(batch.players[b]))
-                assert np.array_equal(batch.obs[b], obs)
-        if finished >= 3:
-            break
-    assert finished >= 3, "fewer than 3 games finished in the batch within 20000 steps"
-    with pytest.raises(IllegalActionError, match="batch slot"):
-        bad = batch.sample_actions(rng)
-        bad[1] = -1
-        batch.step(bad)
+    check_batch_api(_game(name, players))  # random Planes games take ~4000 decisions
+
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_jitted_rollouts_are_reproducible(name):
-    game = _game(name, env_module(name).Game.min_players)
-    first = random_rollouts(game, 20, seed=123)
-    assert first > 20
-    assert random_rollouts(game, 20, seed=123) == first
+    check_jitted_rollouts(_game(name, env_module(name).Game.min_players))
+
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -218,19 +140,7 @@ def test_property_random_games_end_and_keep_invariants(name, players):
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(seed=hyp.integers(min_value=0, max_value=2**63 - 1))
     def run(seed):
-        state = game.new_state(seed)
-        rng = np.random.default_rng(seed % (2**32))
-        game.check_invariants(state)
-        for _ in range(20000):
-            if game.is_over(state):
-                break
-            mask = game.legal_mask(state)
-            assert mask.any(), "a running game must offer a legal action"
-            game.apply(state, int(rng.choice(np.flatnonzero(mask))))
-            game.check_invariants(state)
-        assert game.is_over(state), "game did not end within 20000 decisions"
-        assert not game.legal_mask(state).any()
-        assert abs(float(game.rewards(state).sum())) < 1e-5
+        check_random_game_keeps_invariants(game, seed)
 
     run()
 
