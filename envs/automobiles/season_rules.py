@@ -368,6 +368,12 @@ class AutomobilesSeasonGame(Game):
         assert sorted(deck.tolist()) == list(range(len(self.sponsor_data.names))), "deck"
         if not self.sponsors_on:
             assert not held, "sponsors in play with the module off"
+        if self.drivers and not (self.race_no(state) == 0
+                                 and int(s[st.PHASE]) == st.PH_DRIVER_DRAFT):
+            held_drivers = [int(v) for v in s[st.DRIVER_OF:st.DRIVER_OF + n]]
+            assert all(held_drivers), (
+                f"drivers are kept all season, but a seat has none after the draft: "
+                f"{held_drivers}")
 
 
 # ----- DESIGN.md's functional rules API (shared; see envs.core.functional) ---

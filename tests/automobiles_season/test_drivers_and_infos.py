@@ -215,3 +215,35 @@ def test_other_games_publish_no_infos_during_the_game():
         obs, _, term, trunc, info = e.last()
         assert info == {}
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("news", [-1, 4, 99])
+def test_a_saved_state_with_bad_news_bits_is_refused(news):
+    """Issue 15 (a tampered saved state never crashes): the ``news`` field holds only the
+    two bits; anything else is a ``StateDictError`` naming the field's range."""
+    from transit_gym.envs.core.errors import StateDictError
+
+    game = Game(num_players=2, tracks=TRACKS, drivers=False)
+    state = game.new_state(0)
+    game.validate(state)
+    state.data[ss.NEWS] = news
+    with pytest.raises(StateDictError, match="news"):
+        game.validate(state)
+
+
+def test_a_later_race_with_a_seat_missing_its_driver_is_refused():
+    """Drivers are kept all season: a saved race-2 state whose seat lost its driver (while
+    the drivers module is on) is refused rather than played on."""
+    from transit_gym.envs.core.errors import StateDictError
+
+    game = Game(num_players=2, tracks=TRACKS, laps=1, sponsors=False)
+    state = game.new_state(2)
+    words = seeded_words(2, 7)
+    while game.race_no(state) == 0:
+        player = game.current_player(state)
+        game.apply(state, int(policy(1, game.params, game.observe(state, player),
+                                     game.legal_mask(state), words)))
+    game.validate(state)
+    state.data[st.DRIVER_OF + 1] = 0
+    with pytest.raises(StateDictError, match="kept all season"):
+        game.validate(state)
