@@ -34,6 +34,9 @@ from transit_gym.envs.automobiles.season_state import (
     FINISH,
     MARKET,
     MP,
+    NEWS,
+    NEWS_AWARDS,
+    NEWS_RACE,
     NUM_SEASON_PHASES,
     OWNED,
     PLACES,
@@ -162,6 +165,7 @@ def _after_race(s, p):
     pr = race_params(s, p)
     n = p[Q_NUM_PLAYERS]
     r = s[RACE_NO]
+    s[NEWS] = NEWS_RACE
     for seat in range(n):
         place = rank(s, pr, seat)
         player = s[PLAYER_OF + seat]
@@ -180,6 +184,7 @@ def _after_race(s, p):
         begin_awards(s, p)
         if not settle_awards(s, p):
             return
+        s[NEWS] |= NEWS_AWARDS
     next_race(s, p)
 
 
@@ -252,6 +257,7 @@ def legal_mask(s, p, mask):
 
 @nb.njit(cache=True)
 def apply(s, p, action):
+    s[NEWS] = 0
     if s[SEASON_PHASE] == S_RACE:
         race.apply(s, race_params(s, p), action)
         if s[PHASE] == PH_OVER:
@@ -259,6 +265,7 @@ def apply(s, p, action):
         return
     apply_award(s, p, action)
     if settle_awards(s, p):
+        s[NEWS] = NEWS_AWARDS
         next_race(s, p)
 
 

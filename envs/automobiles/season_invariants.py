@@ -27,6 +27,7 @@ from transit_gym.envs.automobiles.season_state import (
     FINISH,
     MARKET,
     MP,
+    NEWS,
     OWNED,
     PLACES,
     PLAYER_OF,
@@ -51,7 +52,7 @@ from transit_gym.envs.core.validate import MAX_COUNTER, any_outside, outside, re
 
 MESSAGES = dict(RACE_MESSAGES)
 MESSAGES.update({
-    20: "the race number, season phase or track order is out of range",
+    20: "the race number, season phase, track order or news bits are out of range",
     21: "the race's phase disagrees with the season phase (or cubes are off the bags "
         "between races)",
     22: "player_of / finish is not an ordering of the players",
@@ -85,7 +86,8 @@ def _season(s, p, where):
     if (outside(s, RACE_NO, 0, races - 1, where)
             or outside(s, SEASON_PHASE, 0, S_OVER, where)
             or any_outside(s, TRACK_ORDER, races, 0, p[Q_POOL] - 1, where)
-            or any_outside(s, TRACK_ORDER + races, MAX_RACES - races, 0, 0, where)):
+            or any_outside(s, TRACK_ORDER + races, MAX_RACES - races, 0, 0, where)
+            or outside(s, NEWS, 0, 3, where)):
         return 20
     if not (_is_order(s, PLAYER_OF, n, where) and _is_order(s, FINISH, n, where)
             and not any_outside(s, PLAYER_OF + n, MP - n, 0, 0, where)

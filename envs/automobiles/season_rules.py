@@ -12,9 +12,11 @@ Options:
   3-lap race (``laps=None`` takes the race game's default).
 - ``sponsors=True``: the sponsors module; ``sponsor_data=None``: a TOML file replacing
   ``sponsors.toml`` (same format).
-- ``drivers=None``: drivers are mandatory in a season; passed to the race game's
-  ``drivers`` option when the race game has one. None means "on when available"; True
-  without a race drivers option is a ``ConfigError``.
+- ``drivers=True``: the drivers module, mandatory in a season (R-YUC "Players must use
+  the drivers module when playing a season campaign"): drafted once, before race 1, and
+  kept by each player for the whole season. ``"all"``: the online variant, the draft
+  offers all ten drivers. ``False``: NOT a rule of the season, a documented option for
+  experiments and fast tests (the season without drivers).
 - ``card_set``, ``card_pool``, ``start_player`` (race 1), ``open_bags``,
   ``accelerated_play``, ``branch_from_car``, ``draft_behind_space``,
   ``grid_crossing_counts``, ``buy_wear``, ``max_rounds``: as for ``AutomobilesGame``, the
@@ -23,7 +25,6 @@ Options:
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import numpy as np
@@ -88,11 +89,6 @@ RACE_OPTIONS = ("card_set", "card_pool", "start_player", "open_bags", "accelerat
                 "max_rounds")
 
 
-def race_has_drivers() -> bool:
-    """Whether this build's race game offers the drivers module."""
-    return "drivers" in inspect.signature(AutomobilesGame._build).parameters
-
-
 class AutomobilesSeasonGame(Game):
     """A Racing Season campaign of Automobiles for 2-5 players."""
 
@@ -108,7 +104,7 @@ class AutomobilesSeasonGame(Game):
 
     def _build(self, tracks: str | list[str] = "random", races: int | None = None,
                laps: int | None = 1, sponsors: bool = True,
-               sponsor_data: str | None = None, drivers: bool | None = None,
+               sponsor_data: str | None = None, drivers: bool | str = True,
                card_set: str | list[str] = "First Game", card_pool: str = "base",
                start_player: int | str = "random", open_bags: bool = False,
                accelerated_play: bool = False, branch_from_car: bool = False,
@@ -121,22 +117,17 @@ class AutomobilesSeasonGame(Game):
         pool, order, random_order = self._resolve_tracks(tracks, races)
         if not isinstance(sponsors, bool):
             raise ConfigError(f"sponsors must be True or False, got {sponsors!r}")
-        if drivers is not None and not isinstance(drivers, bool):
-            raise ConfigError(f"drivers must be True, False or None, got {drivers!r}")
+        if not (isinstance(drivers, bool) or drivers == "all"):
+            raise ConfigError(f"drivers must be True (the rule), 'all' (draft from all ten) "
+                              f"or False (no drivers, not a rule), got {drivers!r}")
         race_options: dict[str, Any] = {
             "laps": laps, "card_set": card_set, "card_pool": card_pool,
             "start_player": start_player, "open_bags": open_bags,
             "accelerated_play": accelerated_play, "branch_from_car": branch_from_car,
             "draft_behind_space": draft_behind_space,
             "grid_crossing_counts": grid_crossing_counts, "buy_wear": buy_wear,
-            "max_rounds": max_rounds}
-        if race_has_drivers():
-            race_options["drivers"] = True if drivers is None else drivers
-        elif drivers:
-            raise ConfigError("drivers=True: the race game of this build has no drivers "
-                              "option yet (the season passes it through once it has); use "
-                              "drivers=False or None")
-        self.drivers = bool(race_options.get("drivers", False))
+            "max_rounds": max_rounds, "drivers": drivers}
+        self.drivers = drivers
         self.races_games = [AutomobilesGame(num_players=self.num_players, track=name,
                                             **race_options) for name in pool]
         self.pool = pool
@@ -253,32 +244,51 @@ class AutomobilesSeasonGame(Game):
         order = sorted(range(self.num_players), key=lambda k: key[k])
         return [order.index(k) + 1 for k in range(self.num_players)]
 
+    def races_finished(self, state: State) -> int:
+        """Races run to the end so far."""
+        phase = int(state.data[ss.SEASON_PHASE])
+        return self.race_no(state) + (0 if phase == ss.S_RACE else 1)
+
+    def race_result(self, state: State, r: int) -> dict[str, Any]:
+        """Finished race ``r`` (0-based): track, finishing order (players), places and
+        points per player, and the sponsor awards that followed it (``awards_done`` False
+        while they are still being decided; none follow the last race)."""
+        s = state.data
+        n = self.num_players
+        names = self.sponsor_data.names
+        places = [int(s[ss.PLACES + r * MAX_PLAYERS + k]) for k in range(n)]
+        effects = []
+        for k in range(n):
+            log = ss.SP_LOG + (r * MAX_PLAYERS + k) * 4
+            sponsor = int(s[log + ss.LOG_SPONSOR]) - 1
+            effects.append({"sponsor": names[sponsor] if sponsor >= 0 else None,
+                            "kept": bool(s[log + ss.LOG_KEPT]),
+                            "removed": int(s[log + ss.LOG_REMOVED]),
+                            "gained": int(s[log + ss.LOG_GAINED])})
+        first, middle, last = self.points.row(r)
+        points = [first if p == 1 else last if (p == n and n > 2) else middle
+                  for p in places]
+        awarding = (self.race_no(state) == r
+                    and ss.S_PICK <= int(s[ss.SEASON_PHASE]) < ss.S_OVER)
+        return {"race": r + 1, "track": self.track_names(state)[r],
+                "finish": sorted(range(n), key=lambda k: places[k]), "places": places,
+                "points": points, "sponsor_effects": effects,
+                "awards_done": self.sponsors_on and r < self.num_races - 1 and not awarding}
+
     def race_results(self, state: State) -> list[dict[str, Any]]:
         """Per finished race: track, finishing order, points and sponsor effects."""
-        s = state.data
-        out = []
-        names = self.sponsor_data.names
-        tracks = self.track_names(state)
-        for r in range(self.num_races):
-            places = [int(s[ss.PLACES + r * MAX_PLAYERS + k]) for k in range(self.num_players)]
-            if not all(places):
-                break
-            finish = sorted(range(self.num_players), key=lambda k: places[k])
-            effects = []
-            for k in range(self.num_players):
-                log = ss.SP_LOG + (r * MAX_PLAYERS + k) * 4
-                sponsor = int(s[log + ss.LOG_SPONSOR]) - 1
-                effects.append({"sponsor": names[sponsor] if sponsor >= 0 else None,
-                                "kept": bool(s[log + ss.LOG_KEPT]),
-                                "removed": int(s[log + ss.LOG_REMOVED]),
-                                "gained": int(s[log + ss.LOG_GAINED])})
-            first, middle, last = self.points.row(r)
-            points = [first if p == 1 else last if (p == self.num_players
-                                                    and self.num_players > 2) else middle
-                      for p in places]
-            out.append({"track": tracks[r], "finish": finish, "places": places,
-                        "points": points, "sponsor_effects": effects})
-        return out
+        return [self.race_result(state, r) for r in range(self.races_finished(state))]
+
+    def step_info(self, state: State) -> list[dict[str, Any]] | None:
+        """Issue "per-race results in infos": after the step that ends a race (and again
+        after the step that ends the sponsor awards following it), every agent's info
+        holds that race's ``race_result`` and the season points so far."""
+        if not int(state.data[ss.NEWS]):
+            return None
+        result = self.race_result(state, self.races_finished(state) - 1)
+        points = self.season_points(state)
+        return [{"race_result": result, "season_points": points}
+                for _ in range(self.num_players)]
 
     def final_info(self, state: State) -> list[dict[str, Any]]:
         ranks = self.scores(state)
@@ -288,7 +298,8 @@ class AutomobilesSeasonGame(Game):
                  "points": int(state.data[ss.POINTS + k]),
                  "race_places": [r["places"][k] for r in results],
                  "sponsor": self.sponsor_data.names[owned[k]] if owned[k] >= 0 else None,
-                 "races": results}
+                 "races": results, "race_result": results[-1],
+                 "season_points": self.season_points(state)}
                 for k in range(self.num_players)]
 
     # ----- bounds and invariants ---------------------------------------------------------------
@@ -357,6 +368,12 @@ class AutomobilesSeasonGame(Game):
         assert sorted(deck.tolist()) == list(range(len(self.sponsor_data.names))), "deck"
         if not self.sponsors_on:
             assert not held, "sponsors in play with the module off"
+        if self.drivers and not (self.race_no(state) == 0
+                                 and int(s[st.PHASE]) == st.PH_DRIVER_DRAFT):
+            held_drivers = [int(v) for v in s[st.DRIVER_OF:st.DRIVER_OF + n]]
+            assert all(held_drivers), (
+                f"drivers are kept all season, but a seat has none after the draft: "
+                f"{held_drivers}")
 
 
 # ----- DESIGN.md's functional rules API (shared; see envs.core.functional) ---

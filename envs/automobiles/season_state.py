@@ -43,10 +43,11 @@ RACE_STATE_SIZE = st.STATE_SIZE
 
 #: race fields kept from race to race ("Setting Up the Next Race": card set, stock; the
 #: generator words s[0:4] always) and per-seat race fields that move with their player to
-#: the new race seat (bags: every cube is in the bag between races). Drivers, once the
-#: race game has them, belong in CARRIED_PER_SEAT (drafted once per season, in race 1).
+#: the new race seat (bags: every cube is in the bag between races; drivers: drafted once,
+#: in race 1, and kept for the whole season). The draft pool is not carried: later races
+#: start with it empty and never run the draft.
 CARRIED_FIELDS = ("stock", "card_of", "cost", "value")
-CARRIED_PER_SEAT_FIELDS = ("bag",)
+CARRIED_PER_SEAT_FIELDS = ("bag", "driver_of")
 CARRIED = np.array([(st.LAYOUT.offset(f), st.LAYOUT.length(f)) for f in CARRIED_FIELDS],
                    dtype=np.int64)
 CARRIED_PER_SEAT = np.array([(st.LAYOUT.offset(f), st.LAYOUT.length(f) // MAX_PLAYERS)
@@ -74,6 +75,7 @@ LAYOUT = Layout(
      ("eff_extra", 1),             # additional cubes removed (F: $ per cube)
      ("eff_money", 1),             # $ left to spend
      ("sp_log", MAX_RACES * MP * 4),   # per race and player: sponsor + 1, removed, gained, kept
+    ("news", 1),                  # what the last step finished: NEWS_* bits (for infos)
     ]
 )
 STATE_SIZE = LAYOUT.size
@@ -89,7 +91,9 @@ POINTS, PLACES, FINISH, AWARD_K = _o("points"), _o("places"), _o("finish"), _o("
 DECK, DECK_TOP, MARKET, OWNED = _o("deck"), _o("deck_top"), _o("market"), _o("owned")
 EFF_PLACE, EFF_LEFT, EFF_NONWEAR, EFF_EXTRA, EFF_MONEY = _o("eff_place"), _o("eff_left"), \
     _o("eff_nonwear"), _o("eff_extra"), _o("eff_money")
-SP_LOG = _o("sp_log")
+SP_LOG, NEWS = _o("sp_log"), _o("news")
+#: ``news`` bits: the last step ended a race / finished the sponsor awards after one
+NEWS_RACE, NEWS_AWARDS = 1, 2
 LOG_SPONSOR, LOG_REMOVED, LOG_GAINED, LOG_KEPT = range(4)
 
 PARAMS = Layout(

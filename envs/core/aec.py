@@ -98,6 +98,8 @@ class TransitAECEnv(AECEnv):
         self._params = self.game.params
         self._obs_size = self.game.obs_size
         self._num_actions = self.game.num_actions
+        # mid-game infos hook (Game.step_info): None for games that publish only at the end
+        self._step_info = self.game.step_info if self.game.has_step_info else None
 
     # ----- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -162,9 +164,18 @@ class TransitAECEnv(AECEnv):
         player = self._step_fused(self.game_state.data, self._params, action, mask)
         self._player = player
         if player >= 0:
+            if self._step_info is not None:
+                self._publish_step_info()
             self.agent_selection = self.possible_agents[player]
             return
         self._finish()
+
+    def _publish_step_info(self) -> None:
+        """The game's mid-game infos after this step, if it has news (Game.step_info)."""
+        news = self._step_info(self.game_state)
+        if news is not None:
+            for i, agent in enumerate(self.possible_agents):
+                self.infos[agent] = news[i]
 
     def _raise_illegal(self, action: Any) -> None:
         legal = [int(a) for a in np.flatnonzero(self._mask)]
@@ -255,7 +266,7 @@ class TransitAECEnv(AECEnv):
     def __getstate__(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data["_window"] = None
-        for name in ("_step_fused", "_observe_kernel"):
+        for name in ("_step_fused", "_observe_kernel", "_step_info"):
             data.pop(name, None)
         return data
 

@@ -214,6 +214,17 @@ class Game(ABC):
         """Per-seat scores, ranks and statistics for ``infos`` at the end."""
         return [{} for _ in range(self.num_players)]
 
+    def step_info(self, state: State) -> list[dict[str, Any]] | None:
+        """Per-seat dicts for ``infos`` after a step that did not end the game (e.g. a
+        finished stage of a campaign), or None: nothing new. The env calls it only when a
+        game overrides it (``has_step_info``); the dicts replace each agent's info."""
+        return None
+
+    @property
+    def has_step_info(self) -> bool:
+        """Whether this game publishes infos during the game (overrides ``step_info``)."""
+        return type(self).step_info is not Game.step_info
+
     def check_invariants(self, state: State) -> None:  # noqa: B027 - optional hook
         """Raise ``AssertionError`` naming the broken invariant (conservation, bounds)."""
 

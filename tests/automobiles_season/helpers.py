@@ -14,12 +14,12 @@ from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import seeded_words
 
-SHORT = {"laps": 1, "drivers": False}
+SHORT = {"laps": 1, "drivers": False}   # drivers off (not a rule): sponsor tests stay small
 COLOUR = {name: i for i, name in enumerate(COLOURS)}
 
 
 def season(players: int = 3, tracks=("daytona", "monza", "daytona"), **options) -> Game:
-    """A season of 1-lap races (drivers off: this build's race game has none)."""
+    """A season of 1-lap races (drivers off unless asked: they are tested on their own)."""
     return Game(num_players=players, tracks=list(tracks) if not isinstance(tracks, str)
                 else tracks, **{**SHORT, **options})
 

@@ -13,7 +13,6 @@ from transit_gym.envs.automobiles import season_state as ss
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import MAX_PLAYERS, NUM_COLOURS
 from transit_gym.envs.automobiles.season import season_winner
-from transit_gym.envs.automobiles.season_rules import race_has_drivers
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 
@@ -203,15 +202,6 @@ def test_bad_options_are_config_errors(options, match):
         Game(num_players=2, **{"drivers": False, **options})
 
 
-@pytest.mark.skipif(race_has_drivers(), reason="the race game has drivers in this build")
-def test_drivers_are_refused_until_the_race_game_has_them():
-    """Season module 1: drivers are mandatory in a season; until the race game offers the
-    drivers module, asking for them is a ConfigError (None: on when available)."""
-    with pytest.raises(ConfigError, match="drivers"):
-        Game(num_players=2, drivers=True)
-    assert Game(num_players=2).drivers is False
-
-
 @pytest.mark.parametrize(("text", "match"), [
     ("[standard_removal]\nfirst = 3\nmiddle = 6\nlast = 12\n[[sponsor]]\nname = 'A1'\n",
      "money"),
@@ -246,21 +236,21 @@ def test_a_sponsor_file_replaces_the_table(tmp_path):
 
 
 @pytest.mark.parametrize("pool", ["random_expansion", "random_all"])
-def test_expansion_track_pools_go_through_the_race_games_track_check(pool):
-    """Track cards of the expansion (talladega, monte_carlo, tucson): the season builds a
-    race game per pool track, so a track this build lacks is the race game's ConfigError
-    naming it; once present, the season draws from the whole pool."""
-    from transit_gym.envs.automobiles import data as auto_data
+def test_expansion_track_pools_draw_every_pool_track_before_a_repeat(pool):
+    """Track cards of the expansion (talladega, monte_carlo, tucson; R-YUC season: the
+    tracks are drawn): the season draws ``races`` tracks from the whole pool, no track
+    twice before every pool track has run, and each race plays on its own track."""
     from transit_gym.envs.automobiles.season_rules import EXPANSION_TRACKS, RANDOM_POOLS
 
-    missing = [t for t in RANDOM_POOLS[pool] if t not in auto_data.TRACKS]
-    if missing:
-        with pytest.raises(ConfigError, match=missing[0]):
-            Game(num_players=2, tracks=pool, races=4, drivers=False)
-        return
     game = Game(num_players=2, tracks=pool, races=4, drivers=False)
     assert game.pool == list(RANDOM_POOLS[pool])
-    names = game.track_names(game.new_state(0))
-    k = min(len(game.pool), 4)
-    assert len(set(names[:k])) == k, "no repeat before the pool is used up"
     assert set(EXPANSION_TRACKS) <= set(game.pool)
+    seen = set()
+    for seed in range(6):
+        state = game.new_state(seed)
+        names = game.track_names(state)
+        k = min(len(game.pool), 4)
+        assert len(set(names[:k])) == k, f"a repeat before the pool is used up: {names}"
+        assert game.race_game(state) is game.races_games[game.pool.index(names[0])]
+        seen |= set(names)
+    assert seen == set(game.pool), "every pool track is drawn for some seed"
