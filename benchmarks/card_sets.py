@@ -14,7 +14,7 @@ import numpy as np
 from transit_gym.envs.core.datafile import read_text
 from transit_gym.envs.core.errors import ConfigError
 
-GAMES_WITH_SETS = {"automobiles"}
+GAMES_WITH_SETS = {"automobiles", "automobiles_season"}
 
 
 def parse_sets(game: str, spec: str | None, seed: int,

@@ -160,3 +160,14 @@ def test_any_env_option_passes_through_and_bad_ones_are_named(tmp_path, capsys):
             balance.main(["automobiles", "--games", "2", "--quiet", "--no-plots",
                           "--out", str(tmp_path / "bad"), *bad])
         assert named in capsys.readouterr().err
+
+
+def test_the_season_env_sweeps_card_sets_and_takes_season_options(tmp_path):
+    """Issue 11 item 9: the balance tool takes seasons (the season env with its own
+    options), with the same card sets as single races."""
+    summary = balance.main(["automobiles_season", "--sets", "expansion", "--players", "2",
+                            "--games", "2", "--option", 'tracks=["tucson", "monza", "daytona"]',
+                            "--option", "drivers=\"all\"", "--workers", "1", "--quiet",
+                            "--no-plots", "--out", str(tmp_path / "season")])
+    assert len(summary["sets"]) == 6
+    assert all(s["games"] == 2 for s in summary["sets"].values())
