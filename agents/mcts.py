@@ -94,7 +94,7 @@ class SearchConfig:
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
     "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0,
-                                horizon_budget=200),
+                                horizon_budget=200, prior_budget=200),
     "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),

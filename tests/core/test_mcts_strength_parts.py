@@ -184,3 +184,13 @@ def test_more_simulations_look_further_ahead():
     row = DEFAULTS["automobiles"]
     assert row.horizon_budget == row.simulations
     assert row.horizon_at(1000) == 5 * row.horizon
+
+
+def test_automobiles_default_keeps_the_hints_weight_above_its_budget():
+    """docs/search.md (issue 12 item 4): the Automobiles default scales the prior with the
+    budget above 200 simulations (prior_budget), as it does the horizon, and leaves the
+    default search (200 simulations) as it was."""
+    row = DEFAULTS["automobiles"]
+    assert row.prior_budget == row.simulations == 200
+    assert row.prior_at(200) == row.prior == 1.0
+    assert row.prior_at(1000) == 5.0 and row.prior_at(10_000) == 50.0
