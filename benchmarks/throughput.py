@@ -1,7 +1,7 @@
 """Step throughput of our environments and of peer libraries, in one run on one machine.
 
     python -m transit_gym.benchmarks.throughput [--games loose_caboose planes] \
-        [--seconds 3] [--out F]
+        [--seconds 3] [--option KEY=VALUE ...] [--out F]
 
 Every figure is random legal play. The AEC loop is the same for our envs and for
 PettingZoo's (``agent_iter`` / ``last`` / ``step`` through the wrapped env, a legal action
@@ -28,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from transit_gym.benchmarks.balance import parse_options
 from transit_gym.envs.core.batch import BatchEnv
+from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.core.rollout import random_rollouts
 from transit_gym.envs.registry import available_games, env_module
@@ -130,13 +132,16 @@ def measure_peers(seconds: float) -> dict[str, float]:
     return peers
 
 
-def measure_game(name: str, players: int | None, seconds: float) -> dict[str, float]:
+def measure_game(name: str, players: int | None, seconds: float,
+                 options: dict[str, Any] | None = None) -> dict[str, float]:
     module = env_module(name)
     players = players or module.Game.min_players
-    game = module.Game(num_players=players)
-    aec_steps_per_second(lambda: module.env(num_players=players), 0.2)  # compile
-    result = {"players": players,
-              "aec": aec_steps_per_second(lambda: module.env(num_players=players), seconds)}
+    options = options or {}
+    game = module.Game(num_players=players, **options)
+    aec_steps_per_second(lambda: module.env(num_players=players, **options), 0.2)  # compile
+    result = {"players": players, "options": options,
+              "aec": aec_steps_per_second(lambda: module.env(num_players=players, **options),
+                                          seconds)}
     for size in BATCH_SIZES:
         result[f"batch_{size}"] = batch_steps_per_second(game, size, seconds)
     result["rollout"], result["rollout_games"] = rollout_decisions_per_second(game, seconds)
@@ -197,6 +202,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="player count (default: each game's minimum)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     parser.add_argument("--no-peers", action="store_true", help="skip PettingZoo/OpenSpiel")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="env option of the measured games (VALUE read as JSON when it is "
+                             "JSON), e.g. --games automobiles --option 'card_set=\"Shake & "
+                             "Bake\"' --option track=tucson --option drivers=true")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/throughput.json"))
     args = parser.parse_args(argv)
     if args.seconds <= 0:
@@ -206,13 +215,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     unknown = [g for g in games if g not in known]
     if unknown:
         parser.error(f"unknown or uninstalled games {unknown}; available: {known}")
+    try:
+        options = parse_options(args.option)
+        for g in games:   # a bad option is named before anything is measured
+            env_module(g).Game(num_players=args.players or env_module(g).Game.min_players,
+                               **options)
+    except ConfigError as error:
+        parser.error(str(error))
     warm_up(games)  # every compile happens here, outside the timed loops
     results: dict[str, Any] = {
         "machine": {"python": platform.python_version(), "processor": platform.processor(),
                     "platform": platform.platform()},
         "seconds_per_figure": args.seconds,
         "peers": {} if args.no_peers else measure_peers(args.seconds),
-        "games": {g: measure_game(g, args.players, args.seconds) for g in games},
+        "games": {g: measure_game(g, args.players, args.seconds, options) for g in games},
     }
     results["targets"] = check_targets(results)
     print(format_table(results))
