@@ -46,6 +46,14 @@ def distinct(s, offset):
 
 
 @nb.njit(cache=True)
+def mask_cubes(s, start, mask, base):
+    """Mark ``mask[base + c]`` legal for every colour ``c`` with cubes at ``s[start + c]``."""
+    for c in range(NUM_COLOURS):
+        if s[start + c] > 0:
+            mask[base + c] = 1
+
+
+@nb.njit(cache=True)
 def can_draw(s, seat, n):
     """Seat could draw ``n`` cubes (bag plus discard pile, which refills an empty bag)."""
     return total(s, pile(seat, BAG)) + total(s, pile(seat, DISCARD)) >= n

@@ -29,6 +29,7 @@ from transit_gym.envs.automobiles.cubes import (
     draw_one,
     draw_to_active,
     gain,
+    mask_cubes,
     move_cube,
     pile,
     remove,
@@ -699,31 +700,20 @@ def legal_mask(s, p, mask):
                 mask[A_DISCARD + g] = 1
     elif phase in (PH_ENGINEER, PH_MANAGER_REMOVE):
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
     elif phase == PH_REMOVE:
         if s[PK_MUST] == 0:
             mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_MANAGER_BAG:
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_MECHANIC:
-        for c in range(NUM_COLOURS):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
     elif phase == PH_PIT_CREW:
         mask[A_ALL_WEAR] = 1
-        for c in range(NUM_COLOURS):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_PIT_TEAM:
         if pit_team_can_buy(s, p, s[PK_TOTAL]):
             mask[A_STOP] = 1
@@ -750,14 +740,10 @@ def legal_mask(s, p, mask):
         mask[A_STOP] = 1
         mask[A_DRAW] = 1
     elif phase == PH_NITRO:
-        for c in range(NUM_COLOURS):
-            if s[DRAWN + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, DRAWN, mask, A_ACTIVE)
     elif phase == PH_SUPERCHARGED:
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_ADRENALINE:       # Racing Season: option 1's first space, or option 2
         next_steps(s, p, seat, mask, A_SPACE)
         mask[A_STOP] = 1
