@@ -14,6 +14,8 @@ from transit_gym.envs.automobiles.state import (
     DISCARD,
     NC,
     P_BUY_WEAR,
+    PHASE,
+    PK_LEFT,
     STAT_WEAR,
     STOCK,
     USED,
@@ -99,6 +101,14 @@ def gain(s, seat, colour, n):
     if colour == WEAR:
         s[STAT_WEAR + seat] += k
     return k
+
+
+@nb.njit(cache=True)
+def wear_then_pick(s, seat, wear, count, phase):
+    """Gain ``wear`` wear cubes, then open pick decision ``phase`` with ``count`` picks left."""
+    gain(s, seat, WEAR, wear)
+    s[PK_LEFT] = count
+    s[PHASE] = phase
 
 
 @nb.njit(cache=True)
