@@ -62,6 +62,14 @@ def can_draw(s, seat, n):
 
 
 @nb.njit(cache=True)
+def move_pile(s, source, target):
+    """Move every cube of the pile at ``source`` onto the pile at ``target``."""
+    for c in range(NUM_COLOURS):
+        s[target + c] += s[source + c]
+        s[source + c] = 0
+
+
+@nb.njit(cache=True)
 def draw_one(s, seat):
     """Draw a random cube from seat's bag (its colour, -1 if none is left). An empty bag is
     refilled with the whole discard pile only when a cube must be drawn from it."""
@@ -70,9 +78,7 @@ def draw_one(s, seat):
         discard = pile(seat, DISCARD)
         if total(s, discard) == 0:
             return -1
-        for c in range(NUM_COLOURS):
-            s[bag + c] += s[discard + c]
-            s[discard + c] = 0
+        move_pile(s, discard, bag)
     return draw_from_counts(s[0:4], s[bag:bag + NC])
 
 

@@ -27,6 +27,7 @@ from transit_gym.envs.automobiles.cubes import (
     draw_one,
     draw_to_active,
     mask_cubes,
+    move_pile,
     pile,
     remove,
     total,
@@ -384,10 +385,7 @@ def _draw_declared(s, seat):
 
 @nb.njit(cache=True)
 def _held_to_bag(s, seat):
-    bag = pile(seat, BAG)
-    for c in range(NC):
-        s[bag + c] += s[DRIVER_HELD + c]
-        s[DRIVER_HELD + c] = 0
+    move_pile(s, DRIVER_HELD, pile(seat, BAG))
     s[PHASE] = PH_BUY
 
 

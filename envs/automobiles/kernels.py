@@ -31,6 +31,7 @@ from transit_gym.envs.automobiles.cubes import (
     gain,
     mask_cubes,
     move_cube,
+    move_pile,
     pile,
     remove,
     total,
@@ -529,10 +530,7 @@ def _nitro_keep(s, p, seat, colour):
     """Nitro: the kept cube goes to the active pile, the other drawn ones to the discard."""
     s[DRAWN + colour] -= 1
     s[pile(seat, ACTIVE) + colour] += 1
-    discard = pile(seat, DISCARD)
-    for c in range(NUM_COLOURS):
-        s[discard + c] += s[DRAWN + c]
-        s[DRAWN + c] = 0
+    move_pile(s, DRAWN, pile(seat, DISCARD))
     s[PHASE] = PH_ACTION
 
 
