@@ -634,6 +634,16 @@ def pile_decision(obs, mask, keep, phase, a_stop, a_draw, a_active, a_discard):
 
 
 @nb.njit(cache=True)
+def legal_or_first(mask, action):
+    """``action`` if it is legal, else the lowest legal action (a safety net for the rules)."""
+    if action < 0 or not mask[action]:
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                return a
+    return action
+
+
+@nb.njit(cache=True)
 def rule_based(p, obs, mask):
     phase = -1
     for k in range(NUM_PHASES):
@@ -717,11 +727,7 @@ def rule_based(p, obs, mask):
         action = pile_decision(obs, mask, _keeps(eff), phase, A_STOP, A_DRAW, A_ACTIVE,
                                A_DISCARD)
     action = _drivers(obs, mask, eff, phase, action)   # Racing Season drivers
-    if action < 0 or not mask[action]:
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                return a
-    return action
+    return legal_or_first(mask, action)
 
 
 @nb.njit(cache=True)

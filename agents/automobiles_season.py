@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.automobiles import _buy, _effects, _keep, rule_based
+from transit_gym.agents.automobiles import _buy, _effects, _keep, legal_or_first, rule_based
 from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.encode import O_PLAYERS, PB_BAG
 from transit_gym.envs.automobiles.encode import OBS_SIZE as RACE_OBS_SIZE
@@ -132,11 +132,7 @@ def season_rule_based(p, obs, mask):
         action = _remove(obs, mask, eff)
     elif phase in (S_GAIN, S_SPEND):
         action = _buy(obs, mask, eff)
-    if action < 0 or not mask[action]:
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                return a
-    return action
+    return legal_or_first(mask, action)
 
 
 @nb.njit(cache=True)

@@ -14,6 +14,8 @@ from transit_gym.envs.automobiles.state import (
     DISCARD,
     NC,
     P_BUY_WEAR,
+    PHASE,
+    PK_LEFT,
     STAT_WEAR,
     STOCK,
     USED,
@@ -46,9 +48,25 @@ def distinct(s, offset):
 
 
 @nb.njit(cache=True)
+def mask_cubes(s, start, mask, base):
+    """Mark ``mask[base + c]`` legal for every colour ``c`` with cubes at ``s[start + c]``."""
+    for c in range(NUM_COLOURS):
+        if s[start + c] > 0:
+            mask[base + c] = 1
+
+
+@nb.njit(cache=True)
 def can_draw(s, seat, n):
     """Seat could draw ``n`` cubes (bag plus discard pile, which refills an empty bag)."""
     return total(s, pile(seat, BAG)) + total(s, pile(seat, DISCARD)) >= n
+
+
+@nb.njit(cache=True)
+def move_pile(s, source, target):
+    """Move every cube of the pile at ``source`` onto the pile at ``target``."""
+    for c in range(NUM_COLOURS):
+        s[target + c] += s[source + c]
+        s[source + c] = 0
 
 
 @nb.njit(cache=True)
@@ -60,9 +78,7 @@ def draw_one(s, seat):
         discard = pile(seat, DISCARD)
         if total(s, discard) == 0:
             return -1
-        for c in range(NUM_COLOURS):
-            s[bag + c] += s[discard + c]
-            s[discard + c] = 0
+        move_pile(s, discard, bag)
     return draw_from_counts(s[0:4], s[bag:bag + NC])
 
 
@@ -91,6 +107,14 @@ def gain(s, seat, colour, n):
     if colour == WEAR:
         s[STAT_WEAR + seat] += k
     return k
+
+
+@nb.njit(cache=True)
+def wear_then_pick(s, seat, wear, count, phase):
+    """Gain ``wear`` wear cubes, then open pick decision ``phase`` with ``count`` picks left."""
+    gain(s, seat, WEAR, wear)
+    s[PK_LEFT] = count
+    s[PHASE] = phase
 
 
 @nb.njit(cache=True)

@@ -26,6 +26,8 @@ from transit_gym.envs.automobiles.cubes import (
     can_draw,
     draw_one,
     draw_to_active,
+    mask_cubes,
+    move_pile,
     pile,
     remove,
     total,
@@ -334,29 +336,21 @@ def legal_mask(s, p, mask):
             if s[DRIVER_POOL + k] != 0:
                 mask[A_DRIVER + k] = 1
     elif phase == PH_DRIVER_TO_ACTIVE:
-        for c in range(NC):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_DRIVER_TO_BAG:
         mask[A_STOP] = 1
-        for c in range(NC):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_DRIVER_DECLARE:
         mask[A_STOP] = 1
         if s[PK_LEFT] > 0:
             mask[A_DRAW] = 1
     elif phase == PH_DRIVER_SORT:
         mask[A_STOP] = 1
-        for c in range(NC):
-            if s[DRIVER_HELD + c] > 0:
-                mask[A_ACTIVE + c] = 1
-                mask[A_STOCK + c] = 1
+        mask_cubes(s, DRIVER_HELD, mask, A_ACTIVE)
+        mask_cubes(s, DRIVER_HELD, mask, A_STOCK)
     elif phase == PH_DRIVER_PAY:
         mask[A_STOP] = 1
-        for c in range(NC):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_DRIVER_CAR:
         mask[A_STOP] = 1
         car_steps(s, p, seat, ALL_GEARS, mask, A_SPACE)
@@ -371,9 +365,7 @@ def legal_mask(s, p, mask):
         mask[A_DRAW] = 1
     elif phase == PH_DRIVER_REDRAW:
         mask[A_STOP] = 1
-        for c in range(NC):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
 
 
 # ----- answers -----------------------------------------------------------------------------------
@@ -393,10 +385,7 @@ def _draw_declared(s, seat):
 
 @nb.njit(cache=True)
 def _held_to_bag(s, seat):
-    bag = pile(seat, BAG)
-    for c in range(NC):
-        s[bag + c] += s[DRIVER_HELD + c]
-        s[DRIVER_HELD + c] = 0
+    move_pile(s, DRIVER_HELD, pile(seat, BAG))
     s[PHASE] = PH_BUY
 
 

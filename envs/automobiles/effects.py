@@ -23,6 +23,7 @@ from transit_gym.envs.automobiles.cubes import (
     move_cube,
     pile,
     total,
+    wear_then_pick,
 )
 from transit_gym.envs.automobiles.data import (
     BLACK,
@@ -291,17 +292,11 @@ def activate(s, p, seat, colour):
     elif effect == E_AERODYNAMICS:
         s[AERO] = 1
     elif effect == E_STEERING:
-        gain(s, seat, WEAR, wear)
-        s[PK_LEFT] = count
-        s[PHASE] = PH_STEERING
+        wear_then_pick(s, seat, wear, count, PH_STEERING)
     elif effect == E_SUSPENSION:
-        gain(s, seat, WEAR, wear)
-        s[PK_LEFT] = count
-        s[PHASE] = PH_SUSPENSION
+        wear_then_pick(s, seat, wear, count, PH_SUSPENSION)
     elif effect == E_TIRES:
-        gain(s, seat, WEAR, wear)
-        s[PK_LEFT] = count
-        s[PHASE] = PH_TIRES
+        wear_then_pick(s, seat, wear, count, PH_TIRES)
     elif effect == E_BOOST:
         s[PK_LEFT] = count
         s[PK_COUNT] = 0
@@ -336,9 +331,7 @@ def activate(s, p, seat, colour):
         gain(s, seat, WEAR, wear)
         start_move(s, 1 << WHITE, distinct(s, discard), 0)
     elif effect == E_SUPERCHARGED:
-        gain(s, seat, WEAR, wear)
-        s[PK_LEFT] = count
-        s[PHASE] = PH_SUPERCHARGED
+        wear_then_pick(s, seat, wear, count, PH_SUPERCHARGED)
     elif effect == E_ADRENALINE:       # Racing Season delayed cards
         adrenaline_activate(s, count)
     elif effect == E_CRATE_MOTOR:      # Racing Season delayed cards

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.envs.automobiles.board import move_possible
-from transit_gym.envs.automobiles.cubes import gain, move_cube, pile
+from transit_gym.envs.automobiles.cubes import gain, move_cube, pile, wear_then_pick
 from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
@@ -51,7 +51,6 @@ from transit_gym.envs.automobiles.state import (
     P_NUM_PLAYERS,
     PH_BURNOUT,
     PH_CAMBER_TOE,
-    PHASE,
     PK_LEFT,
     REDLINE,
     REDLINE_WEAR,
@@ -125,13 +124,9 @@ def activate_move_card(s, p, seat, effect, wear, count, bonus):
     rank = s[START_RANK]
     last = rank == p[P_NUM_PLAYERS]
     if effect == E_BURNOUT:
-        gain(s, seat, WEAR, wear)
-        s[PK_LEFT] = count
-        s[PHASE] = PH_BURNOUT
+        wear_then_pick(s, seat, wear, count, PH_BURNOUT)
     elif effect == E_CAMBER_TOE:
-        gain(s, seat, WEAR, wear)
-        s[PK_LEFT] = count
-        s[PHASE] = PH_CAMBER_TOE
+        wear_then_pick(s, seat, wear, count, PH_CAMBER_TOE)
     elif effect == E_REDLINE:
         if s[REDLINE] == 0:         # its wear is gained per white cube used (moves.py)
             s[REDLINE] = 1

@@ -25,6 +25,7 @@ from transit_gym.envs.automobiles.cubes import (
     distinct,
     draw_one,
     gain,
+    mask_cubes,
     move_cube,
     pile,
     remove,
@@ -336,11 +337,10 @@ def piles_mask(s, p, seat, mask, a_stop, a_draw, a_active, a_discard):
         mask[a_stop] = 1
     from_active = phase in (PH_FACTORY_SUPPORT, PH_MAINTENANCE_STAFF, PH_INTERNAL_COMBUSTION)
     from_discard = phase in (PH_FACTORY_SUPPORT, PH_IMPACT_WRENCH, PH_IC_TAKE)
-    for c in range(NUM_COLOURS):
-        if from_active and s[active + c] > 0:
-            mask[a_active + c] = 1
-        if from_discard and s[discard + c] > 0:
-            mask[a_discard + c] = 1
+    if from_active:
+        mask_cubes(s, active, mask, a_active)
+    if from_discard:
+        mask_cubes(s, discard, mask, a_discard)
 
 
 @nb.njit(cache=True)

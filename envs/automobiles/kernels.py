@@ -29,7 +29,9 @@ from transit_gym.envs.automobiles.cubes import (
     draw_one,
     draw_to_active,
     gain,
+    mask_cubes,
     move_cube,
+    move_pile,
     pile,
     remove,
     total,
@@ -528,10 +530,7 @@ def _nitro_keep(s, p, seat, colour):
     """Nitro: the kept cube goes to the active pile, the other drawn ones to the discard."""
     s[DRAWN + colour] -= 1
     s[pile(seat, ACTIVE) + colour] += 1
-    discard = pile(seat, DISCARD)
-    for c in range(NUM_COLOURS):
-        s[discard + c] += s[DRAWN + c]
-        s[DRAWN + c] = 0
+    move_pile(s, DRAWN, pile(seat, DISCARD))
     s[PHASE] = PH_ACTION
 
 
@@ -699,31 +698,20 @@ def legal_mask(s, p, mask):
                 mask[A_DISCARD + g] = 1
     elif phase in (PH_ENGINEER, PH_MANAGER_REMOVE):
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
     elif phase == PH_REMOVE:
         if s[PK_MUST] == 0:
             mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_MANAGER_BAG:
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_MECHANIC:
-        for c in range(NUM_COLOURS):
-            if s[active + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, active, mask, A_ACTIVE)
     elif phase == PH_PIT_CREW:
         mask[A_ALL_WEAR] = 1
-        for c in range(NUM_COLOURS):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_PIT_TEAM:
         if pit_team_can_buy(s, p, s[PK_TOTAL]):
             mask[A_STOP] = 1
@@ -750,14 +738,10 @@ def legal_mask(s, p, mask):
         mask[A_STOP] = 1
         mask[A_DRAW] = 1
     elif phase == PH_NITRO:
-        for c in range(NUM_COLOURS):
-            if s[DRAWN + c] > 0:
-                mask[A_ACTIVE + c] = 1
+        mask_cubes(s, DRAWN, mask, A_ACTIVE)
     elif phase == PH_SUPERCHARGED:
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[discard + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, discard, mask, A_DISCARD)
     elif phase == PH_ADRENALINE:       # Racing Season: option 1's first space, or option 2
         next_steps(s, p, seat, mask, A_SPACE)
         mask[A_STOP] = 1

@@ -16,8 +16,7 @@ import numpy as np
 
 from transit_gym.envs.automobiles import kernels as race
 from transit_gym.envs.automobiles.board import leader, rank
-from transit_gym.envs.automobiles.cubes import draw_to_active, pile
-from transit_gym.envs.automobiles.data import NUM_COLOURS
+from transit_gym.envs.automobiles.cubes import draw_to_active, move_pile, pile
 from transit_gym.envs.automobiles.encode import OBS_SIZE as RACE_OBS_SIZE
 from transit_gym.envs.automobiles.encode import observe as race_observe
 from transit_gym.envs.automobiles.season_data import MAX_SPONSORS
@@ -96,8 +95,6 @@ from transit_gym.envs.core.draw import shuffle_prefix
 from transit_gym.envs.core.rng import below, next32
 from transit_gym.envs.core.scoring import win_share_rewards
 
-NC = NUM_COLOURS
-
 # ----- the season's observation block (after the race observation) -----------------------------
 SO_DECISION = RACE_OBS_SIZE                  # season phase one-hot, when this player decides
 SO_SEASON = SO_DECISION + NUM_SEASON_PHASES  # race number, races, sponsors on, sponsors in deck
@@ -172,11 +169,8 @@ def _after_race(s, p):
         s[PLACES + r * MP + player] = place
         s[FINISH + place - 1] = player
         s[POINTS + player] += _points(p, r, place_kind(place - 1, n))
-        bag = pile(seat, BAG)
-        for c in range(NC):
-            for base in (ACTIVE, USED, DISCARD):
-                s[bag + c] += s[pile(seat, base) + c]
-                s[pile(seat, base) + c] = 0
+        for base in (ACTIVE, USED, DISCARD):
+            move_pile(s, pile(seat, base), pile(seat, BAG))
     if r == p[Q_NUM_RACES] - 1:
         s[SEASON_PHASE] = S_OVER
         return

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from transit_gym.envs.automobiles.cubes import affordable, pile, total
+from transit_gym.envs.automobiles.cubes import affordable, mask_cubes, pile, total
 from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.kernels import A_DISCARD, A_STOCK, A_STOP
 from transit_gym.envs.automobiles.season_data import (
@@ -270,9 +270,7 @@ def award_mask(s, p, mask):
                 mask[A_DROP + s[MARKET + slot]] = 1
     elif phase in (S_STANDARD, S_EXTRA):
         mask[A_STOP] = 1
-        for c in range(NUM_COLOURS):
-            if s[bag + c] > 0:
-                mask[A_DISCARD + c] = 1
+        mask_cubes(s, bag, mask, A_DISCARD)
     elif phase == S_WEAR:
         mask[A_STOP] = 1
         if s[EFF_LEFT] > 0 and s[bag + WEAR] > 0:

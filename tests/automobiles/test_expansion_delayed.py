@@ -126,6 +126,18 @@ def test_two_adrenaline_cubes_with_option_two_add_up():
     assert t.phase() == "adrenaline_move" and t.s[st.ADR_LEFT] == 4
 
 
+def _adrenaline_then_three_whites(t):
+    """Seat 0 (car on white at 12) activates Adrenaline (option 2, +2 spaces), moves
+    three white spaces to 15 and skips buying, which starts its Adrenaline move."""
+    t.give(0, "active", green=1, white=3)
+    t.turn(0)
+    t.act(activate("green"))   # no light gray space next to the car: option 2 is forced
+    assert t.phase() == "action" and t.s[st.ADR_BONUS] == 2
+    for at in (13, 14, 15):
+        t.act(activate("white"), to_space(t.space(0, at)))
+    skip_buying(t)
+
+
 @pytest.mark.parametrize(("adrenaline_spaces", "wear"), [(0, 1), (2, 2)])
 def test_adrenaline_spaces_count_for_the_decline_phase(adrenaline_spaces, wear):
     """Decline Phase: wear for the highest colour moved on this turn. After a Car Phase
@@ -134,13 +146,7 @@ def test_adrenaline_spaces_count_for_the_decline_phase(adrenaline_spaces, wear):
     t = table()
     t.put_car(0, 0, 12)                     # white [12, 13): front 13
     t.put_car(1, 1, 12)                     # light gray [12, 14): front 14
-    t.give(0, "active", green=1, white=3)
-    t.turn(0)
-    t.act(activate("green"))   # no light gray space next to the car: option 2 is forced
-    assert t.phase() == "action" and t.s[st.ADR_BONUS] == 2
-    for at in (13, 14, 15):
-        t.act(activate("white"), to_space(t.space(0, at)))
-    skip_buying(t)
+    _adrenaline_then_three_whites(t)
     assert t.phase() == "adrenaline_move" and t.s[st.ADR_LEFT] == 2
     for at in (16, 18)[:adrenaline_spaces]:
         t.act(to_space(t.space(1, at)))
@@ -159,13 +165,7 @@ def test_adrenaline_move_that_ends_behind_a_car_is_drafting():
     t.put_car(0, 0, 12)                     # white: front 13
     t.put_car(2, 1, 12)                     # light gray [12, 14): front 14, passed
     t.put_car(1, 1, 16)                     # light gray [16, 18): front 18, ahead
-    t.give(0, "active", green=1, white=3)
-    t.turn(0)
-    t.act(activate("green"))   # no light gray space next to the car: option 2 is forced
-    assert t.phase() == "action" and t.s[st.ADR_BONUS] == 2
-    for at in (13, 14, 15):
-        t.act(activate("white"), to_space(t.space(0, at)))
-    skip_buying(t)
+    _adrenaline_then_three_whites(t)
     assert t.s[st.ADR_LEFT] == 2
     t.act(to_space(t.space(1, 16)))
     assert t.current() == 1                 # no further light gray step from the rear
