@@ -59,7 +59,9 @@ class SearchConfig:
     at B simulations against the growing visit counts; ``exploration`` is the UCB
     constant; ``horizon_budget`` H (None: off) lengthens a finite horizon the same way,
     ``horizon x simulations / H`` decisions when ``simulations > H``, so a larger budget
-    also looks further ahead before trusting the leaf evaluation.
+    also looks further ahead before trusting the leaf evaluation; ``horizon_cap`` C (None:
+    no cap) stops that growth at C decisions, so a large budget does not turn the cut
+    rollouts into playouts to the end.
     """
 
     simulations: int = 200
@@ -70,6 +72,7 @@ class SearchConfig:
     epsilon: float = 0.0
     prior_budget: int | None = None
     horizon_budget: int | None = None
+    horizon_cap: int | None = None
 
     def prior_at(self, simulations: int | None) -> float:
         """The prior weight the search uses with ``simulations`` per move (None: a time
@@ -86,7 +89,9 @@ class SearchConfig:
         budget = self.horizon_budget
         if budget is None or simulations is None or simulations <= budget:
             return self.horizon
-        return self.horizon * simulations // budget
+        grown = self.horizon * simulations // budget
+        return grown if self.horizon_cap is None else max(self.horizon,
+                                                           min(grown, self.horizon_cap))
 
 
 #: the default search of each game (the spec ``mcts``; ``mcts:N`` changes only the
@@ -94,7 +99,7 @@ class SearchConfig:
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
     "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0,
-                                horizon_budget=200, prior_budget=200),
+                                horizon_budget=200, prior_budget=200, horizon_cap=100),
     "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
@@ -189,11 +194,11 @@ def check_config(config: SearchConfig, time_limit: float | None) -> None:
                           f"{horizon!r}")
     if not config.prior >= 0:
         raise ConfigError(f"prior must be >= 0, got {config.prior!r}")
-    for name in ("prior_budget", "horizon_budget"):
+    for name in ("prior_budget", "horizon_budget", "horizon_cap"):
         budget = getattr(config, name)
         if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                    or budget < 1):
-            raise ConfigError(f"{name} must be None (no scaling) or an integer >= 1, got "
+            raise ConfigError(f"{name} must be None (off) or an integer >= 1, got "
                               f"{budget!r}")
     if not config.exploration >= 0:
         raise ConfigError(f"exploration must be >= 0, got {config.exploration!r}")
@@ -219,7 +224,8 @@ class MCTSAgent(Agent):
                  exploration: Any = DEFAULT, max_nodes: int | None = None,
                  seed: int | None = None, chunk: int = 16, horizon: Any = DEFAULT,
                  prior: Any = DEFAULT, epsilon: Any = DEFAULT,
-                 prior_budget: Any = DEFAULT, horizon_budget: Any = DEFAULT):
+                 prior_budget: Any = DEFAULT, horizon_budget: Any = DEFAULT,
+                 horizon_cap: Any = DEFAULT):
         from transit_gym.agents.registry import policy_kernel
 
         base = default_config(game.name)
@@ -229,7 +235,8 @@ class MCTSAgent(Agent):
             prior=_pick(prior, base.prior), exploration=_pick(exploration, base.exploration),
             epsilon=_pick(epsilon, base.epsilon),
             prior_budget=_pick(prior_budget, base.prior_budget),
-            horizon_budget=_pick(horizon_budget, base.horizon_budget))
+            horizon_budget=_pick(horizon_budget, base.horizon_budget),
+            horizon_cap=_pick(horizon_cap, base.horizon_cap))
         check_config(config, time_limit)
         self.game = game
         self.config = config
