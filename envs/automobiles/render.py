@@ -60,6 +60,41 @@ def _cells(game: Game, state: State) -> list[list[str]]:
     return rows
 
 
+def driver_label(game: Game, s: np.ndarray, seat: int) -> str:
+    """The seat's Racing Season driver ("" without drivers), marked when its once-a-turn
+    ability was used this turn."""
+    number = int(s[st.DRIVER_OF + seat])
+    if number == 0:
+        return ""
+    used = s[st.DRIVER_USED] and seat == int(s[st.TURN_SEAT]) and s[st.PHASE] != st.PH_OVER
+    return game.drivers.names[number - 1] + (" (used this turn)" if used else "")
+
+
+def turn_effects(game: Game, s: np.ndarray) -> list[str]:
+    """The Racing Season effects in force this turn, as short phrases (none: [])."""
+    effects = []
+    if s[st.REDLINE]:
+        effects.append(f"Redline (white cubes on any gear colour, wear "
+                       f"{int(s[st.REDLINE_WEAR])} each)")
+    if s[st.FUEL] > 0:
+        effects.append(f"Fuel Injection (gear moves x{int(s[st.FUEL])})")
+    if s[st.ADR_LEFT] > 0:
+        effects.append(f"Adrenaline ({int(s[st.ADR_LEFT])} light gray spaces left)")
+    if s[st.CRATE_AWARD] > 0:
+        effects.append(f"Crate Motor ({int(s[st.CRATE_AWARD])} spaces to each car behind)")
+    owed = [f"player_{seat} {int(s[st.CRATE_SPACES + seat])}"
+            for seat in range(game.num_players) if s[st.CRATE_SPACES + seat] > 0]
+    if owed:
+        effects.append("Crate Motor spaces still to move: " + ", ".join(owed))
+    return effects
+
+
+def driver_pool(game: Game, s: np.ndarray) -> str:
+    """The drivers revealed in the draft and not taken yet ("" when none)."""
+    pool = np.flatnonzero(s[st.DRIVER_POOL:st.DRIVER_POOL + len(game.drivers.names)])
+    return ", ".join(game.drivers.names[k] for k in pool)
+
+
 def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     """The table as text. Nothing in it is hidden from any seat (bags show counts only),
     so ``viewer`` changes nothing."""
@@ -103,7 +138,12 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
             f"bag {int(s[st.BAG + seat * NUM_COLOURS:st.BAG + (seat + 1) * NUM_COLOURS].sum())}"
             f" | active {_pile(s, st.ACTIVE, seat)} | used {_pile(s, st.USED, seat)} | "
             f"discard {_pile(s, st.DISCARD, seat)} | wear gained "
-            f"{int(s[st.STAT_WEAR + seat])}")
+            f"{int(s[st.STAT_WEAR + seat])}"
+            + (f" | driver {label}" if (label := driver_label(game, s, seat)) else ""))
+    if pool := driver_pool(game, s):
+        lines.append(f"drivers to draft: {pool}")
+    if effects := turn_effects(game, s):
+        lines.append("this turn: " + "; ".join(effects))
     if s[st.PLACED_N]:
         lines.append("on the track: " + _pile(s, st.ON_TRACK, 0))
     if phase == st.PH_BUY or phase == st.PH_SETUP_BUY:
@@ -231,7 +271,9 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
                     f"{'>' if current else ' '}P{seat} PLACE {int(board.rank(s, p, seat))} LAP "
                     f"{int(board.crossings(s, p, seat))}/{game.laps}  BAG {int(bag.sum())} "
                     f"ACTIVE {int(active.sum())} USED {int(used.sum())} DISCARD "
-                    f"{int(discard.sum())}  WEAR GAINED {int(s[st.STAT_WEAR + seat])}",
+                    f"{int(discard.sum())}  WEAR GAINED {int(s[st.STAT_WEAR + seat])}"
+                    + (f"  {label.upper()}" if (label := driver_label(game, s, seat))
+                       else ""),
                     WHITE if current else (215, 215, 215))
         x = _cubes(canvas, MARGIN + 24, y + 16, "ACTIVE", active)
         _cubes(canvas, max(x, width // 2), y + 16, "DISCARD", discard)
