@@ -105,7 +105,8 @@ DEFAULTS: dict[str, SearchConfig] = {
                                prior=1.0),
     # Racing Season campaign: the race row (its leaf evaluation adds the season points)
     "automobiles_season": SearchConfig(simulations=200, rollout="rule_based", horizon=20,
-                                       prior=1.0, horizon_budget=200),
+                                       prior=1.0, horizon_budget=200, prior_budget=200,
+                                       horizon_cap=100),
 }
 #: simulations per move of the spec ``mcts`` for a game without a row in DEFAULTS
 DEFAULT_SIMULATIONS = SearchConfig().simulations
