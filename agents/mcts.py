@@ -94,19 +94,20 @@ class SearchConfig:
                                                            min(grown, self.horizon_cap))
 
 
+#: the Automobiles race search, also the Racing Season campaign's (its leaf evaluation adds
+#: the season points)
+AUTOMOBILES_SEARCH = SearchConfig(simulations=200, rollout="rule_based", horizon=20,
+                                  prior=1.0, horizon_budget=200, prior_budget=200,
+                                  horizon_cap=100)
 #: the default search of each game (the spec ``mcts``; ``mcts:N`` changes only the
 #: simulations): budgets that stay within about 50 ms a move on one core (docs/search.md)
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
-    "automobiles": SearchConfig(simulations=200, rollout="rule_based", horizon=20, prior=1.0,
-                                horizon_budget=200, prior_budget=200, horizon_cap=100),
+    "automobiles": AUTOMOBILES_SEARCH,
     "planes": SearchConfig(simulations=40, rollout="rule_based", horizon=8, prior=1.0),
     "automobile": SearchConfig(simulations=200, rollout="rule_based", horizon=None,
                                prior=1.0),
-    # Racing Season campaign: the race row (its leaf evaluation adds the season points)
-    "automobiles_season": SearchConfig(simulations=200, rollout="rule_based", horizon=20,
-                                       prior=1.0, horizon_budget=200, prior_budget=200,
-                                       horizon_cap=100),
+    "automobiles_season": AUTOMOBILES_SEARCH,
 }
 #: simulations per move of the spec ``mcts`` for a game without a row in DEFAULTS
 DEFAULT_SIMULATIONS = SearchConfig().simulations

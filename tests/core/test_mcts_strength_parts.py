@@ -219,9 +219,3 @@ def test_automobiles_default_keeps_the_hints_weight_above_its_budget():
     assert row.prior_at(200) == row.prior == 1.0
     assert row.prior_at(1000) == 5.0 and row.prior_at(10_000) == 50.0
 
-
-def test_the_season_search_scales_its_budget_as_the_race_search():
-    """docs/search.md: the Racing Season campaign's default search is the race's row (its
-    leaf evaluation adds the season points), budget scaling and horizon cap included."""
-    race, season = DEFAULTS["automobiles"], DEFAULTS["automobiles_season"]
-    assert season == race
