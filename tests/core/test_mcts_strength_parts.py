@@ -218,4 +218,3 @@ def test_automobiles_default_keeps_the_hints_weight_above_its_budget():
     assert row.prior_budget == row.simulations == 200
     assert row.prior_at(200) == row.prior == 1.0
     assert row.prior_at(1000) == 5.0 and row.prior_at(10_000) == 50.0
-
