@@ -199,7 +199,8 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     rows = [r for r in rows if r["set"] in wanted and int(r["game"]) < sweep.games]
     rows.sort(key=lambda r: ([n for n, _ in sweep.sets].index(r["set"]), int(r["game"])))
     summary = balance_report.summarise(sweep, rows)
-    summary["run"] = {"games_played": total, "seconds": round(elapsed, 2),
+    summary["run"] = {"games_played": total, "games_resumed": len(rows) - total,
+                      "seconds": round(elapsed, 2),
                       # three significant digits: search sweeps play well under 1 game/s
                       "games_per_second": float(f"{total / elapsed:.3g}") if elapsed > 0
                       else None,
@@ -293,7 +294,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sets = card_sets.parse_sets(args.game, args.sets, args.seed, base)
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)
-        cls(num_players=players, **base, **sets[0][1])  # options valid?
+        game = cls(num_players=players, **base, **sets[0][1])  # options valid?
+        from transit_gym.training.tournament import check_agents
+
+        check_agents(sorted(set(sweep.agents)), game)   # checkpoints fit this game?
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
         check_out(out)

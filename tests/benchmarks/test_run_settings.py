@@ -60,6 +60,8 @@ def test_a_compatible_rerun_replays_nothing_and_more_games_play_only_the_missing
     again = _sweep(out, "--players", "2", "--seed", "1")
     assert first["run"]["games_played"] == 6 and again["run"]["games_played"] == 0
     assert again["sets"] == first["sets"]
+    assert "Played 0 games" in (out / "report.md").read_text()
+    assert "6 more from earlier runs with the same settings" in (out / "report.md").read_text()
     more = _sweep(out, "--players", "2", "--seed", "1", "--games", "9")
     assert more["run"]["games_played"] == 3
     fresh = balance.main(["loose_caboose", "--games", "9", "--workers", "1", "--no-plots",
@@ -89,6 +91,19 @@ def test_options_and_data_files_are_settings_compared_by_content(tmp_path, capsy
         _sweep(out, "--option", f"deck={moved}")
     assert stop.value.code == 2
     assert "data_files.deck: stored" in capsys.readouterr().err
+
+
+def test_comparing_sweeps_of_two_games_is_a_usage_error(tmp_path, capsys):
+    from transit_gym.benchmarks import balance_report
+
+    for folder, game in (("a", "planes"), ("b", "loose_caboose")):
+        balance.main([game, "--games", "2", "--workers", "1", "--no-plots", "--quiet",
+                      "--out", str(tmp_path / folder)])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        balance_report.main([str(tmp_path / "a"), str(tmp_path / "b")])
+    assert stop.value.code == 2
+    assert "different games (planes and loose_caboose)" in capsys.readouterr().err
 
 
 def test_a_games_csv_without_settings_is_refused(tmp_path):
