@@ -12,7 +12,9 @@ MaskablePPO checkpoint. Game ``i`` of every set is seeded by ``(--seed, i)`` (ag
 with a random stream are reseeded from ``(--seed, i, seat)``), so sets are compared on
 the same chance streams, and any backend or worker count gives the same games. Results
 go to ``games.csv`` (one row per game; an interrupted run resumes from it),
-``report.md``, ``summary.json`` and PNG plots.
+``report.md``, ``summary.json`` and PNG plots. ``settings.json`` keeps what decides the
+games: a run into a folder of another sweep stops before any game, naming each difference
+(``training.run_folder``); only ``--games`` may change.
 """
 
 from __future__ import annotations
