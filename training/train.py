@@ -381,7 +381,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     if not vec:
         return _train_single_agent(game, game_name, players, steps, opponents, self_play, out,
                                    seed, n_envs, eval_games, options, n_steps, batch_size,
-                                   learning_rate)
+                                   learning_rate, device)
     from sb3_contrib import MaskablePPO
 
     from transit_gym.training.behaviour_cloning import collect, fit
@@ -464,7 +464,8 @@ def _metadata_keys(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _train_single_agent(game, game_name, players, steps, opponents, self_play, out, seed,
-                        n_envs, eval_games, options, n_steps, batch_size, learning_rate):
+                        n_envs, eval_games, options, n_steps, batch_size, learning_rate,
+                        device: str = "cpu"):
     """The one-game-per-env path (``--no-vec``): Python opponents, DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -475,7 +476,7 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
         (lambda i=i: SingleAgentEnv(game, pool, seed=seed * 7919 + i)) for i in range(n_envs)
     ])
     model = make_model(envs, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
-                       learning_rate=learning_rate)
+                       learning_rate=learning_rate, device=device)
     snapshots = SnapshotCallback(pool, self_play)
     started = time.perf_counter()
     model.learn(total_timesteps=steps, callback=snapshots.callback)
@@ -491,7 +492,7 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
         "snapshots": snapshots.callback.snapshots, "seed": seed,
         "train_seconds": round(elapsed, 1), "steps_per_second": round(steps / elapsed, 1),
         "evaluation": evaluate(game, learner, eval_games, seed=seed + 10_000),
-        "checkpoint": str(out.with_suffix(".zip")),
+        "checkpoint": str(out.with_suffix(".zip")), "device": device,
         **_metadata_keys(checkpoint_metadata(game)),
     }
     out.with_suffix(".json").write_text(json.dumps(report, indent=2))
