@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from transit_gym.agents.base import Agent, JitPolicyAgent, RandomAgent
 from transit_gym.envs.core.errors import ConfigError
@@ -27,8 +28,16 @@ def policy_kernel(game_name: str):
 
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
-    simulations per move), or ``"ppo"`` (the game's shipped MaskablePPO checkpoint) for
-    ``game``."""
+    simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint) or the
+    path of a MaskablePPO checkpoint (``.zip``) for ``game``. A checkpoint is checked
+    against ``game`` (its recorded game and observation layout) before it is loaded."""
+    if kind.endswith(".zip") or (kind not in AGENT_CODES and kind != "ppo"
+                                 and not kind.startswith("mcts")
+                                 and Path(kind).with_suffix(".zip").is_file()):
+        from transit_gym.agents.ppo import PolicyAgent, check_agent_spec  # lazy: torch
+
+        check_agent_spec(kind, game)
+        return PolicyAgent(kind, deterministic=True, game=game)
     if kind == "ppo":
         from transit_gym.agents.ppo import shipped_agent  # lazy: imports torch
 

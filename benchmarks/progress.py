@@ -1,51 +1,49 @@
-"""A small progress bar with rate and ETA for the terminal (stderr)."""
+"""The progress bar of sweeps, tournaments and the warm-up: a thin ``tqdm`` bar on stderr.
+
+``Progress(total, label=...)`` keeps the call sites' small interface (``update(n)``,
+a settable ``label``, ``close()``) over ``tqdm``, which draws the share, count, rate and
+time left. The count never passes ``total``: the bar ends exactly at its total.
+"""
 
 from __future__ import annotations
 
 import sys
-import time
 from typing import TextIO
+
+from tqdm import tqdm
 
 
 class Progress:
-    """``update(n)`` as work completes; draws ``[#####.....] 50% 1200/2400 35/s ETA 0:34``."""
+    """``update(n)`` as work completes; ``tqdm`` draws ``label 50%|███  | 1200/2400 [...]``."""
 
     def __init__(self, total: int, label: str = "", stream: TextIO | None = None,
-                 width: int = 30, min_interval: float = 0.2):
-        self.total = max(0, total)
-        self.done = 0
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.min_interval = min_interval
-        self.started = time.perf_counter()
-        self._last_draw = 0.0
+                 min_interval: float = 0.2, unit: str = "it"):
+        self.total = max(0, int(total))
+        self._label = label
+        self.bar = tqdm(total=self.total, desc=label.rstrip() or None,
+                        file=stream if stream is not None else sys.stderr,
+                        mininterval=min_interval, unit=unit, dynamic_ncols=True, leave=True)
+
+    @property
+    def done(self) -> int:
+        """Units counted so far (at most ``total``)."""
+        return int(self.bar.n)
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    @label.setter
+    def label(self, text: str) -> None:
+        self._label = text
+        self.bar.set_description_str(text.rstrip(), refresh=False)
 
     def update(self, n: int = 1) -> None:
-        self.done += n
-        now = time.perf_counter()
-        if now - self._last_draw >= self.min_interval or self.done >= self.total:
-            self._last_draw = now
-            self.stream.write("\r" + self.line(now))
-            self.stream.flush()
-
-    def line(self, now: float | None = None) -> str:
-        """The bar as text (also used by tests)."""
-        now = time.perf_counter() if now is None else now
-        elapsed = max(now - self.started, 1e-9)
-        share = self.done / self.total if self.total else 1.0
-        filled = int(self.width * share)
-        rate = self.done / elapsed
-        remaining = (self.total - self.done) / rate if rate > 0 else float("inf")
-        eta = _clock(remaining) if remaining != float("inf") else "?"
-        return (f"{self.label}[{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%} "
-                f"{self.done}/{self.total} {rate:,.1f}/s ETA {eta}")
+        """Count ``n`` more units (clipped at ``total``)."""
+        step = min(int(n), self.total - self.done)
+        if step > 0:
+            self.bar.update(step)
 
     def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    seconds = int(round(seconds))
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        """Draw the final state and end the line."""
+        self.bar.close()

@@ -261,7 +261,7 @@ def run_with_progress(backend: Backend, tasks: Iterable[Task], total: int, show:
                       size: Callable[[Any], int] = len) -> Iterator[Any]:
     """Results of ``backend.run(tasks)`` with a progress bar over ``total`` games (each
     result counting ``size(result)``); the backend is closed at the end."""
-    bar = Progress(total, label="games ") if show and total else None
+    bar = Progress(total, label="games", unit="game") if show and total else None
     try:
         for result in backend.run(tasks):
             if bar:
