@@ -116,7 +116,8 @@ def test_record_video_writes_an_episode(tmp_path):
     pytest.importorskip("moviepy", reason="moviepy (the render extra) is not installed")
     from gymnasium.wrappers import RecordVideo
 
-    env = RecordVideo(gymnasium.make(ENV_ID, render_mode="rgb_array"), str(tmp_path),
+    folder = tmp_path / "videos"
+    env = RecordVideo(gymnasium.make(ENV_ID, render_mode="rgb_array"), str(folder),
                       episode_trigger=lambda episode: True, disable_logger=True)
     env.reset(seed=2)
     for _ in range(10_000):
@@ -125,7 +126,7 @@ def test_record_video_writes_an_episode(tmp_path):
         if terminated or truncated:
             break
     env.close()
-    videos = list(tmp_path.glob("*.mp4"))
+    videos = list(folder.glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
 
 
