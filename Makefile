@@ -19,10 +19,11 @@ $(STAMP_BASE): pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[dev]"
 	touch $@
 
-# everything: torch pinned first (the CPU build), then training and Ray extras
+# everything: torch pinned first (the CPU build), then training, Ray and the interop
+# extras (RLlib, Tianshou: their tests run in `make test`)
 $(STAMP_ALL): pyproject.toml | $(PY)
 	$(PIP) install --quiet "$(TORCH_PIN)"
-	$(PIP) install --quiet -e ".[dev,train,dist,render]"
+	$(PIP) install --quiet -e ".[dev,train,dist,render,rllib,tianshou]"
 	touch $@ $(STAMP_BASE)
 
 # the warm-up compiles every game's kernels once (progress bar; about a second a game
