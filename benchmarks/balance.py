@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
 import sys
 import time
@@ -31,16 +30,17 @@ from typing import Any
 import numpy as np
 
 from transit_gym.benchmarks import balance_report, card_sets
-from transit_gym.benchmarks.runner import (
+from transit_gym.benchmarks.balance_csv import load_csv
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 
 CHUNK = 200
 #: games per chunk when an agent plays through Python (search agents: seconds a game),
@@ -148,56 +148,6 @@ def games_to_play(sweep: Sweep, done: set[tuple[str, int]]) -> int:
     return sweep.games * len(sweep.sets) - played
 
 
-def load_csv(path: Path) -> list[dict[str, Any]]:
-    """Rows of an earlier (possibly interrupted) run, numbers parsed, duplicates dropped.
-
-    A last row cut short (the run stopped while writing it: no line end) is removed from
-    the file, so its game is played again and the next row starts on a line of its own.
-    Any other damage is a ``ConfigError`` naming the line."""
-    if not path.exists():
-        return []
-    if not path.is_file():
-        raise ConfigError(f"{path} is not a file; choose another --out")
-    raw = path.read_bytes()
-    complete = raw.rfind(b"\n") + 1
-    if complete < len(raw):
-        print(f"{path}: removing the incomplete last row (the run was stopped while "
-              f"writing it); its game is played again", file=sys.stderr)
-        with path.open("r+b") as handle:
-            handle.truncate(complete)
-        raw = raw[:complete]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not a games.csv written by this tool (not UTF-8); "
-                          f"choose another --out or delete the file") from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if text and not {"set", "game"} <= set(reader.fieldnames or ()):
-        raise ConfigError(f"{path} is not a games.csv written by this tool (no 'set' and "
-                          f"'game' columns); choose another --out or delete the file")
-    rows, seen = [], set()
-    for row in reader:
-        game = row.get("game") or ""
-        if None in row or None in row.values() or not game.isdigit():
-            raise ConfigError(f"{path} line {reader.line_num} is damaged (wrong number of "
-                              f"fields or no game number); delete that line to resume")
-        key = (row["set"], int(game))
-        if key in seen:
-            continue
-        seen.add(key)
-        rows.append({k: _number(v) for k, v in row.items()})
-    return rows
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            continue
-    return text
-
-
 class CsvSink:
     """Appends records to the CSV as chunks finish (so a stopped run can resume)."""
 
@@ -267,7 +217,7 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
 def parse_agents(text: str, players: int) -> list[str]:
     """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
     a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``) or a checkpoint path."""
-    from transit_gym.agents.mcts import is_search_spec, parse_spec
+    from transit_gym.agents.search.mcts import is_search_spec, parse_spec
 
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if len(specs) == 1:

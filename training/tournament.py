@@ -23,20 +23,20 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.base import Agent
-from transit_gym.agents.mcts import is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
-from transit_gym.benchmarks.runner import (
+from transit_gym.agents.search.mcts import is_search_spec, parse_spec
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_for_cli, options_key
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.benchmarks.stats import elo_ratings, seat_wins
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.game import Game
-from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, game_for_cli, options_key
+from transit_gym.training.stats import elo_ratings, seat_wins
 
 CHUNK = 100
 
@@ -45,7 +45,7 @@ def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
     if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo":
         return make_agent(spec, game, seed=seed)
-    from transit_gym.agents.ppo import PolicyAgent
+    from transit_gym.agents.learned.ppo import PolicyAgent
 
     return PolicyAgent(spec, deterministic=True, game=game)
 
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             if is_search_spec(spec):
                 parse_spec(spec)
             elif spec == "ppo":
-                from transit_gym.agents.ppo import shipped_checkpoint
+                from transit_gym.agents.learned.ppo import shipped_checkpoint
 
                 shipped_checkpoint(cls(num_players=players))
             elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():

@@ -105,7 +105,7 @@ class SnapshotCallback:
     def __init__(self, pool: OpponentPool, every: int):
         from stable_baselines3.common.callbacks import BaseCallback
 
-        from transit_gym.agents.ppo import PolicyAgent
+        from transit_gym.agents.learned.ppo import PolicyAgent
 
         pool_ref, every_ref = pool, every
 
@@ -251,7 +251,7 @@ def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, 
     """Progress bar, snapshots into the env's opponents, evaluation lines and checkpoints."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from transit_gym.agents.ppo import frozen_copy
+    from transit_gym.agents.learned.ppo import frozen_copy
 
     class _Callback(BaseCallback):
         def __init__(self):
@@ -389,7 +389,7 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
     """The one-game-per-env path (``--no-vec``): Python opponents, DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from transit_gym.agents.ppo import PolicyAgent
+    from transit_gym.agents.learned.ppo import PolicyAgent
 
     pool = build_pool(game, opponents, seed=seed)
     envs = DummyVecEnv([

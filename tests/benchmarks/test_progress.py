@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from transit_gym.benchmarks.progress import Progress
+from transit_gym.training.progress import Progress
 
 
 def test_progress_bar_shows_share_count_rate_and_eta():
