@@ -31,13 +31,6 @@ from typing import Any
 import numpy as np
 
 from transit_gym.benchmarks import balance_report, card_sets
-from transit_gym.benchmarks.runner import (
-    WorkerDiedError,
-    check_backend,
-    check_out,
-    make_backend,
-    run_with_progress,
-)
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
@@ -46,6 +39,13 @@ from transit_gym.training.run_folder import (
     check_settings,
     data_file_settings,
     load_csv,
+)
+from transit_gym.training.runner import (
+    WorkerDiedError,
+    check_backend,
+    check_out,
+    make_backend,
+    run_with_progress,
 )
 
 CHUNK = 200
@@ -217,7 +217,7 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
 def parse_agents(text: str, players: int) -> list[str]:
     """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
     a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``) or a checkpoint path."""
-    from transit_gym.agents.mcts import is_search_spec, parse_spec
+    from transit_gym.agents.search.mcts import is_search_spec, parse_spec
 
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if len(specs) == 1:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.stats import balance, bootstrap_interval, seat_wins, wilson_interval
+from transit_gym.training.stats import balance, bootstrap_interval, seat_wins, wilson_interval
 
 SKIP_INFO = {"rank", "winner"}
 
@@ -381,8 +381,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import argparse
     import json
 
-    from transit_gym.benchmarks.balance import load_csv
     from transit_gym.envs.core.errors import ConfigError
+    from transit_gym.training.run_folder import load_csv
 
     parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance_report",
                                      description="compare the set rankings of two sweeps")

@@ -3,7 +3,7 @@
 ``collect`` plays the learner's seat of B batched games (``SelfPlayBatch``) with the teacher
 and records (observation, mask, teacher action, final reward of that game from the seat).
 The teacher is a built-in agent (the game's jitted policy kernel, e.g. ``rule_based``) or
-the search agent (``mcts`` / ``mcts:N``, ``agents/mcts.py``) searching from the learner's
+the search agent (``mcts`` / ``mcts:N``, ``agents/search/mcts.py``) searching from the learner's
 state, reseeded for every decision so a label depends only on the seed and the decision's
 row. With an ``actor`` it is one DAgger round: the actor's greedy choices are played, the
 teacher's are recorded as labels. ``fit`` then trains the policy's action net by
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transit_gym.agents.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.agents.registry import policy_kernel
+from transit_gym.agents.search.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.rng import seeded_words

@@ -1,9 +1,9 @@
 """A masked actor-critic policy told the rule-based agent's choice (``--hint``).
 
 The game's rule-based agent reads only the learner's observation and legal-action mask
-(``agents/<game>.py``), so its choice is a feature of what the seat sees. ``HintedPolicy``
-adds a learned weight times a one-hot of that choice to the network's action logits: a
-fresh policy starts close to the rule-based agent, and training (cloning the search
+(``agents/rule_based/<game>.py``), so its choice is a feature of what the seat sees.
+``HintedPolicy`` adds a learned weight times a one-hot of that choice to the network's
+action logits: a fresh policy starts close to the rule-based agent, and training (cloning the search
 agent, DAgger, PPO) learns where to play otherwise. The game (name, players, options)
 is a constructor argument, so a saved checkpoint rebuilds its hint wherever it plays.
 """

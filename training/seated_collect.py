@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from transit_gym.agents.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
+from transit_gym.agents.search.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.training.behaviour_cloning import (

@@ -28,16 +28,8 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.base import Agent
-from transit_gym.agents.mcts import is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
-from transit_gym.benchmarks.runner import (
-    WorkerDiedError,
-    check_backend,
-    check_out,
-    make_backend,
-    run_with_progress,
-)
-from transit_gym.benchmarks.stats import elo_ratings, seat_wins
+from transit_gym.agents.search.mcts import is_search_spec, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.core.rollout import AGENT_CODES
@@ -49,6 +41,14 @@ from transit_gym.training.run_folder import (
     file_sha256,
     load_csv,
 )
+from transit_gym.training.runner import (
+    WorkerDiedError,
+    check_backend,
+    check_out,
+    make_backend,
+    run_with_progress,
+)
+from transit_gym.training.stats import elo_ratings, seat_wins
 
 CHUNK = 100
 
@@ -57,7 +57,7 @@ def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
     if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo":
         return make_agent(spec, game, seed=seed)
-    from transit_gym.agents.ppo import PolicyAgent
+    from transit_gym.agents.learned.ppo import PolicyAgent
 
     return PolicyAgent(spec, deterministic=True, game=game)
 
@@ -74,7 +74,7 @@ def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
     found = {}
     for spec in specs:
         if spec == "ppo":
-            from transit_gym.agents.ppo import shipped_checkpoint
+            from transit_gym.agents.learned.ppo import shipped_checkpoint
 
             found[spec] = file_sha256(shipped_checkpoint(game))
         elif is_checkpoint_spec(spec):
@@ -86,7 +86,7 @@ def check_agents(specs: list[str], game: Game) -> None:
     """Every agent spec valid for ``game``, checkpoints checked against it (their recorded
     game and observation layout): a ``ConfigError`` before any game, not a worker's
     traceback."""
-    from transit_gym.agents.ppo import check_agent_spec
+    from transit_gym.agents.learned.ppo import check_agent_spec
 
     for spec in specs:
         if is_search_spec(spec):

@@ -109,7 +109,7 @@ class SnapshotCallback:
     def __init__(self, pool: OpponentPool, every: int):
         from stable_baselines3.common.callbacks import BaseCallback
 
-        from transit_gym.agents.ppo import PolicyAgent
+        from transit_gym.agents.learned.ppo import PolicyAgent
 
         pool_ref, every_ref = pool, every
 
@@ -301,7 +301,7 @@ def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, 
     """Progress bar, snapshots into the env's opponents, evaluation lines and checkpoints."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from transit_gym.agents.ppo import frozen_copy, write_metadata
+    from transit_gym.agents.learned.ppo import frozen_copy, write_metadata
 
     class _Callback(BaseCallback):
         def __init__(self):
@@ -360,10 +360,10 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     ``bc_steps`` the policy first imitates ``teacher`` (the rule-based path as before when
     ``teacher`` is ``rule_based`` and ``dagger_rounds`` is 0; else :func:`dagger`).
     ``device`` is ``cpu``, ``cuda`` or ``auto``. Every checkpoint written records the
-    game, its options and the observation layout (``agents.ppo.write_metadata``)."""
+    game, its options and the observation layout (``agents.learned.ppo.write_metadata``)."""
     import torch
 
-    from transit_gym.agents.ppo import checkpoint_metadata, write_metadata
+    from transit_gym.agents.learned.ppo import checkpoint_metadata, write_metadata
 
     torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
     game = game_class(game_name)(num_players=players, **options)
@@ -375,7 +375,7 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         print("TensorBoard logs are off: tensorboard is not installed (pip install "
               "'transit-gym[train]')", file=sys.stderr)
     if resume is not None:
-        from transit_gym.agents.ppo import check_checkpoint
+        from transit_gym.agents.learned.ppo import check_checkpoint
 
         check_checkpoint(resume, game)
     if not vec:
@@ -469,7 +469,7 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
     """The one-game-per-env path (``--no-vec``): Python opponents, DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from transit_gym.agents.ppo import PolicyAgent
+    from transit_gym.agents.learned.ppo import PolicyAgent
 
     pool = build_pool(game, opponents, seed=seed)
     envs = DummyVecEnv([
@@ -482,7 +482,7 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
     model.learn(total_timesteps=steps, callback=snapshots.callback)
     elapsed = time.perf_counter() - started
     model.save(str(out))
-    from transit_gym.agents.ppo import checkpoint_metadata, write_metadata
+    from transit_gym.agents.learned.ppo import checkpoint_metadata, write_metadata
 
     write_metadata(out, game)
     learner = PolicyAgent(model, deterministic=True, name="learner")

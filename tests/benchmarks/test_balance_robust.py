@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from transit_gym.benchmarks import balance, runner
+from transit_gym.benchmarks import balance
 from transit_gym.benchmarks.balance import CHUNK, Sweep, chunks, games_to_play, run_sweep
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training import runner
 
 SWEEP = Sweep(game="loose_caboose", players=2, sets=[("default", {})],
               agents=["rule_based", "random"], games=230, seed=5)

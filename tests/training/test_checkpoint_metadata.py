@@ -13,7 +13,7 @@ import zipfile
 
 import pytest
 
-from transit_gym.agents.ppo import (
+from transit_gym.agents.learned.ppo import (
     CHECKPOINTS,
     METADATA_NAME,
     CheckpointMismatchError,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from transit_gym.agents.ppo import read_metadata
+from transit_gym.agents.learned.ppo import read_metadata
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import game_class
 from transit_gym.training import train

@@ -19,8 +19,39 @@ from transit_gym.envs.automobiles.board import leader, rank
 from transit_gym.envs.automobiles.cubes import draw_to_active, move_pile, pile
 from transit_gym.envs.automobiles.encode import OBS_SIZE as RACE_OBS_SIZE
 from transit_gym.envs.automobiles.encode import observe as race_observe
-from transit_gym.envs.automobiles.season_data import MAX_SPONSORS
-from transit_gym.envs.automobiles.season_state import (
+from transit_gym.envs.automobiles.racing_season.sponsors import (
+    apply_award,
+    award_mask,
+    awardee,
+    begin_awards,
+    place_kind,
+    reveal,
+    settle_awards,
+)
+from transit_gym.envs.automobiles.state import (
+    ACT_COLOUR,
+    ACTIVE,
+    BAG,
+    CAR_ABS,
+    CAR_SEG,
+    CAR_SPACE,
+    DISCARD,
+    FAR,
+    LEADER,
+    MV_SPACE,
+    P_GRID,
+    P_GRID_OFFSET,
+    P_HAND,
+    P_LAP,
+    P_SPACE_END,
+    PH_OVER,
+    PHASE,
+    START_PLAYER,
+    TOP_COLOUR,
+    USED,
+)
+from transit_gym.envs.automobiles_season.data import MAX_SPONSORS
+from transit_gym.envs.automobiles_season.state import (
     CARRIED,
     CARRIED_PER_SEAT,
     DECK,
@@ -59,37 +90,6 @@ from transit_gym.envs.automobiles.season_state import (
     TRACK_ORDER,
     race_params,
     seat_of,
-)
-from transit_gym.envs.automobiles.sponsors import (
-    apply_award,
-    award_mask,
-    awardee,
-    begin_awards,
-    place_kind,
-    reveal,
-    settle_awards,
-)
-from transit_gym.envs.automobiles.state import (
-    ACT_COLOUR,
-    ACTIVE,
-    BAG,
-    CAR_ABS,
-    CAR_SEG,
-    CAR_SPACE,
-    DISCARD,
-    FAR,
-    LEADER,
-    MV_SPACE,
-    P_GRID,
-    P_GRID_OFFSET,
-    P_HAND,
-    P_LAP,
-    P_SPACE_END,
-    PH_OVER,
-    PHASE,
-    START_PLAYER,
-    TOP_COLOUR,
-    USED,
 )
 from transit_gym.envs.core.draw import shuffle_prefix
 from transit_gym.envs.core.rng import below, next32

@@ -1,6 +1,6 @@
 """Built-in agents of the Automobiles Racing Season (code 0 random, 1 rule-based).
 
-Race decisions go to the race agent (``agents.automobiles.rule_based``) on the race part
+Race decisions go to the race agent (``agents.rule_based.automobiles.rule_based``) on the race part
 of the observation and mask. Sponsor decisions, from the observation, the mask and the
 sponsor table in the parameters: take the sponsor whose effect for this place is worth
 most (keep the current one when it is worth at least as much, then remove the available
@@ -13,14 +13,19 @@ from __future__ import annotations
 import numba as nb
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.automobiles import _buy, _effects, _keep, legal_or_first, rule_based
+from transit_gym.agents.rule_based.automobiles import (
+    _buy,
+    _effects,
+    _keep,
+    legal_or_first,
+    rule_based,
+)
 from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.encode import O_PLAYERS, PB_BAG
 from transit_gym.envs.automobiles.encode import OBS_SIZE as RACE_OBS_SIZE
 from transit_gym.envs.automobiles.kernels import A_DISCARD, A_STOP
 from transit_gym.envs.automobiles.kernels import NUM_ACTIONS as RACE_ACTIONS
-from transit_gym.envs.automobiles.season import SO_DECISION, SO_EFFECT, SO_OWNED
-from transit_gym.envs.automobiles.season_data import (
+from transit_gym.envs.automobiles_season.data import (
     MAX_SPONSORS,
     SP_EXTRA,
     SP_GAIN,
@@ -29,7 +34,8 @@ from transit_gym.envs.automobiles.season_data import (
     SP_PER_NONWEAR,
     SP_WEAR,
 )
-from transit_gym.envs.automobiles.season_state import (
+from transit_gym.envs.automobiles_season.kernels import SO_DECISION, SO_EFFECT, SO_OWNED
+from transit_gym.envs.automobiles_season.state import (
     A_DROP,
     A_KEEP,
     A_SPONSOR,

@@ -47,7 +47,6 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.encode import (
     O_COST,
     O_DECISION,
@@ -71,10 +70,6 @@ from transit_gym.envs.automobiles.encode import (
     SB_TURN_CUBE,  # Racing Season delayed cards
     SPACE_BLOCK,
 )
-from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
-    is_pile_effect,
-    is_pile_phase,
-)
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
@@ -87,6 +82,11 @@ from transit_gym.envs.automobiles.kernels import (
     A_STOP,
     A_USE_DRIVER,
 )
+from transit_gym.envs.automobiles.racing_season.cards_piles import (  # Racing Season pile cards
+    is_pile_effect,
+    is_pile_phase,
+)
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     NUM_PHASES,
     PH_ACTION,

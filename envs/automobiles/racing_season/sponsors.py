@@ -5,7 +5,7 @@ After a race, in finishing order, each player takes an available sponsor (from r
 or keeps theirs and then removes one available sponsor from the game) and applies the
 effect for their place (first / middle / last; with 2 players second is middle). Every
 effect is the same chain of optional steps, each sponsor's numbers coming from the
-sponsor table (``season_data``): the standard removal (3 / 6 / 12 cubes of any kind),
+sponsor table (``automobiles_season/data``): the standard removal (3 / 6 / 12 cubes of any kind),
 additional removals (B, F), wear removals (C; E: up to 4 per non-wear cube of the
 standard removal), free cubes (D), money for cubes of the stock (A; F: $2 per additional
 cube). All of a player's cubes are in the bag between races ("a player may empty their
@@ -19,7 +19,8 @@ import numba as nb
 from transit_gym.envs.automobiles.cubes import affordable, mask_cubes, pile, total
 from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.kernels import A_DISCARD, A_STOCK, A_STOP
-from transit_gym.envs.automobiles.season_data import (
+from transit_gym.envs.automobiles.state import BAG, COST, STOCK
+from transit_gym.envs.automobiles_season.data import (
     SP_EXTRA,
     SP_GAIN,
     SP_GAIN_MASK,
@@ -28,7 +29,7 @@ from transit_gym.envs.automobiles.season_data import (
     SP_PER_NONWEAR,
     SP_WEAR,
 )
-from transit_gym.envs.automobiles.season_state import (
+from transit_gym.envs.automobiles_season.state import (
     A_DROP,
     A_KEEP,
     A_SPONSOR,
@@ -65,7 +66,6 @@ from transit_gym.envs.automobiles.season_state import (
     seat_of,
     sponsor_value,
 )
-from transit_gym.envs.automobiles.state import BAG, COST, STOCK
 
 
 @nb.njit(cache=True)

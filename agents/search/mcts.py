@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.agents import mcts_loops
 from transit_gym.agents.base import Agent
-from transit_gym.agents.mcts_loops import (
+from transit_gym.agents.policies import policy_kernel
+from transit_gym.agents.search import loops as mcts_loops
+from transit_gym.agents.search.loops import (
     ACTION,
     FIRST,
     FLOAT_FIELDS,
@@ -52,7 +53,7 @@ class SearchConfig:
     ``simulations`` per move; ``rollout`` names the rollout policy; ``epsilon`` makes each
     rollout move uniformly random with that probability; ``horizon`` cuts a rollout after
     that many decisions, at the next change of the seat to move, and scores the position
-    with the game's leaf evaluation (``agents/<game>_eval.py``; None plays to the end);
+    with the game's leaf evaluation (``agents/search/leaf_<game>.py``; None plays to the end);
     ``prior`` weighs the progressive bias towards the rule-based action in the tree (0:
     none); ``prior_budget`` B (None: off) scales the prior with the budget, ``prior x
     simulations / B`` when ``simulations > B``, so the hint's bonus keeps the weight it has
@@ -132,12 +133,12 @@ def default_config(game_name: str) -> SearchConfig:
 
 def eval_kernel(game_name: str):
     """The jitted leaf evaluation ``evaluate(s, p, out)`` of a game
-    (``transit_gym.agents.<game>_eval``)."""
+    (``transit_gym.agents.search.leaf_<game>``)."""
     try:
-        module = importlib.import_module(f"transit_gym.agents.{game_name}_eval")
+        module = importlib.import_module(f"transit_gym.agents.search.leaf_{game_name}")
     except ModuleNotFoundError as exc:
         raise ConfigError(f"game {game_name!r} has no leaf evaluation module "
-                          f"transit_gym.agents.{game_name}_eval") from exc
+                          f"transit_gym.agents.search.leaf_{game_name}") from exc
     return module.evaluate
 
 
@@ -228,8 +229,6 @@ class MCTSAgent(Agent):
                  prior: Any = DEFAULT, epsilon: Any = DEFAULT,
                  prior_budget: Any = DEFAULT, horizon_budget: Any = DEFAULT,
                  horizon_cap: Any = DEFAULT):
-        from transit_gym.agents.registry import policy_kernel
-
         base = default_config(game.name)
         config = SearchConfig(
             simulations=_pick(simulations, base.simulations),

@@ -17,7 +17,7 @@ import numpy as np
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import MAX_PLAYERS
 from transit_gym.envs.automobiles.kernels import NUM_ACTIONS as NUM_RACE_ACTIONS
-from transit_gym.envs.automobiles.season_data import MAX_RACES, MAX_SPONSORS, SP_COLUMNS
+from transit_gym.envs.automobiles_season.data import MAX_RACES, MAX_SPONSORS, SP_COLUMNS
 from transit_gym.envs.core.layout import Layout
 
 MP = MAX_PLAYERS

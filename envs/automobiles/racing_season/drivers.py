@@ -33,7 +33,7 @@ from transit_gym.envs.automobiles.cubes import (
     total,
 )
 from transit_gym.envs.automobiles.data import LIGHT, MAX_SPACES, NUM_COLOURS, NUM_GEARS, WEAR
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     ACTIVE,
     BAG,

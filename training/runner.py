@@ -20,8 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from transit_gym.benchmarks.progress import Progress
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.progress import Progress
 
 Task = tuple[Callable[[Any], Any], Any]
 

@@ -1,4 +1,4 @@
-"""Racing Season data: the season points chart (``season.toml``) and the sponsor table
+"""Racing Season data: the season points chart (``data.toml``) and the sponsor table
 (``sponsors.toml``, replaceable with the ``sponsor_data=`` option), loaded and checked
 into numpy arrays. Errors name the file, the entry and what was expected."""
 
@@ -10,13 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from transit_gym.envs.automobiles.data import COLOURS
+from transit_gym.envs.automobiles.racing_season import DATA_DIR as EXPANSION_DIR
 from transit_gym.envs.core.datafile import Entry, open_data
 from transit_gym.envs.core.embedded import UserFile, open_source
 from transit_gym.envs.core.errors import DataFileError
 
 HERE = Path(__file__).parent
-SEASON_FILE = HERE / "season.toml"
-SPONSOR_FILE = HERE / "sponsors.toml"
+SEASON_FILE = HERE / "data.toml"
+SPONSOR_FILE = EXPANSION_DIR / "sponsors.toml"
 
 MAX_RACES = 8          # tracks in one season (the chart covers 1-5; later ones score as 5)
 MIN_RACES = 3          # "a season should have at least 3 tracks"
@@ -65,7 +66,7 @@ class PointsData:
 
 
 def load_points() -> PointsData:
-    """The points chart of ``season.toml``."""
+    """The points chart of ``data.toml``."""
     points = open_data(SEASON_FILE).sub("points")
     points.unknown_keys(set(PLACES))
     first, middle, last = (np.array(points.int_list(k, 5, 0, MAX_AMOUNT), dtype=np.int64)

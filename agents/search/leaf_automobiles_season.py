@@ -12,8 +12,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from transit_gym.agents.automobiles_eval import strengths
-from transit_gym.envs.automobiles.season_state import (
+from transit_gym.agents.search.leaf_automobiles import strengths
+from transit_gym.envs.automobiles_season.state import (
     PLAYER_OF,
     POINTS,
     Q_FIRST,

@@ -5,7 +5,7 @@ globals dictionary holding one game's kernels (``legal_mask``, ``apply``,
 ``current_player``, ``rewards``, ``observe``, ``determinize``), its agent ``policy``
 kernel and its leaf ``evaluate`` kernel, and jits the copies with ``cache=True``, so the
 search compiles once per game and machine, not once per process (see
-:mod:`transit_gym.agents.mcts`).
+:mod:`transit_gym.agents.search.mcts`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transit_gym.envs.automobiles.season_rules import AutomobilesSeasonGame
+from transit_gym.envs.automobiles_season.rules import AutomobilesSeasonGame
 from transit_gym.envs.core.aec import TransitAECEnv, make_env_fn
 
 

@@ -1,6 +1,6 @@
 """Compile (or load) every kernel of every game ahead of use, with a progress bar.
 
-    python -m transit_gym.envs.warmup [--games automobiles planes]
+    python -m transit_gym.training.warmup [--games automobiles planes]
 
 Each game is exercised through every public entry point once (AEC env, state
 validation, batch API, jitted rollouts, built-in agents), so numba compiles each
@@ -105,7 +105,7 @@ def warm_up(games: list[str], stream: TextIO | None = None, seed: int = 0) -> di
     Draws a progress bar on ``stream`` (stderr by default); the one-line compile notice
     is not written, the bar takes its place.
     """
-    from transit_gym.benchmarks.progress import Progress
+    from transit_gym.training.progress import Progress
 
     stream = stream if stream is not None else sys.stderr
     _numba_cache.notice.shown = True

@@ -14,8 +14,9 @@ from transit_gym.envs.automobiles.cubes import pile
 from transit_gym.envs.automobiles.data import NUM_COLOURS
 from transit_gym.envs.automobiles.invariants import MESSAGES as RACE_MESSAGES
 from transit_gym.envs.automobiles.invariants import violation as race_violation
-from transit_gym.envs.automobiles.season_data import MAX_RACES, MAX_SPONSORS
-from transit_gym.envs.automobiles.season_state import (
+from transit_gym.envs.automobiles.state import ACTIVE, DISCARD, PH_OVER, PHASE, USED
+from transit_gym.envs.automobiles_season.data import MAX_RACES, MAX_SPONSORS
+from transit_gym.envs.automobiles_season.state import (
     AWARD_K,
     DECK,
     DECK_TOP,
@@ -47,7 +48,6 @@ from transit_gym.envs.automobiles.season_state import (
     TRACK_ORDER,
     race_params,
 )
-from transit_gym.envs.automobiles.state import ACTIVE, DISCARD, PH_OVER, PHASE, USED
 from transit_gym.envs.core.validate import MAX_COUNTER, any_outside, outside, relation_broken
 
 MESSAGES = dict(RACE_MESSAGES)
