@@ -27,8 +27,13 @@ def policy_kernel(game_name: str):
 
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
-    simulations per move), or ``"ppo"`` (the game's shipped MaskablePPO checkpoint) for
-    ``game``."""
+    simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint), the
+    network agents ``"net"`` / ``"net:FILE"`` (alone) and ``"net_mcts[:N][:FILE]"`` (with
+    its search) for ``game``."""
+    if kind == "net" or kind.startswith("net:") or kind.startswith("net_mcts"):
+        from transit_gym.agents.learned.specs import network_agent  # lazy: compiles search
+
+        return network_agent(kind, game, seed)
     if kind == "ppo":
         from transit_gym.agents.ppo import shipped_agent  # lazy: imports torch
 

@@ -1,0 +1,1 @@
+"""Learned agents: networks, their checkpoints and the MaskablePPO adapter."""

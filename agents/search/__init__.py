@@ -1,0 +1,1 @@
+"""Search agents: information-set MCTS and its network-guided variant."""
