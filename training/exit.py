@@ -4,8 +4,10 @@ Each iteration plays self-play games in which every seat is the network-guided s
 (:class:`~transit_gym.agents.search.net_mcts.NetSearchAgent`, Dirichlet noise at the
 root, moves sampled in proportion to visits for the first ``--sample-moves`` decisions of
 a seat, then the most visited); each decision gives a training sample: the observation,
-the legal mask, the root's visit distribution (policy target) and, once the game ends,
-the reward of the seat that decided (value target). The torch twin of the network is
+the legal mask, the policy target (Gumbel AlphaZero's improved policy from the root's
+logits and completed Q-values, which keeps improving the policy with a handful of
+simulations; ``--target visits`` uses AlphaZero's visit distribution) and, once the game
+ends, the reward of the seat that decided (value target). The torch twin of the network is
 fitted on the samples of the last ``--buffer`` iterations; then the network alone and
 with its search is scored against fixed opponents, with an Elo estimate in the log.
 
@@ -56,6 +58,7 @@ class ExitSettings:
     c_puct: float
     root_noise: float
     sample_moves: int
+    target: str
     buffer: int
     epochs: int
     batch: int
@@ -82,12 +85,38 @@ class GameTask:
     c_puct: float
     root_noise: float
     sample_moves: int
+    target: str
     seed: int
 
 
 def _game_seed(seed: int, iteration: int, index: int) -> int:
     words = np.random.SeedSequence([seed, iteration, index, 0xE817]).generate_state(2)
     return int(words[0]) | (int(words[1]) << 32)
+
+
+def improved_policy(result, mask: np.ndarray, c_visit: float = 50.0,
+                    c_scale: float = 1.0) -> np.ndarray:
+    """Gumbel AlphaZero's policy target (Danihelka et al. 2022): the softmax over the legal
+    actions of ``logits + sigma(completed Q)``, where a visited action's Q is its mean
+    reward, an unvisited one's the mixed value estimate of the root, rewards are mapped to
+    [0, 1] and ``sigma(q) = (c_visit + max visits) * c_scale * q``. With few simulations it
+    still moves the target towards the actions the search found better."""
+    logits = result.root_logits.astype(np.float64)
+    visits = result.visits * mask
+    visited = visits > 0
+    prior = np.where(mask, np.exp(logits - logits[mask].max()), 0.0)
+    prior /= prior.sum()
+    total = visits.sum()
+    if visited.any():
+        weighted = (prior[visited] * result.values[visited]).sum() / prior[visited].sum()
+        mixed = (result.root_value + total * weighted) / (1.0 + total)
+    else:
+        mixed = result.root_value
+    completed = np.where(visited, result.values, mixed)
+    sigma = (c_visit + visits.max()) * c_scale * (completed + 1.0) / 2.0
+    score = np.where(mask, logits + sigma, -np.inf)
+    target = np.exp(score - score.max())
+    return target / target.sum()
 
 
 def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
@@ -109,8 +138,11 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
             game.apply(state, int(legal[0]))
             continue
         result = agent.search(state, player)
-        visits = result.visits * mask
-        target = visits / visits.sum()
+        if task.target == "visits":
+            visits = result.visits * mask
+            target = visits / visits.sum()
+        else:
+            target = improved_policy(result, mask.astype(bool))
         obs.append(game.observe(state, player).copy())
         masks.append(mask.astype(np.int8))
         policies.append(target.astype(np.float32))
@@ -277,6 +309,7 @@ def train(settings: ExitSettings, out: Path) -> Network:
                                             net.record.to_json(), net.weights,
                                             settings.simulations, settings.c_puct,
                                             settings.root_noise, settings.sample_moves,
+                                            settings.target,
                                             _game_seed(settings.seed, iteration, g)))
                  for g in range(settings.games)]
         backend = make_backend(settings.workers, settings.ray)
@@ -358,6 +391,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--c-puct", type=float, default=1.5)
     parser.add_argument("--root-noise", type=float, default=0.25)
     parser.add_argument("--sample-moves", type=int, default=8)
+    parser.add_argument("--target", choices=("improved", "visits"), default="improved",
+                        help="policy target: Gumbel AlphaZero's improved policy (default) or "
+                             "the root's visit distribution (AlphaZero)")
     parser.add_argument("--buffer", type=int, default=3, help="iterations of samples fitted")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=256)
@@ -390,8 +426,8 @@ def settings_from_args(args: argparse.Namespace) -> ExitSettings:
         raise ConfigError("--eval-games and --sample-moves must be >= 0")
     return ExitSettings(args.game, args.players, options, tuple(args.hidden), args.iterations,
                         args.games, args.simulations, args.c_puct, args.root_noise,
-                        args.sample_moves, args.buffer, args.epochs, args.batch, args.lr,
-                        args.value_weight, args.eval_games, tuple(args.eval_vs), args.seed,
+                        args.sample_moves, args.target, args.buffer, args.epochs, args.batch,
+                        args.lr, args.value_weight, args.eval_games, tuple(args.eval_vs), args.seed,
                         args.workers, args.ray, not args.no_progress)
 
 

@@ -149,4 +149,5 @@ def net_simulate(root, p, seat, ints, floats, logits, n_nodes, n_sims, c_puct, r
             floats[node, VALUE] += reward[ints[node, MOVER]]
             node = ints[node, PARENT]
         floats[0, VISITS] += 1.0
+        floats[0, VALUE] += reward[seat]
     return n_nodes

@@ -53,12 +53,15 @@ def net_search_kernel(game: Game):
 
 @dataclass
 class NetSearchResult:
-    """The action chosen, visits and mean values per root action, the root's value."""
+    """The action chosen, visits and mean values per root action, the network's root
+    logits (before any noise) and its value of the root for the searching seat."""
 
     action: int
     visits: np.ndarray
     values: np.ndarray
     simulations: int
+    root_logits: np.ndarray
+    root_value: float
 
 
 class NetSearchAgent(Agent):
@@ -124,6 +127,8 @@ class NetSearchAgent(Agent):
         root = np.ascontiguousarray(state.data)
         mask = game.legal_mask(state).astype(bool)
         n_nodes = self._run(root, seat, 1, 1)   # evaluates the root
+        root_logits = self._logits[0].copy()
+        root_value = float(self._floats[0, VALUE])
         if self.root_noise > 0.0:
             self._mix_root_noise(mask)
         n_nodes = self._run(root, seat, n_nodes, self.simulations - 1)
@@ -137,7 +142,8 @@ class NetSearchAgent(Agent):
             c = self._ints[c, NEXT]
         order = np.lexsort((-np.arange(game.num_actions), values, visits))
         action = next(int(a) for a in order[::-1] if mask[a])
-        return NetSearchResult(action, visits, values, self.simulations)
+        return NetSearchResult(action, visits, values, self.simulations, root_logits,
+                               root_value)
 
     def _mix_root_noise(self, mask: np.ndarray) -> None:
         """Root prior := (1 - eps) * softmax + eps * Dirichlet, stored back as log-probs."""

@@ -60,3 +60,18 @@ def test_elo_follows_the_score():
     assert exit_training.elo_from_score(0.5, 100) == pytest.approx(0.0)
     assert exit_training.elo_from_score(0.76, 100) == pytest.approx(200, abs=2)
     assert exit_training.elo_from_score(1.0, 10) < exit_training.elo_from_score(1.0, 100)
+
+
+def test_improved_policy_moves_mass_to_the_action_the_search_found_better():
+    """Gumbel AlphaZero's target: equal priors, action 1 searched to +1 and action 2 to -1:
+    the target ranks 1 over 2, puts no mass on the illegal action 0, and sums to 1."""
+    from transit_gym.agents.search.net_mcts import NetSearchResult
+
+    result = NetSearchResult(action=1, visits=np.array([0.0, 3.0, 3.0, 0.0]),
+                             values=np.array([0.0, 1.0, -1.0, 0.0]), simulations=7,
+                             root_logits=np.zeros(4, dtype=np.float32), root_value=0.0)
+    mask = np.array([False, True, True, True])
+    target = exit_training.improved_policy(result, mask)
+    assert target[0] == 0.0
+    assert target.sum() == pytest.approx(1.0)
+    assert target[1] > target[3] > target[2]
