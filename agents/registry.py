@@ -15,9 +15,15 @@ __all__ = ["POLICY_MODULES", "make_agent", "policy_kernel"]
 
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
-    simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint) or the
-    path of a MaskablePPO checkpoint (``.zip``) for ``game``. A checkpoint is checked
-    against ``game`` (its recorded game and observation layout) before it is loaded."""
+    simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint), the
+    path of a MaskablePPO checkpoint (``.zip``), or the network agents ``"net"`` /
+    ``"net:FILE"`` (alone) and ``"net_mcts[:N][:FILE]"`` (with its search) for ``game``.
+    A checkpoint or network is checked against ``game`` (its recorded game and observation
+    layout) before it is loaded."""
+    if kind == "net" or kind.startswith("net:") or kind.startswith("net_mcts"):
+        from transit_gym.agents.learned.specs import network_agent  # lazy: compiles search
+
+        return network_agent(kind, game, seed)
     if kind.endswith(".zip") or (kind not in AGENT_CODES and kind != "ppo"
                                  and not kind.startswith("mcts")
                                  and Path(kind).with_suffix(".zip").is_file()):
