@@ -120,6 +120,7 @@ def run_task(task: Task) -> list[dict[str, Any]]:
                        options_key({"start_player": 0, **dict(task.options)}))
     rows = []
     for piece in task.pieces:
+        started = time.process_time()
         game = base.with_card_set(piece.cards)
         results = play_games(game, policy_kernel(GAME), list(task.agents), piece.count,
                              seed=race.game_seed(task.seed, piece.market, seed_round),
@@ -132,6 +133,8 @@ def run_task(task: Task) -> list[dict[str, Any]]:
             row[f"wins_s{seat}"] = round(float(shares[:, seat].sum()), 6)
         row["decisions"] = int(results.decisions.sum())
         row["outcomes"] = race.format_outcomes(race.count_outcomes(shares))
+        # CPU time, not wall time: a measure of the work that a loaded machine does not skew
+        row["cpu_seconds"] = round(time.process_time() - started, 4)
         rows.append(row)
     return rows
 
@@ -296,7 +299,7 @@ def load_csv_rows(path: Path) -> list[dict[str, Any]]:
         for key in ("round", "market", "first", "games", "decisions"):
             parsed[key] = int(row[key])
         for key in row:
-            if key.startswith("wins_s"):
+            if key.startswith("wins_s") or key == "cpu_seconds":
                 parsed[key] = float(row[key])
         ident = tuple(parsed[k] for k in ROW_KEY)
         if ident not in seen:
@@ -342,6 +345,11 @@ def run_search(settings: Settings, space: race.MarketSpace, out: Path,
     least_final = sorted(least, key=lambda m: (stats[m]["balance"], ties[m]))
     played = sum(t["games_played"] for t in search.timing)
     seconds = sum(t["seconds"] for t in search.timing)
+    all_rows = list(search.rows.values())
+    cpu = sum(float(r["cpu_seconds"]) for r in all_rows)
+    per_cpu = sum(int(r["games"]) for r in all_rows) / cpu if cpu > 0 else None
+    full = race.planned_games(space.size, settings.finalists, settings.games,
+                              settings.growth, settings.final_games)
     summary = {
         "settings": settings.as_json(),
         "space": {"pools": [list(p) for p in space.pools], "size": space.size,
@@ -356,6 +364,10 @@ def run_search(settings: Settings, space: race.MarketSpace, out: Path,
         "run": {"games_played": played, "seconds_playing": round(seconds, 2),
                 "seconds_total": round(elapsed, 2),
                 "games_per_second": round(played / seconds, 1) if seconds > 0 else None,
+                "games_per_cpu_second": round(per_cpu, 1) if per_cpu else None,
+                "full_space_games": full,
+                "projected_minutes": {f"{cores} cores": round(full / per_cpu / cores / 60, 1)
+                                      for cores in (2, 64)} if per_cpu else None,
                 "backend": "ray" if ray_address is not False else
                 "pool" if (workers or 0) != 1 else "serial", "workers": workers,
                 "timing": search.timing},
@@ -423,7 +435,14 @@ def finalists_markdown(summary: dict[str, Any]) -> str:
     run = summary["run"]
     lines.append(f"{run['games_played']} games played in this run, "
                  f"{run['seconds_playing']} s ({run['games_per_second']} games/s, "
-                 f"backend {run['backend']}).")
+                 f"backend {run['backend']}); {run['games_per_cpu_second']} games per "
+                 f"CPU-second over all rows.")
+    if run["projected_minutes"]:
+        lines.append(f"With these settings the whole space ({summary['space']['size']} "
+                     f"markets, {run['full_space_games']} games) would take about "
+                     + ", ".join(f"{v} min on {k}" for k, v in
+                                 run["projected_minutes"].items())
+                     + " (CPU time only: no scheduling overhead, cores not shared).")
     return "\n".join(lines) + "\n"
 
 
