@@ -50,7 +50,6 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 
 from __future__ import annotations
 
-import copy
 import re
 from pathlib import Path
 from typing import Any
@@ -184,7 +183,8 @@ class AutomobilesGame(Game):
         sharing everything but its params and options, the same as building the game
         with that ``card_set`` and far cheaper (for searches over many markets)."""
         chosen = self._resolve_set(list(card_set), self.cards)
-        other = copy.copy(self)
+        other = object.__new__(type(self))   # not copy.copy: a Game pickles (and copies)
+        other.__dict__.update(self.__dict__)  # by rebuilding itself from its options
         other._options = {**self._options, "card_set": list(card_set)}
         other.card_set = chosen
         other.params = self.params.copy()

@@ -225,3 +225,23 @@ def test_bad_arguments_are_clear_errors(capsys):
             ms.main(["--quiet", *bad])
         assert stop.value.code == 2
         assert message in capsys.readouterr().err
+
+
+def test_a_search_on_local_ray_equals_the_local_search(tmp_path):
+    """``--ray`` runs the same tasks: the same rows and finalists as one local worker."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             ignore_reinit_error=True)
+    try:
+        space = race.market_space(CARDS, 2)
+        remote = ms.run_search(_settings(), space, tmp_path / "ray", ray_address="",
+                               plots=False, progress=False)
+    finally:
+        ray.shutdown()
+    local = _run(tmp_path / "local")
+    assert remote["run"]["backend"] == "ray"
+    assert remote["most_balanced"] == local["most_balanced"]
+    assert remote["least_balanced"] == local["least_balanced"]
+    strip = [[{k: v for k, v in r.items() if k not in ("bracket", "cpu_seconds")}
+              for r in _rows(tmp_path / d)] for d in ("ray", "local")]
+    assert strip[0] == strip[1]
