@@ -81,6 +81,7 @@ class Settings:
         record = dict(self.__dict__)
         record["agents"] = list(self.agents)
         record["options"] = {k: v for k, v in self.options}
+        record["task_games"] = TASK_GAMES   # the pieces' boundaries, which rows are keyed by
         return json.loads(json.dumps(record, sort_keys=True, default=str))
 
 
@@ -466,8 +467,8 @@ def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
                        fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("Balance (1 - largest seat win-rate gap), 95% bootstrap interval")
-    ax.set_xlim(min(m["balance_low"] for m, _, _ in entries) - 0.02, 1.0)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.set_xlim(min(m["balance_low"] for m, _, _ in entries) - 0.02, 1.02)
+    ax.legend(loc="center", fontsize=8)   # the ends hold the points
     ax.set_title(f"Market search finalists ({summary['settings']['players']} players, "
                  f"{', '.join(sorted(set(summary['settings']['agents'])))})")
     fig.tight_layout()
