@@ -1,0 +1,584 @@
+"""A search of the whole Automobiles market for its most and least balanced card sets.
+
+    python -m transit_gym.benchmarks.market_search --players 2 --agents rule_based \\
+        --seed 1 --out reports/market-search-2p
+
+A market is one card per colour; with the Racing Season's 7 cards per colour there are
+7^5 = 16,807. The search races them by successive halving on Balance (1 minus the
+largest gap between seat win rates): round 0 gives every market ``--games`` games; the
+better half of the field races on as the "most balanced" bracket and the worse half as
+the "least balanced" bracket; each round a bracket plays ``--growth`` times more games a
+market than the round before (its score pools all its rounds) and keeps its better
+(resp. worse) half, until ``--finalists`` markets remain in each. The finalists are then
+replayed with ``--final-games`` fresh games (so the reported numbers are not inflated by
+the selection) and reported with 95% intervals: a bootstrap interval of Balance and a
+Wilson interval of the first seat's win rate (first-player advantage).
+
+Game ``i`` of market ``m`` in round ``r`` is seeded from ``(--seed, m, r, i)`` alone, so
+one worker, a process pool (``--workers N``) and Ray (``--ray [ADDRESS]``) play the same
+games. Results are appended to ``rounds.csv`` as tasks finish; a rerun into the same
+``--out`` skips what is done, and a rerun with other settings stops with exit status 2
+naming each difference. Outputs: ``rounds.csv``, ``finalists.md``, ``summary.json``,
+``finalists.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from transit_gym.benchmarks import market_race as race
+from transit_gym.benchmarks.balance import CsvSink, parse_options
+from transit_gym.benchmarks.runner import (
+    WorkerDiedError,
+    check_backend,
+    check_out,
+    make_backend,
+    run_with_progress,
+)
+from transit_gym.benchmarks.stats import wilson_interval
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, options_key
+
+GAME = "automobiles"
+#: at most this many games in one task (a market's round is split into pieces of this
+#: size, small markets' rounds are batched), so a stopped run loses little and many
+#: workers share even the last rounds
+TASK_GAMES = 256
+SETTINGS_FILE = "settings.json"
+ROUNDS_FILE = "rounds.csv"
+SHOWN = 5   # finalists per end in finalists.md and the plot
+
+
+class SettingsMismatchError(ConfigError):
+    """``--out`` holds the results of a search with other settings."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides the games and the races (not the backend)."""
+
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    games: int
+    growth: int
+    finalists: int
+    final_games: int
+    markets: int | None
+    cards_per_colour: int | None
+    options: tuple[tuple[str, Any], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        record = dict(self.__dict__)
+        record["agents"] = list(self.agents)
+        record["options"] = {k: v for k, v in self.options}
+        record["task_games"] = TASK_GAMES   # the pieces' boundaries, which rows are keyed by
+        return json.loads(json.dumps(record, sort_keys=True, default=str))
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Games ``first .. first + count - 1`` of one market in one round."""
+
+    market: int
+    cards: tuple[str, ...]
+    first: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Task:
+    """Pieces of one stage and round: one job for a worker."""
+
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    options: tuple[tuple[str, Any], ...]
+    stage: str        # "race" or "final"
+    round: int
+    pieces: tuple[Piece, ...]
+
+
+# ----- the worker's job -------------------------------------------------------------------------
+def run_task(task: Task) -> list[dict[str, Any]]:
+    """Play every piece of ``task`` inside numba; one row per piece."""
+    from transit_gym.agents.registry import policy_kernel
+    from transit_gym.benchmarks.stats import seat_wins
+    from transit_gym.envs.core.rollout import play_games
+
+    seed_round = task.round if task.stage == "race" else race.FINAL_ROUND
+    # one game built per process; each market only swaps its cards into the params
+    base = cached_game(GAME, task.players,
+                       options_key({"start_player": 0, **dict(task.options)}))
+    rows = []
+    for piece in task.pieces:
+        started = time.process_time()
+        game = base.with_card_set(piece.cards)
+        results = play_games(game, policy_kernel(GAME), list(task.agents), piece.count,
+                             seed=race.game_seed(task.seed, piece.market, seed_round),
+                             first_game=piece.first)
+        shares = seat_wins(results.rewards)
+        row: dict[str, Any] = {"stage": task.stage, "round": task.round,
+                               "market": piece.market, "first": piece.first,
+                               "games": piece.count, "cards": " + ".join(piece.cards)}
+        for seat in range(task.players):
+            row[f"wins_s{seat}"] = round(float(shares[:, seat].sum()), 6)
+        row["decisions"] = int(results.decisions.sum())
+        row["outcomes"] = race.format_outcomes(race.count_outcomes(shares))
+        # CPU time, not wall time: a measure of the work that a loaded machine does not skew
+        row["cpu_seconds"] = round(time.process_time() - started, 4)
+        rows.append(row)
+    return rows
+
+
+def make_tasks(settings: Settings, space: race.MarketSpace, stage: str, round_: int,
+               markets: list[int], games: int, done: set[tuple[int, int]]) -> list[Task]:
+    """Tasks covering the pieces of ``markets`` not in ``done`` (``(market, first)``)."""
+    tasks: list[Task] = []
+    batch: list[Piece] = []
+    size = 0
+    for market in markets:
+        cards = space.cards(market)
+        for first in range(0, games, TASK_GAMES):
+            if (market, first) in done:
+                continue
+            count = min(TASK_GAMES, games - first)
+            if batch and size + count > TASK_GAMES:
+                tasks.append(_task(settings, stage, round_, batch))
+                batch, size = [], 0
+            batch.append(Piece(market, cards, first, count))
+            size += count
+    if batch:
+        tasks.append(_task(settings, stage, round_, batch))
+    return tasks
+
+
+def _task(settings: Settings, stage: str, round_: int, pieces: list[Piece]) -> Task:
+    return Task(settings.players, settings.agents, settings.seed, settings.options, stage,
+                round_, tuple(pieces))
+
+
+# ----- settings in --out ------------------------------------------------------------------------
+def check_settings(out: Path, settings: dict[str, Any]) -> None:
+    """Store ``settings`` in ``out/settings.json`` (first run) or compare them with the
+    stored ones: any difference is a :class:`SettingsMismatchError` naming each setting
+    with its stored and new value. (A local copy of the idea of ``training/run_folder.py``.)"""
+    path = out / SETTINGS_FILE
+    if not path.exists():
+        if (out / ROUNDS_FILE).exists():
+            raise SettingsMismatchError(
+                f"{out / ROUNDS_FILE} has no {SETTINGS_FILE} beside it, so the settings of "
+                f"its games are unknown; delete it or choose another --out")
+        path.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n")
+        return
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path} is damaged ({exc}); choose another --out") from None
+    if not isinstance(stored, dict):
+        raise ConfigError(f"{path} is not a market-search settings file; choose another --out")
+    found = [(k, stored.get(k), settings.get(k)) for k in sorted(set(stored) | set(settings))
+             if stored.get(k) != settings.get(k)]
+    if found:
+        lines = "\n".join(f"  {k}: stored {json.dumps(a)}, now {json.dumps(b)}"
+                          for k, a, b in found)
+        raise SettingsMismatchError(
+            f"--out {out} holds a market search with other settings; nothing was played. "
+            f"Differences (setting: stored value, new value):\n{lines}\n"
+            f"Use another --out, or run again with the stored settings.")
+
+
+# ----- the search -------------------------------------------------------------------------------
+class Search:
+    """Plays (or resumes) the race and the finalists' replay, keeping every row."""
+
+    def __init__(self, settings: Settings, space: race.MarketSpace, out: Path,
+                 workers: int | None, ray_address: str | None | bool, progress: bool):
+        self.settings = settings
+        self.space = space
+        self.out = out
+        self.workers = workers
+        self.ray_address = ray_address
+        self.progress = progress
+        self.csv_path = out / ROUNDS_FILE
+        rows = load_csv_rows(self.csv_path)
+        self.sink = CsvSink(self.csv_path, rows)
+        self.rows: dict[tuple[str, int, int, int], dict[str, Any]] = {
+            (r["stage"], int(r["round"]), int(r["market"]), int(r["first"])): r for r in rows}
+        self.timing: list[dict[str, Any]] = []
+        self.warm = False
+
+    def play(self, stage: str, round_: int, markets: list[int], games: int,
+             bracket: dict[int, str]) -> dict[int, dict[str, int]]:
+        """Play what is missing of ``games`` games for each market; return each market's
+        outcome counts for this stage and round."""
+        done = {(m, f) for (s, r, m, f) in self.rows if s == stage and r == round_}
+        tasks = make_tasks(self.settings, self.space, stage, round_, markets, games, done)
+        total = sum(p.count for t in tasks for p in t.pieces)
+        label = f"round {round_}" if stage == "race" else "final replay"
+        if self.progress:
+            print(f"{label}: {len(markets)} markets x {games} games "
+                  f"({total} to play)", file=sys.stderr)
+        if tasks and not self.warm:   # compile before forking and before the clock
+            first = tasks[0].pieces[0]
+            run_task(Task(**{**tasks[0].__dict__, "pieces": (Piece(first.market, first.cards,
+                                                                    0, 1),)}))
+            self.warm = True
+        started = time.perf_counter()
+        if tasks:
+            backend = make_backend(self.workers, self.ray_address)
+            for rows in run_with_progress(backend, ((run_task, t) for t in tasks), total,
+                                          self.progress, size=_games):
+                fresh = []
+                for row in rows:
+                    key = (stage, round_, row["market"], row["first"])
+                    if key not in self.rows:
+                        row["bracket"] = bracket[row["market"]]
+                        self.rows[key] = row
+                        fresh.append(row)
+                self.sink.write(fresh)
+        elapsed = time.perf_counter() - started
+        if total:
+            self.timing.append({"stage": stage, "round": round_, "markets": len(markets),
+                                "games_per_market": games, "games_played": total,
+                                "seconds": round(elapsed, 2),
+                                "games_per_second": round(total / elapsed, 1)
+                                if elapsed > 0 else None})
+        counts: dict[int, list[dict[str, int]]] = {m: [] for m in markets}
+        for (s, r, m, f), row in self.rows.items():
+            if s == stage and r == round_ and m in counts and f < games:
+                counts[m].append(race.parse_outcomes(row["outcomes"]))
+        return {m: race.merge_outcomes(parts) for m, parts in counts.items()}
+
+
+def _games(rows: list[dict[str, Any]]) -> int:
+    return sum(int(r["games"]) for r in rows)
+
+
+ROW_KEY = ("stage", "round", "market", "first")
+
+
+def load_csv_rows(path: Path) -> list[dict[str, Any]]:
+    """Rows of an earlier (possibly interrupted) run's ``rounds.csv``, numbers parsed,
+    duplicates dropped. A last row cut short (no line end: the run stopped while writing
+    it) is removed from the file, so its games are played again; other damage is a
+    ``ConfigError`` naming the line."""
+    if not path.exists():
+        return []
+    raw = path.read_bytes()
+    complete = raw.rfind(b"\n") + 1
+    if complete < len(raw):
+        print(f"{path}: removing the incomplete last row (the run was stopped while "
+              f"writing it); its games are played again", file=sys.stderr)
+        with path.open("r+b") as handle:
+            handle.truncate(complete)
+        raw = raw[:complete]
+    try:
+        reader = csv.DictReader(io.StringIO(raw.decode("utf-8"), newline=""))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not a {ROUNDS_FILE} of this tool (not UTF-8); choose "
+                          f"another --out") from None
+    if raw and not set(ROW_KEY) | {"outcomes"} <= set(reader.fieldnames or ()):
+        raise ConfigError(f"{path} is not a {ROUNDS_FILE} of this tool (no columns "
+                          f"{', '.join(ROW_KEY)}, outcomes); choose another --out")
+    rows, seen = [], set()
+    for row in reader:
+        if None in row or None in row.values() or not all(
+                row[k].isdigit() for k in ("round", "market", "first", "games")):
+            raise ConfigError(f"{path} line {reader.line_num} is damaged; delete that line "
+                              f"to resume")
+        parsed: dict[str, Any] = dict(row)
+        for key in ("round", "market", "first", "games", "decisions"):
+            parsed[key] = int(row[key])
+        for key in row:
+            if key.startswith("wins_s") or key == "cpu_seconds":
+                parsed[key] = float(row[key])
+        ident = tuple(parsed[k] for k in ROW_KEY)
+        if ident not in seen:
+            seen.add(ident)
+            rows.append(parsed)
+    return rows
+
+
+def run_search(settings: Settings, space: race.MarketSpace, out: Path,
+               workers: int | None = None, ray_address: str | None | bool = False,
+               plots: bool = True, progress: bool = True) -> dict[str, Any]:
+    """Race the markets, replay the finalists, and write every output."""
+    check_out(out)
+    check_settings(out, settings.as_json())
+    markets = race.sample_markets(space, settings.markets, settings.seed)
+    search = Search(settings, space, out, workers, ray_address, progress)
+    sizes = race.bracket_sizes(len(markets), settings.finalists)
+    ties = race.tie_keys(settings.seed, markets)
+    most, least = list(markets), list(markets)
+    pooled: dict[int, dict[str, int]] = {m: {} for m in markets}
+    rounds = []
+    started = time.perf_counter()
+    for round_, keep in enumerate(sizes[1:]):
+        field = sorted(set(most) | set(least))
+        bracket = {m: ("both" if m in most and m in least else "most" if m in most
+                       else "least") for m in field}
+        games = race.games_in_round(settings.games, settings.growth, round_)
+        for market, counts in search.play("race", round_, field, games, bracket).items():
+            pooled[market] = race.merge_outcomes([pooled[market], counts])
+        scores = {m: race.balance_score(pooled[m], settings.players) for m in field}
+        most = race.halve(most, scores, keep, best=True, ties=ties)
+        least = race.halve(least, scores, keep, best=False, ties=ties)
+        rounds.append({"round": round_, "markets": len(field), "games_per_market": games,
+                       "most_kept": len(most), "least_kept": len(least),
+                       "best_score": round(scores[most[0]], 4),
+                       "worst_score": round(scores[least[0]], 4)})
+    finalists = sorted(set(most) | set(least))
+    final_bracket = {m: "final" for m in finalists}
+    replay = search.play("final", 0, finalists, settings.final_games, final_bracket)
+    elapsed = time.perf_counter() - started
+    stats = {m: market_statistics(space, m, replay[m], pooled[m], settings) for m in finalists}
+    most_final = sorted(most, key=lambda m: (-stats[m]["balance"], ties[m]))
+    least_final = sorted(least, key=lambda m: (stats[m]["balance"], ties[m]))
+    played = sum(t["games_played"] for t in search.timing)
+    seconds = sum(t["seconds"] for t in search.timing)
+    all_rows = list(search.rows.values())
+    cpu = sum(float(r["cpu_seconds"]) for r in all_rows)
+    per_cpu = sum(int(r["games"]) for r in all_rows) / cpu if cpu > 0 else None
+    full = race.planned_games(space.size, settings.finalists, settings.games,
+                              settings.growth, settings.final_games)
+    summary = {
+        "settings": settings.as_json(),
+        "space": {"pools": [list(p) for p in space.pools], "size": space.size,
+                  "markets_raced": len(markets)},
+        "schedule": {"bracket_sizes": sizes,
+                     "planned_games": race.planned_games(len(markets), settings.finalists,
+                                                         settings.games, settings.growth,
+                                                         settings.final_games)},
+        "rounds": rounds,
+        "most_balanced": [stats[m] for m in most_final],
+        "least_balanced": [stats[m] for m in least_final],
+        "run": {"games_played": played, "seconds_playing": round(seconds, 2),
+                "seconds_total": round(elapsed, 2),
+                "games_per_second": round(played / seconds, 1) if seconds > 0 else None,
+                "games_per_cpu_second": round(per_cpu, 1) if per_cpu else None,
+                "full_space_games": full,
+                "projected_minutes": {f"{cores} cores": round(full / per_cpu / cores / 60, 1)
+                                      for cores in (2, 64)} if per_cpu else None,
+                "backend": "ray" if ray_address is not False else
+                "pool" if (workers or 0) != 1 else "serial", "workers": workers,
+                "timing": search.timing},
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (out / "finalists.md").write_text(finalists_markdown(summary))
+    if plots:
+        plot_finalists(summary, out / "finalists.png")
+    return summary
+
+
+def market_statistics(space: race.MarketSpace, market: int, counts: dict[str, int],
+                      race_counts: dict[str, int], settings: Settings) -> dict[str, Any]:
+    """A finalist's replay numbers with 95% intervals, and its pooled race score."""
+    players = settings.players
+    games = sum(counts.values())
+    rates = race.seat_rates(counts, players)
+    low, high = race.balance_interval(counts, players, seed=settings.seed * 1_000_003 + market)
+    first_wins = rates[0] * games
+    first_low, first_high = wilson_interval(first_wins, games)
+    fair = 1.0 / players
+    return {"market": market, "cards": list(space.cards(market)), "games": games,
+            "balance": round(race.balance_score(counts, players), 4),
+            "balance_low": round(low, 4), "balance_high": round(high, 4),
+            "seat_win_rates": [round(float(r), 4) for r in rates],
+            "first_seat_win_rate": round(float(rates[0]), 4),
+            "first_seat_low": round(first_low, 4), "first_seat_high": round(first_high, 4),
+            "first_player_advantage": round(float(rates[0]) - fair, 4),
+            "race_games": sum(race_counts.values()),
+            "race_balance": round(race.balance_score(race_counts, players), 4)}
+
+
+# ----- reports ----------------------------------------------------------------------------------
+def finalists_markdown(summary: dict[str, Any]) -> str:
+    """The top and bottom finalists as Markdown tables."""
+    s = summary["settings"]
+    lines = [
+        "# Market search: the most and least balanced markets",
+        "",
+        f"{s['players']} players, agents {', '.join(s['agents'])}, seed {s['seed']}; "
+        f"{summary['space']['markets_raced']} of {summary['space']['size']} markets raced by "
+        f"successive halving ({len(summary['rounds'])} rounds, {s['games']} games a market "
+        f"in round 0, x{s['growth']} a round); finalists replayed with {s['final_games']} "
+        f"fresh games each.",
+        "",
+        "Balance = 1 - largest gap between seat win rates (95% bootstrap interval); first "
+        "seat = the seat that starts (95% Wilson interval); advantage = its win rate minus "
+        "the fair share. Card costs, values and boards are reconstructed where the rulebooks "
+        "are silent (see docs/balance.md), so these verdicts are about that reconstruction.",
+        "",
+    ]
+    for title, key in (("Most balanced", "most_balanced"), ("Least balanced", "least_balanced")):
+        lines += [f"## {title}", "",
+                  "| rank | market | cards | games | Balance [95%] | first seat wins [95%] "
+                  "| first-player advantage | race Balance (games) |",
+                  "|---:|---:|---|---:|---|---|---:|---|"]
+        for rank, m in enumerate(summary[key][:SHOWN], start=1):
+            lines.append(
+                f"| {rank} | {m['market']} | {', '.join(m['cards'])} | {m['games']} | "
+                f"{m['balance']:.3f} [{m['balance_low']:.3f}, {m['balance_high']:.3f}] | "
+                f"{m['first_seat_win_rate']:.1%} [{m['first_seat_low']:.1%}, "
+                f"{m['first_seat_high']:.1%}] | {m['first_player_advantage']:+.1%} | "
+                f"{m['race_balance']:.3f} ({m['race_games']}) |")
+        lines.append("")
+    run = summary["run"]
+    lines.append(f"{run['games_played']} games played in this run, "
+                 f"{run['seconds_playing']} s ({run['games_per_second']} games/s, "
+                 f"backend {run['backend']}); {run['games_per_cpu_second']} games per "
+                 f"CPU-second over all rows.")
+    if run["projected_minutes"]:
+        lines.append(f"With these settings the whole space ({summary['space']['size']} "
+                     f"markets, {run['full_space_games']} games) would take about "
+                     + ", ".join(f"{v} min on {k}" for k, v in
+                                 run["projected_minutes"].items())
+                     + " (CPU time only: no scheduling overhead, cores not shared).")
+    return "\n".join(lines) + "\n"
+
+
+def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
+    """Horizontal error bars: each finalist's Balance with its 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    entries = [(m, "most balanced", "tab:green") for m in summary["most_balanced"][:SHOWN]]
+    entries += [(m, "least balanced", "tab:red") for m in summary["least_balanced"][:SHOWN]]
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(entries) + 1.5))
+    for y, (m, label, colour) in enumerate(entries):
+        ax.errorbar(m["balance"], y, xerr=[[m["balance"] - m["balance_low"]],
+                                           [m["balance_high"] - m["balance"]]],
+                    fmt="o", color=colour, capsize=3,
+                    label=label if y == 0 or entries[y - 1][1] != label else None)
+    ax.set_yticks(range(len(entries)))
+    ax.set_yticklabels([f"{m['market']}: {', '.join(m['cards'])}" for m, _, _ in entries],
+                       fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("Balance (1 - largest seat win-rate gap), 95% bootstrap interval")
+    ax.set_xlim(min(m["balance_low"] for m, _, _ in entries) - 0.02, 1.02)
+    ax.legend(loc="center", fontsize=8)   # the ends hold the points
+    ax.set_title(f"Market search finalists ({summary['settings']['players']} players, "
+                 f"{', '.join(sorted(set(summary['settings']['agents'])))})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+# ----- command line -----------------------------------------------------------------------------
+def parse_agents(text: str, players: int) -> tuple[str, ...]:
+    """One jitted agent spec for every seat, or one per seat (comma-separated)."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ConfigError(f"--agents needs 1 or {players} entries, got {len(specs)}: {text!r}")
+    for spec in specs:
+        if spec not in AGENT_CODES:
+            raise ConfigError(f"--agents {spec!r}: the market search plays inside numba, so "
+                              f"it takes the jitted agents {sorted(AGENT_CODES)}")
+    return tuple(specs)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.market_search",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--agents", default="rule_based",
+                        help=f"one of {sorted(AGENT_CODES)} for every seat, or one per seat")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=4, help="games a market in round 0")
+    parser.add_argument("--growth", type=int, default=2,
+                        help="each round plays this many times more games a market")
+    parser.add_argument("--finalists", type=int, default=SHOWN,
+                        help="markets left in each bracket when the race stops")
+    parser.add_argument("--final-games", type=int, default=2000,
+                        help="fresh games for each finalist's replay")
+    parser.add_argument("--markets", type=int, default=None,
+                        help="race only this many markets, drawn from --seed (default: all)")
+    parser.add_argument("--cards-per-colour", type=int, default=None,
+                        help="only the first K cards of each colour (data-file order, base "
+                             "cards first; default: all 7)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="any other env option, e.g. track=monza, drivers=true, laps=2 "
+                             "(VALUE read as JSON, else text); repeatable")
+    parser.add_argument("--plan", action="store_true",
+                        help="print the schedule and the number of games, play nothing")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
+    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
+                        help="run on Ray (local Ray when no ADDRESS)")
+    parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def _positive(name: str, value: int) -> None:
+    if value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {value}")
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any] | None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        from transit_gym.envs.automobiles.data import load_cards
+
+        for name in ("games", "growth", "finalists", "final_games"):
+            _positive(f"--{name.replace('_', '-')}", getattr(args, name))
+        if args.seed < 0:
+            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+        options = parse_options(args.option)
+        if "card_set" in options or "num_players" in options:
+            raise ConfigError("--option card_set / num_players: the search sets these itself")
+        space = race.market_space(load_cards(options.get("card_data")), args.cards_per_colour)
+        settings = Settings(args.players, parse_agents(args.agents, args.players), args.seed,
+                            args.games, args.growth, args.finalists, args.final_games,
+                            args.markets, args.cards_per_colour,
+                            tuple(sorted(options.items())))
+        markets = race.sample_markets(space, args.markets, args.seed)
+        # the options valid? (one market's game built here, so errors come before any work)
+        cached_game(GAME, args.players, options_key(
+            {**options, "card_set": list(space.cards(markets[0]))}))
+        check_backend(args.workers, args.ray)
+    except ValueError as exc:   # ConfigError, DataFileError
+        parser.error(str(exc))
+    planned = race.planned_games(len(markets), args.finalists, args.games, args.growth,
+                                 args.final_games)
+    if args.plan:
+        sizes = race.bracket_sizes(len(markets), args.finalists)
+        print(f"{len(markets)} markets; bracket sizes {sizes}; games a market per round "
+              f"{[race.games_in_round(args.games, args.growth, r) for r in range(len(sizes) - 1)]}"
+              f"; {planned} games in all")
+        return None
+    out = args.out or Path("reports") / f"market-search-{args.players}p-seed{args.seed}"
+    try:
+        summary = run_search(settings, space, out, workers=args.workers,
+                             ray_address=args.ray, plots=not args.no_plots,
+                             progress=not args.quiet)
+    except SettingsMismatchError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    except ConfigError as exc:   # a damaged rounds.csv, Ray not starting
+        parser.error(str(exc))
+    except WorkerDiedError as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
+    print(finalists_markdown(summary))
+    print(f"written: {out}/finalists.md, rounds.csv, summary.json"
+          + ("" if args.no_plots else ", finalists.png"), file=sys.stderr)
+    return summary
+
+
+if __name__ == "__main__":
+    main()
