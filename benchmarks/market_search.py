@@ -36,17 +36,17 @@ from typing import Any
 
 from transit_gym.benchmarks import market_race as race
 from transit_gym.benchmarks.balance import CsvSink, parse_options
-from transit_gym.benchmarks.runner import (
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.benchmarks.stats import wilson_interval
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.stats import wilson_interval
 
 GAME = "automobiles"
 #: at most this many games in one task (a market's round is split into pieces of this
@@ -112,8 +112,8 @@ class Task:
 def run_task(task: Task) -> list[dict[str, Any]]:
     """Play every piece of ``task`` inside numba; one row per piece."""
     from transit_gym.agents.registry import policy_kernel
-    from transit_gym.benchmarks.stats import seat_wins
     from transit_gym.envs.core.rollout import play_games
+    from transit_gym.training.stats import seat_wins
 
     seed_round = task.round if task.stage == "race" else race.FINAL_ROUND
     # one game built per process; each market only swaps its cards into the params
