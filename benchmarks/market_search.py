@@ -35,10 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from transit_gym.benchmarks import market_race as race
-from transit_gym.benchmarks.balance import CsvSink, parse_options
+from transit_gym.benchmarks.balance import parse_options
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.run_folder import CsvSink
 from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
