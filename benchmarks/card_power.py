@@ -50,7 +50,9 @@ GAME_OF_KIND = {"cards": "automobiles", "drivers": "automobiles",
 #: games of one (item, market, seat) cell per task; search agents play through Python
 CHUNK = 100
 PYTHON_CHUNK = 5
-#: streams of the games of one cell: (market * players + seat) * STRIDE + game
+#: chance stream of game ``g`` in market ``m``: ``m * STRIDE + g``, the same whichever seat
+#: is restricted (common random numbers: an item the agent never uses scores exactly the
+#: fair share, since the restricted seats' games are then the unrestricted ones)
 STRIDE = 1 << 20
 FIELDS = ["kind", "item", "market", "seat", "game", "score"]
 
@@ -181,7 +183,7 @@ def run_cell(cell: Cell) -> list[dict[str, Any]]:
     options = {k: list(v) if isinstance(v, tuple) else v for k, v in cell.options}
     game = cached_game(GAME_OF_KIND[cell.kind], cell.players, options_key(options))
     forbidden = restriction(game, cell.kind, cell.item, cell.seat)
-    base = (cell.market * cell.players + cell.seat) * STRIDE
+    base = cell.market * STRIDE
     if cell.agent in AGENT_CODES:
         from transit_gym.agents.registry import policy_kernel
         from transit_gym.envs.core.rollout import play_games
