@@ -46,14 +46,15 @@ def level_folder(out: Path, level: str) -> Path:
 
 
 def verdict(stats: dict[str, Any], players: int) -> str:
-    """``fair`` when every seat's interval contains ``1 / players``, else ``biased: seat i``
-    (the seat furthest from it)."""
+    """``fair`` when every seat's interval contains ``1 / players``, else ``biased: seat i
+    high`` (the seat winning most above it; ``low`` when only seats below it are out)."""
     fair = 1.0 / players
     outside = [s for s, (lo, hi) in enumerate(stats["seat_win_interval"])
                if not lo <= fair <= hi]
     if not outside:
         return "fair"
-    worst = max(outside, key=lambda s: abs(stats["seat_win_rate"][s] - fair))
+    high = [s for s in outside if stats["seat_win_rate"][s] > fair]   # who wins too often
+    worst = max(high or outside, key=lambda s: abs(stats["seat_win_rate"][s] - fair))
     side = "high" if stats["seat_win_rate"][worst] > fair else "low"
     return f"biased: seat {worst} {side}"
 
