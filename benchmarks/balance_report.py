@@ -271,7 +271,9 @@ def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path)
         lows = np.array([sets[n]["seat_win_interval"][seat][0] for n in names])
         highs = np.array([sets[n]["seat_win_interval"][seat][1] for n in names])
         ax.bar(x + (seat - (players - 1) / 2) * width, rates, width,
-               yerr=[rates - lows, highs - rates], capsize=2, label=f"seat {seat}")
+               # clipped: at a rate of 0 or 1 the interval's end may round past it
+               yerr=[np.maximum(rates - lows, 0), np.maximum(highs - rates, 0)], capsize=2,
+               label=f"seat {seat}")
     ax.axhline(1.0 / players, color="black", linewidth=0.8, linestyle="--", label="fair share")
     ax.set_xticks(x, names, rotation=30, ha="right")
     ax.set_ylabel("win rate (95% Wilson interval)")

@@ -418,8 +418,8 @@ def plot(summary: dict[str, Any], out: Path) -> list[Path]:
         if not table:
             continue
         rates = np.array([r["score_rate"] for r in table])
-        low = rates - np.array([r["interval"][0] for r in table])
-        high = np.array([r["interval"][1] for r in table]) - rates
+        low = np.maximum(rates - np.array([r["interval"][0] for r in table]), 0)
+        high = np.maximum(np.array([r["interval"][1] for r in table]) - rates, 0)
         fig, ax = plt.subplots(figsize=(7, 0.28 * len(table) + 1.5))
         y = np.arange(len(table))
         ax.errorbar(rates, y, xerr=[low, high], fmt="o", capsize=3)

@@ -89,3 +89,22 @@ def test_skill_levels_needs_three_levels(tmp_path):
     with pytest.raises(SystemExit):
         skill_levels.main(["automobiles", "--levels", "random", "rule_based", "--out",
                            str(tmp_path)])
+
+
+def test_designer_report_joins_the_runs_and_states_the_reconstructed_data_once(tmp_path):
+    from transit_gym.benchmarks import designer_report
+
+    sweep_dir, skill_dir = tmp_path / "balance", tmp_path / "skill"
+    run_sweep(SWEEP, sweep_dir, workers=1, plots=True, progress=False)
+    skill_dir.mkdir()
+    (skill_dir / "skill.md").write_text("# Balance verdicts across skill levels\n\n"
+                                        "## Rank agreement between levels\n\nrows\n")
+    report = designer_report.build({"balance": sweep_dir, "skill": skill_dir},
+                                   tmp_path / "out")
+    text = report.read_text()
+    assert text.count("## Reconstructed data") == 1 and RECONSTRUCTED[0] in text
+    assert "### Card usage" in text and "### Rank agreement between levels" in text
+    assert (tmp_path / "out" / "balance_seat_win_rates.png").exists()
+    assert "](balance_seat_win_rates.png)" in text
+    with pytest.raises(ValueError, match="no power.md"):
+        designer_report.build({"power": skill_dir}, tmp_path / "out2")
