@@ -118,7 +118,7 @@ def markdown(result: dict[str, Any], game: str, games: int, seed: int) -> str:
              f"{game}, {result['players']} players, {games} games per set and level, seed "
              f"{seed}; levels (weakest first as given): {', '.join(levels)}. Verdict: **fair** "
              f"when every seat's 95% Wilson interval contains the fair share, else "
-             f"**biased** (the seat furthest from it). Balance = 1 - largest gap between "
+             f"**biased** (naming the seat that wins too often). Balance = 1 - largest gap between "
              f"seat win rates (rank among the sets in brackets).", "",
              "| set | " + " | ".join(levels) + " | skill-dependent |",
              "| --- |" + " --- |" * len(levels) + " --- |"]
