@@ -14,7 +14,7 @@ run resumes with nothing lost (``settings.json`` refuses other settings); ``--ra
 the same tasks on a Ray cluster. Finalists are reported with their Balance (95%
 bootstrap interval) and seat win rates (95% Wilson intervals): ``search.md``,
 ``search.json``. ``--cards-per-colour K`` searches the K**5 markets of the first K cards
-of each colour (small runs and tests).
+of each colour in alphabetical order (small runs and tests).
 """
 
 from __future__ import annotations
