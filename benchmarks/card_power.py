@@ -31,18 +31,18 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.runner import (
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.restrict import forbid
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_class, options_key
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.benchmarks.stats import seat_wins, wilson_interval
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.restrict import forbid
-from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, game_class, options_key
+from transit_gym.training.stats import seat_wins, wilson_interval
 
 KINDS = ("cards", "drivers", "sponsors")
 GAME_OF_KIND = {"cards": "automobiles", "drivers": "automobiles",

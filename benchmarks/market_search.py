@@ -33,16 +33,16 @@ import numpy as np
 
 from transit_gym.benchmarks.balance import parse_agents, parse_options
 from transit_gym.benchmarks.card_power import automobiles_cards, check_settings, pool_cards
-from transit_gym.benchmarks.runner import (
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.benchmarks.stats import balance, bootstrap_interval, seat_wins, wilson_interval
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.stats import balance, bootstrap_interval, seat_wins, wilson_interval
 
 SIDES = ("most", "least")
 

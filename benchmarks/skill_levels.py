@@ -34,9 +34,9 @@ from transit_gym.benchmarks.balance import (
     parse_options,
     run_sweep,
 )
-from transit_gym.benchmarks.runner import WorkerDiedError, check_backend, check_out
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import game_for_cli
+from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
 
 
 def level_folder(out: Path, level: str) -> Path:

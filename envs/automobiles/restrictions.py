@@ -16,8 +16,8 @@ forbids what the same id means elsewhere (``encode.action_name``):
 from __future__ import annotations
 
 from transit_gym.envs.automobiles.data import CARD_COLOURS, COLOURS
-from transit_gym.envs.automobiles.drivers import A_DRIVER, A_USE_DRIVER
 from transit_gym.envs.automobiles.kernels import A_STOCK
+from transit_gym.envs.automobiles.racing_season.drivers import A_DRIVER, A_USE_DRIVER
 from transit_gym.envs.core.errors import ConfigError
 
 NUM_DRIVERS = 10
@@ -51,7 +51,7 @@ def use_driver_ability() -> list[int]:
 def take_sponsor(sponsor_names: tuple[str, ...] | list[str], name: str) -> list[int]:
     """"May not take sponsor ``name``" in the season campaign (``sponsor_names``: the
     season game's ``sponsor_data.names``)."""
-    from transit_gym.envs.automobiles.season_state import A_SPONSOR
+    from transit_gym.envs.automobiles_season.state import A_SPONSOR
 
     names = list(sponsor_names)
     if name not in names:

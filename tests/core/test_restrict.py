@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transit_gym.agents.mcts import MCTSAgent
 from transit_gym.agents.registry import make_agent, policy_kernel
+from transit_gym.agents.search.mcts import MCTSAgent
 from transit_gym.envs import automobiles_v0, planes_v0
 from transit_gym.envs.automobiles import restrictions as auto
 from transit_gym.envs.automobiles.data import COLOURS
