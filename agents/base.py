@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.restrict import check_forbidden, restrict_mask
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 
@@ -17,6 +18,22 @@ class Agent(ABC):
     #: True for agents that search from the game state (``act_state``) rather than act on
     #: the observation alone; they may read only what the game's ``determinize`` leaves
     needs_state: bool = False
+    #: restricted play: the match's ``(num_players, num_actions)`` forbidden actions
+    #: (None: unrestricted); set by :meth:`restrict`
+    forbidden: np.ndarray | None = None
+
+    def restrict(self, forbidden, game: Game) -> None:
+        """Play under the match's forbidden actions (``forbidden[seat]`` may not be taken by
+        ``seat``; None lifts it): :meth:`act_state` masks them, a search agent respects
+        them for every seat it simulates."""
+        self.forbidden = check_forbidden(forbidden, game.num_players, game.num_actions)
+
+    def legal_mask(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s legal mask in ``state`` without its forbidden actions
+        (``ForbiddenError`` when none would be left)."""
+        game = state.game
+        return restrict_mask(game.legal_mask(state), self.forbidden, seat,
+                             lambda a: game.describe_action(state, a))
 
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -30,7 +47,7 @@ class Agent(ABC):
         observation agent sees ``seat``'s observation and mask, a search agent
         (``needs_state``) overrides it."""
         game = state.game
-        return self.act(game.observe(state, seat), game.legal_mask(state))
+        return self.act(game.observe(state, seat), self.legal_mask(state, seat))
 
 
 class RandomAgent(Agent):

@@ -33,6 +33,8 @@ def game_record(game, state, rewards: np.ndarray, decisions: int, set_name: str,
             if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
                     value, bool):
                 record[key] = value
+            elif key == "market" and isinstance(value, dict):   # card of each colour
+                record.update({f"card_{colour}": name for colour, name in value.items()})
     for seat, info in enumerate(game.final_info(state)):
         for key, value in info.items():
             if key in SKIP_INFO:
@@ -100,7 +102,54 @@ def set_statistics(rows: list[dict[str, Any]], players: int, seed: int) -> dict[
         }
     if colours:
         stats["colours"] = colours
+    cards = card_usage(rows, players)
+    if cards:
+        stats["cards"] = cards
     return stats
+
+
+def card_usage(rows: list[dict[str, Any]], players: int) -> dict[str, dict[str, Any]]:
+    """Per card of the market (``card_<colour>`` columns): its colour, the games it was in
+    play, and cubes bought and activated per seat and game in those games."""
+    usage: dict[str, dict[str, Any]] = {}
+    for colour in _colours(rows):
+        if f"card_{colour}" not in rows[0]:
+            continue
+        for name in sorted({str(r[f"card_{colour}"]) for r in rows}):
+            own = [r for r in rows if str(r[f"card_{colour}"]) == name]
+            per_seat = [
+                [float(np.mean([float(r.get(f"s{s}_{kind}_{colour}", 0.0)) for r in own]))
+                 for s in range(players)] for kind in ("bought", "activated")]
+            usage[name] = {"colour": colour, "games": len(own), "bought_per_seat": per_seat[0],
+                           "played_per_seat": per_seat[1]}
+    return usage
+
+
+def reconstructed_notes(game_name: str) -> list[str]:
+    """What the game's default data holds that no source confirms: the ``RECONSTRUCTED``
+    (and ``INFERRED``) notes of its data module, read, not restated."""
+    import importlib
+
+    from transit_gym.envs.registry import game_class
+
+    package = game_class(game_name).__module__.rsplit(".", 1)[0]
+    try:
+        data = importlib.import_module(f"{package}.data")
+    except ImportError:
+        return []
+    notes = [f"RECONSTRUCTED: {n}" for n in getattr(data, "RECONSTRUCTED", ())]
+    return notes + [f"INFERRED: {n}" for n in getattr(data, "INFERRED", ())]
+
+
+def reconstructed_markdown(game_name: str) -> list[str]:
+    """The report section stating which data are reconstructed (empty when none)."""
+    notes = reconstructed_notes(game_name)
+    if not notes:
+        return []
+    return ["", "## Reconstructed data", "",
+            "These results rest on the game's default data files; no source confirms the "
+            "following, so every verdict holds for these values only:", "",
+            *[f"- {n}" for n in notes], ""]
 
 
 def summarise(sweep, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -187,6 +236,22 @@ def markdown(sweep, summary: dict[str, Any]) -> str:
                 lines.append(f"| {colour} | {c['bought_per_game']:.2f} | "
                              f"{c['activated_per_game']:.2f} | {top} |")
             lines.append("")
+    if any("cards" in s for s in sets.values()):
+        agents = summary["agents"]
+        seats = " | ".join(f"s{i} ({agents[i]})" for i in range(players))
+        lines += ["", "## Card usage", "",
+                  "Cubes of each market card bought and played (activated) per seat and game, "
+                  "in the games where the card was in play.", ""]
+        for name in summary["ranking"]:
+            cards = sets[name].get("cards", {})
+            lines += [f"### {name}", "", f"| card | colour | games | bought: {seats} | "
+                      f"played: {seats} |", "| --- | --- | ---: |" + " ---: |" * (2 * players)]
+            for card, c in cards.items():
+                bought = " | ".join(f"{x:.2f}" for x in c["bought_per_seat"])
+                played = " | ".join(f"{x:.2f}" for x in c["played_per_seat"])
+                lines.append(f"| {card} | {c['colour']} | {c['games']} | {bought} | {played} |")
+            lines.append("")
+    lines += reconstructed_markdown(summary["game"])
     return "\n".join(lines) + "\n"
 
 
@@ -209,7 +274,9 @@ def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path)
         lows = np.array([sets[n]["seat_win_interval"][seat][0] for n in names])
         highs = np.array([sets[n]["seat_win_interval"][seat][1] for n in names])
         ax.bar(x + (seat - (players - 1) / 2) * width, rates, width,
-               yerr=[rates - lows, highs - rates], capsize=2, label=f"seat {seat}")
+               # clipped: at a rate of 0 or 1 the interval's end may round past it
+               yerr=[np.maximum(rates - lows, 0), np.maximum(highs - rates, 0)], capsize=2,
+               label=f"seat {seat}")
     ax.axhline(1.0 / players, color="black", linewidth=0.8, linestyle="--", label="fair share")
     ax.set_xticks(x, names, rotation=30, ha="right")
     ax.set_ylabel("win rate (95% Wilson interval)")

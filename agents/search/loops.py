@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.restrict import apply_forbidden
 from transit_gym.envs.core.rng import below
 
 # tree arrays: one row per node; HINT is the rule-based action at the node's first visit
@@ -44,8 +45,12 @@ def child(ints, node, action):
 
 
 def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, prior,
-             rollout_code, epsilon, horizon, rng, words, n_players, n_actions, obs_size):
-    """Run ``n_sims`` simulations into the tree; return the new node count."""
+             rollout_code, epsilon, horizon, rng, words, n_players, n_actions, obs_size,
+             forbidden):
+    """Run ``n_sims`` simulations into the tree; return the new node count.
+    ``forbidden[seat]`` (restricted play; zero rows: none) is cleared from every mask of
+    that seat, in the tree and in the rollouts; where a determinization leaves the seat
+    nothing but forbidden actions, it plays them (the position is hypothetical)."""
     s = np.empty_like(root)
     mask = np.zeros(n_actions, dtype=np.int8)
     capacity = ints.shape[0]
@@ -55,10 +60,10 @@ def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, prior,
         s[:] = root
         determinize(s, p, seat, rng)
         node = descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng,
-                       words, n_nodes, capacity)
+                       words, n_nodes, capacity, forbidden)
         if node >= n_nodes:
             n_nodes = node + 1
-        rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words)
+        rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words, forbidden)
         leaf_value(s, p, reward)
         while node != 0:
             floats[node, VISITS] += 1.0
@@ -87,7 +92,7 @@ def guide(s, p, player, mask, obs, words):
 
 
 def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, words,
-            n_nodes, capacity):
+            n_nodes, capacity, forbidden):
     """Selection and expansion on one determinization; return the node reached (a new
     node gets index ``n_nodes``).
 
@@ -101,6 +106,7 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
             return node
         mask[:] = 0
         legal_mask(s, p, mask)
+        apply_forbidden(mask, forbidden, player)
         hint = -1
         if prior > 0.0:
             if ints[node, HINT] == UNKNOWN:
@@ -161,7 +167,7 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
         node = best
 
 
-def rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words):
+def rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words, forbidden):
     """Play on with the rollout policy (``rollout_code`` 0 uniformly random, else that
     built-in agent; with ``epsilon > 0`` each move is uniformly random with probability
     ``epsilon``) until the game ends or, with ``horizon >= 0``, until ``horizon``
@@ -177,6 +183,7 @@ def rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words):
         last = player
         mask[:] = 0
         legal_mask(s, p, mask)
+        apply_forbidden(mask, forbidden, player)
         if rollout_code == 0 or (epsilon > 0.0 and below(words, 1 << 30) < epsilon * (1 << 30)):
             a = uniform_legal(words, mask)
         else:

@@ -38,6 +38,7 @@ from transit_gym.agents.search.loops import (
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.fused import jit_templates
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.restrict import as_loop_argument
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 #: rollout policy codes: the built-in agents' codes of the game's policy kernel
@@ -274,7 +275,7 @@ class MCTSAgent(Agent):
         """The action of ``seat`` (to move in ``state``) after searching; a forced move
         (one legal action) is played without a search."""
         if self.game.current_player(state) == seat:
-            legal = np.flatnonzero(self.game.legal_mask(state))
+            legal = np.flatnonzero(self.legal_mask(state, seat))
             if legal.size == 1:
                 return int(legal[0])
         return self.search(state, seat).action
@@ -305,7 +306,8 @@ class MCTSAgent(Agent):
                                        ROLLOUTS[config.rollout], float(config.epsilon),
                                        horizon, self._words[:RNG_WORDS],
                                        self._words[RNG_WORDS:], game.num_players,
-                                       game.num_actions, game.obs_size))
+                                       game.num_actions, game.obs_size,
+                                       as_loop_argument(self.forbidden, game.num_actions)))
             done += n
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -317,7 +319,7 @@ class MCTSAgent(Agent):
             visits[a] = floats[c, VISITS]
             values[a] = floats[c, VALUE] / max(floats[c, VISITS], 1.0)
             c = ints[c, NEXT]
-        mask = game.legal_mask(state)
+        mask = self.legal_mask(state, seat)
         # most visits; ties to the better mean value, then the lower action
         order = np.lexsort((-np.arange(game.num_actions), values, visits))
         legal_order = [a for a in order[::-1] if mask[a]]

@@ -28,6 +28,12 @@ from transit_gym.envs.core.errors import (
 )
 from transit_gym.envs.core.fused import fused_kernels
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.restrict import (
+    ForbiddenError,
+    apply_forbidden,
+    check_forbidden,
+    no_action_left_message,
+)
 from transit_gym.envs.core.rng import fresh_seed, split_seed
 
 
@@ -50,7 +56,9 @@ class TransitAECEnv(AECEnv):
             cls.metadata = {**TransitAECEnv.metadata, "name": f"{cls.game_class.name}_v0"}
 
     def __init__(self, num_players: int | None = None, render_mode: str | None = None,
-                 **options: Any):
+                 forbidden: Any = None, **options: Any):
+        """``forbidden``: restricted play, a ``(num_players, num_actions)`` boolean array
+        of the actions each seat may not take (see :mod:`envs.core.restrict`)."""
         super().__init__()
         if num_players is None:
             num_players = self.game_class.min_players
@@ -63,6 +71,8 @@ class TransitAECEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.forbidden = check_forbidden(forbidden, self.game.num_players,
+                                         self.game.num_actions)
         self._bind_kernels()
         obs_low, obs_high = self.game.obs_low_high()
         self._obs_space = gymnasium.spaces.Dict(
@@ -130,6 +140,7 @@ class TransitAECEnv(AECEnv):
         self._mask[:] = 0
         self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
         self._player = self.game.current_player(self.game_state)
+        self._restrict()
         self.agent_selection = self.possible_agents[self._player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -164,11 +175,23 @@ class TransitAECEnv(AECEnv):
         player = self._step_fused(self.game_state.data, self._params, action, mask)
         self._player = player
         if player >= 0:
+            if self.forbidden is not None:
+                self._restrict()
             if self._step_info is not None:
                 self._publish_step_info()
             self.agent_selection = self.possible_agents[player]
             return
         self._finish()
+
+    def _restrict(self) -> None:
+        """Clear the forbidden actions of the seat to move from the mask (restricted play);
+        ``ForbiddenError`` when none would be left."""
+        if self.forbidden is None or self._player < 0:
+            return
+        if apply_forbidden(self._mask, self.forbidden, self._player) == 0:
+            describe = lambda a: self.game.describe_action(self.game_state, a)  # noqa: E731
+            raise ForbiddenError(f"{self.possible_agents[self._player]}: " + no_action_left_message(
+                self._mask, self.forbidden, self._player, describe))
 
     def _publish_step_info(self) -> None:
         """The game's mid-game infos after this step, if it has news (Game.step_info)."""
@@ -221,6 +244,7 @@ class TransitAECEnv(AECEnv):
         self._mask[:] = 0
         self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
         self._player = self.game.current_player(self.game_state)
+        self._restrict()
         if self._player < 0:
             self._finish()
         else:
@@ -278,6 +302,7 @@ class TransitAECEnv(AECEnv):
             self._mask[:] = 0
             self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
             self._player = self.game.current_player(self.game_state)
+            self._restrict()
 
 
 class FastOrderEnforcingWrapper(OrderEnforcingWrapper):

@@ -18,17 +18,24 @@ from transit_gym.envs.core.draw import uniform_legal_rows
 from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
 from transit_gym.envs.core.fused import fused_kernels, split64
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.restrict import ForbiddenError, check_forbidden, no_action_left_message
 from transit_gym.envs.core.rng import fresh_seed, split_seed
 
 
 class BatchEnv:
-    """B games of ``game`` stepped together. Attributes are the output arrays."""
+    """B games of ``game`` stepped together. Attributes are the output arrays.
 
-    def __init__(self, game: Game, batch_size: int, seed: int | None = None):
+    ``forbidden``: restricted play, a ``(num_players, num_actions)`` boolean array of the
+    actions each seat may not take; they are cleared from ``masks`` (see
+    :mod:`envs.core.restrict`)."""
+
+    def __init__(self, game: Game, batch_size: int, seed: int | None = None,
+                 forbidden: Any = None):
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.game = game
         self.batch_size = batch_size
+        self.forbidden = check_forbidden(forbidden, game.num_players, game.num_actions)
         self._fused = fused_kernels(game.kernels)
         n = batch_size
         self.states = np.zeros((n, game.layout.size), dtype=np.int64)
@@ -50,6 +57,7 @@ class BatchEnv:
         self.episodes[:] = 0
         self._fused.batch_reset(self.states, self.game.params, self._lo, self._hi, self.episodes,
                                 self.obs, self.masks, self.rewards, self.players, self.dones)
+        self._restrict()
 
     def step(self, actions: np.ndarray) -> None:
         """Apply ``actions[b]`` in game ``b`` for every b; outputs are updated in place."""
@@ -71,6 +79,24 @@ class BatchEnv:
             raise IllegalActionError(
                 f"batch slot {bad}: " + illegal_action_message(int(actions[bad]), legal, describe)
             )
+        self._restrict()
+
+    def _restrict(self) -> None:
+        """Clear each slot's forbidden actions (of its seat to move) from ``masks``;
+        ``ForbiddenError`` naming the slot when one would have no legal action left."""
+        if self.forbidden is None:
+            return
+        live = self.players >= 0
+        rows = self.forbidden[np.where(live, self.players, 0)].astype(np.bool_)
+        allowed = (self.masks != 0) & ~rows & live[:, None]
+        stuck = np.flatnonzero(live & ~allowed.any(axis=1) & (self.masks != 0).any(axis=1))
+        if stuck.size:
+            slot = int(stuck[0])
+            state = self.state(slot)
+            describe = lambda a: self.game.describe_action(state, a)  # noqa: E731
+            raise ForbiddenError(f"batch slot {slot}: " + no_action_left_message(
+                self.masks[slot], self.forbidden, int(self.players[slot]), describe))
+        self.masks[live] = allowed[live]
 
     def state(self, slot: int) -> State:
         """A copy of the game in ``slot`` as a ``State``."""
@@ -89,6 +115,7 @@ class BatchEnv:
         self.dones[slot] = False
         self._fused.refresh(self.states[slot], self.game.params, int(slot), self.obs,
                             self.masks, self.players)
+        self._restrict()
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """Uniformly random legal actions for every slot, from a numpy generator."""
@@ -108,6 +135,7 @@ class BatchEnv:
 
 
 def make_batch(game_class: type[Game], batch_size: int, seed: int | None = None,
-               **options: Any) -> BatchEnv:
-    """``BatchEnv`` of ``batch_size`` games of ``game_class(**options)``."""
-    return BatchEnv(game_class(**options), batch_size, seed)
+               forbidden: Any = None, **options: Any) -> BatchEnv:
+    """``BatchEnv`` of ``batch_size`` games of ``game_class(**options)`` (``forbidden``:
+    restricted play, as in :class:`BatchEnv`)."""
+    return BatchEnv(game_class(**options), batch_size, seed, forbidden)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.restrict import apply_forbidden
 from transit_gym.envs.core.rng import RNG_WORDS, seed_into
 
 #: streams of auto-reset games in the batch API: episode * SLOT_STRIDE + slot
@@ -108,10 +109,13 @@ def random_rollouts(p, seed_lo, seed_hi, first_game, n_games, state_size, n_acti
 
 
 def play_games(p, seed_lo, seed_hi, first_game, n_games, codes, state_size, n_actions,
-               obs_size, out_rewards, out_decisions, final_states):
+               obs_size, out_rewards, out_decisions, final_states, forbidden):
     """Play games with built-in agents (``codes[seat]``); record rewards and end states.
+    ``forbidden[seat]`` are the actions a seat may not take (restricted play; zero rows:
+    none), cleared from its mask before its agent chooses.
 
-    Returns -1, or the index of the game in which an agent chose an illegal action.
+    Returns -1, or the index of the game in which an agent chose an illegal action (or a
+    restriction left the seat to move no legal action).
 
     Game ``g`` uses stream ``g`` for chance and an independent stream for the agents,
     so results depend only on the seed and the game index.
@@ -135,7 +139,10 @@ def play_games(p, seed_lo, seed_hi, first_game, n_games, codes, state_size, n_ac
             legal_mask(s, p, mask)
             obs[:] = 0.0
             observe(s, p, player, obs)
-            action = policy(codes[player], p, obs, mask, words)
+            if apply_forbidden(mask, forbidden, player) == 0:
+                action = -1   # reported as illegal; the caller names the restriction
+            else:
+                action = policy(codes[player], p, obs, mask, words)
             if action < 0 or action >= n_actions or mask[action] == 0:
                 out_decisions[i] = decisions
                 final_states[i, :] = s

@@ -10,6 +10,12 @@ import numpy as np
 from transit_gym.envs.core.errors import ConfigError, IllegalActionError
 from transit_gym.envs.core.fused import fused_kernels, fused_play_games, split64
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.restrict import (
+    ForbiddenError,
+    as_loop_argument,
+    check_forbidden,
+    restrict_mask,
+)
 from transit_gym.envs.core.rng import split_seed
 
 #: codes of the built-in agents understood by every game's ``policy`` kernel
@@ -38,8 +44,10 @@ class GameResults:
 
 
 def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 0,
-               first_game: int = 0) -> GameResults:
+               first_game: int = 0, forbidden: np.ndarray | None = None) -> GameResults:
     """Play games between built-in agents inside numba (``agents[seat]`` by name).
+    ``forbidden``: restricted play, a ``(num_players, num_actions)`` boolean array of the
+    actions each seat may not take (``ForbiddenError`` when that leaves no legal action).
 
     ``policy`` is the game's jitted agent kernel (see ``agents.<game>``).
     Game ``first_game + i`` is fixed by ``seed`` and its index alone, so any split of a
@@ -51,6 +59,7 @@ def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 
     unknown = [a for a in agents if a not in AGENT_CODES]
     if unknown:
         raise ConfigError(f"unknown built-in agents {unknown}; known: {sorted(AGENT_CODES)}")
+    restriction = check_forbidden(forbidden, game.num_players, game.num_actions)
     split_seed(seed)
     lo, hi = split64(seed)
     codes = np.array([AGENT_CODES[a] for a in agents], dtype=np.int64)
@@ -58,10 +67,17 @@ def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 
     decisions = np.zeros(n_games, dtype=np.int64)
     finals = np.zeros((n_games, game.layout.size), dtype=np.int64)
     bad = loop(game.params, lo, hi, first_game, n_games, codes, game.layout.size,
-               game.num_actions, game.obs_size, rewards, decisions, finals)
+               game.num_actions, game.obs_size, rewards, decisions, finals,
+               as_loop_argument(restriction, game.num_actions))
     if bad >= 0:
         state = State(game, finals[bad].copy())
         seat = game.current_player(state)
+        if restriction is not None:
+            try:
+                restrict_mask(game.legal_mask(state), restriction, seat,
+                              lambda a: game.describe_action(state, a))
+            except ForbiddenError as exc:
+                raise ForbiddenError(f"game {first_game + bad}: {exc}") from None
         raise IllegalActionError(
             f"built-in agent {agents[seat]!r} (seat {seat}) chose an illegal action in game "
             f"{first_game + bad} after {decisions[bad]} decisions; legal: "

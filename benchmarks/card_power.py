@@ -1,0 +1,513 @@
+"""Per-card power by restricted play (Jaffe et al., AIIDE 2012): what a seat loses when it
+may not buy a card, take a driver or take a sponsor.
+
+    python -m transit_gym.benchmarks.card_power --kinds cards,drivers,sponsors \\
+        --players 2 --games 200 --agents rule_based --seed 0 --out reports/power-2p
+
+For each item (the 35 Automobiles market cards, the 10 drivers, the 18 sponsor cards) one
+seat is restricted (``transit_gym.envs.core.restrict``) and plays against unrestricted
+seats of the same agent; the restricted seat rotates over every seat. A card is played in
+``--markets`` random markets that contain it (the other four cards drawn from
+``--pool``); drivers in random markets with ``drivers="all"`` (every driver on offer);
+sponsors in season campaigns (``automobiles_season``). The score rate is the restricted
+seat's mean share of the win, with a 95% Wilson interval. A restriction whose interval
+contains the fair share ``1 / players`` costs nothing measurable: the item is "unused" by
+this agent; the lower the rate, the stronger the item.
+
+Results: ``games.csv`` (one row per game; an interrupted run resumes from it, refusing
+other settings), ``power.md``, ``power.csv``, ``power.json`` and ``power_<kind>.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.restrict import forbid
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_class, options_key
+from transit_gym.training.runner import (
+    WorkerDiedError,
+    check_backend,
+    check_out,
+    make_backend,
+    run_with_progress,
+)
+from transit_gym.training.stats import seat_wins, wilson_interval
+
+KINDS = ("cards", "drivers", "sponsors")
+GAME_OF_KIND = {"cards": "automobiles", "drivers": "automobiles",
+                "sponsors": "automobiles_season"}
+#: games of one (item, market, seat) cell per task; search agents play through Python
+CHUNK = 100
+PYTHON_CHUNK = 5
+#: chance stream of game ``g`` in market ``m``: ``m * STRIDE + g``, the same whichever seat
+#: is restricted (common random numbers: an item the agent never uses scores exactly the
+#: fair share, since the restricted seats' games are then the unrestricted ones)
+STRIDE = 1 << 20
+FIELDS = ["kind", "item", "market", "seat", "game", "score"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a run measures; an ``--out`` folder holds the games of one Settings only."""
+
+    kinds: tuple[str, ...]
+    players: int
+    games: int
+    agent: str
+    seed: int
+    markets: int
+    pool: str
+    options: tuple[tuple[str, Any], ...] = ()
+    items: tuple[str, ...] = ()        # restrict the run to these item names (empty: all)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """``count`` games (from ``first``) of one item, market and restricted seat."""
+
+    kind: str
+    item: str
+    market: int
+    options: tuple[tuple[str, Any], ...]
+    seat: int
+    first: int
+    count: int
+    players: int
+    agent: str
+    seed: int
+
+
+@dataclass
+class Plan:
+    settings: Settings
+    items: dict[str, list[str]] = field(default_factory=dict)            # kind -> names
+    markets: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+
+    def per_cell(self) -> int:
+        """Games per (market, seat) cell: ``--games`` split evenly, rounded up."""
+        s = self.settings
+        return -(-s.games // (s.markets * s.players))
+
+
+# ----- what is measured ------------------------------------------------------------------
+def automobiles_cards(card_data: str | None = None):
+    from transit_gym.envs.automobiles.data import load_cards
+
+    return load_cards(card_data)
+
+
+def pool_cards(cards, pool: str) -> list[list[str]]:
+    """The market cards of each colour in ``pool`` (``all``: 7 a colour; ``base``: 4)."""
+    from transit_gym.envs.automobiles.data import CARD_COLOURS
+
+    if pool not in ("all", "base"):
+        raise ConfigError(f"--pool must be 'all' or 'base', got {pool!r}")
+    return [sorted(n for n in cards.cards_of(c)
+                   if pool == "all" or not cards.expansion[cards.card_id(n)])
+            for c in CARD_COLOURS]
+
+
+def random_market(per_colour: list[list[str]], rng: np.random.Generator,
+                  fixed: str | None = None) -> list[str]:
+    """One card per colour, uniformly from ``per_colour``; ``fixed`` keeps its colour's."""
+    return [fixed if fixed in options else options[int(rng.integers(len(options)))]
+            for options in per_colour]
+
+
+def sponsor_names(players: int, options: dict[str, Any]) -> list[str]:
+    game = game_class("automobiles_season")(num_players=players, **options)
+    return list(game.sponsor_data.names)
+
+
+def make_plan(settings: Settings) -> Plan:
+    """Every item and its markets (drawn from the seed, so a resumed run draws the same)."""
+    plan = Plan(settings)
+    options = dict(settings.options)
+    cards = automobiles_cards(options.get("card_data"))
+    per_colour = pool_cards(cards, settings.pool)
+    for kind in settings.kinds:
+        if kind not in KINDS:
+            raise ConfigError(f"--kinds: unknown kind {kind!r}; known: {list(KINDS)}")
+        if kind == "cards":
+            names = [n for colour in per_colour for n in colour]
+        elif kind == "drivers":
+            names = [f"Driver {d:02d}" for d in range(1, 11)]
+        else:
+            names = sponsor_names(settings.players, options)
+        if settings.items:
+            names = [n for n in names if n in settings.items]
+        plan.items[kind] = names
+        for k, name in enumerate(names):
+            rng = np.random.default_rng([settings.seed, KINDS.index(kind), k, 0xC0DE])
+            if kind == "sponsors":
+                plan.markets[(kind, name)] = [{} for _ in range(settings.markets)]
+                continue
+            fixed = name if kind == "cards" else None
+            extra = {"drivers": "all"} if kind == "drivers" else {}
+            plan.markets[(kind, name)] = [
+                {"card_set": random_market(per_colour, rng, fixed), **extra}
+                for _ in range(settings.markets)]
+    if settings.items and not any(plan.items.values()):
+        raise ConfigError(f"--items {list(settings.items)}: none is an item of "
+                          f"{list(settings.kinds)}")
+    return plan
+
+
+def restriction(game, kind: str, item: str, seat: int) -> np.ndarray:
+    """The forbidden array of ``seat`` for one item."""
+    from transit_gym.envs.automobiles import restrictions as auto
+
+    if kind == "cards":
+        ids = auto.buy_card(game.cards, item)
+    elif kind == "drivers":
+        ids = auto.take_driver(int(item.split()[-1]))
+    else:
+        ids = auto.take_sponsor(game.sponsor_data.names, item)
+    return forbid(game.num_players, game.num_actions, {seat: ids})
+
+
+# ----- playing ---------------------------------------------------------------------------
+def run_cell(cell: Cell) -> list[dict[str, Any]]:
+    """Play one cell's games; a row per game (the worker's whole job)."""
+    options = {k: list(v) if isinstance(v, tuple) else v for k, v in cell.options}
+    game = cached_game(GAME_OF_KIND[cell.kind], cell.players, options_key(options))
+    forbidden = restriction(game, cell.kind, cell.item, cell.seat)
+    base = cell.market * STRIDE
+    if cell.agent in AGENT_CODES:
+        from transit_gym.agents.registry import policy_kernel
+        from transit_gym.envs.core.rollout import play_games
+
+        results = play_games(game, policy_kernel(game.name), [cell.agent] * cell.players,
+                             cell.count, seed=cell.seed, first_game=base + cell.first,
+                             forbidden=forbidden)
+        rewards = results.rewards
+    else:
+        rewards = _python_games(game, cell, forbidden, base)
+    shares = seat_wins(np.asarray(rewards))
+    return [{"kind": cell.kind, "item": cell.item, "market": cell.market, "seat": cell.seat,
+             "game": cell.first + i, "score": round(float(shares[i, cell.seat]), 6)}
+            for i in range(cell.count)]
+
+
+def _python_games(game, cell: Cell, forbidden: np.ndarray, base: int) -> np.ndarray:
+    """Games through the rules API (search agents), every agent told the restriction and
+    reseeded per game from ``(seed, stream, seat)``."""
+    from transit_gym.training.tournament import game_seed, load_agent
+
+    agents = [load_agent(cell.agent, game, seed=cell.seed) for _ in range(cell.players)]
+    for agent in agents:
+        agent.restrict(forbidden, game)
+    out = np.zeros((cell.count, cell.players), dtype=np.float32)
+    for i in range(cell.count):
+        stream = base + cell.first + i
+        for seat, agent in enumerate(agents):
+            agent.reset(game_seed(cell.seed, stream, seat))
+        state = game.new_state(cell.seed, stream=stream)
+        while (player := game.current_player(state)) >= 0:
+            legal = np.flatnonzero(agents[player].legal_mask(state, player))
+            action = int(legal[0]) if legal.size == 1 else agents[player].act_state(state,
+                                                                                   player)
+            game.apply(state, action)
+        out[i] = game.rewards(state)
+    return out
+
+
+def cells(plan: Plan, done: set[tuple[str, str, int, int, int]]) -> Iterator[Cell]:
+    """Cells covering exactly the games not yet in ``done`` (kind, item, market, seat, game)."""
+    s = plan.settings
+    size = CHUNK if s.agent in AGENT_CODES else PYTHON_CHUNK
+    n = plan.per_cell()
+    for kind, names in plan.items.items():
+        start = game_class(GAME_OF_KIND[kind]).start_option   # seat 0 starts: the rotation
+        seat_zero = {start: 0} if start else {}               # covers every position
+        for name in names:
+            for m, market in enumerate(plan.markets[(kind, name)]):
+                options = options_key({**seat_zero, **dict(s.options), **market})
+                for seat in range(s.players):
+                    todo = [g for g in range(n) if (kind, name, m, seat, g) not in done]
+                    for run in _runs(todo, size):
+                        yield Cell(kind, name, m, options, seat, run[0], len(run), s.players,
+                                   s.agent, s.seed)
+
+
+def _runs(numbers: list[int], size: int) -> Iterator[list[int]]:
+    """Consecutive runs of ``numbers`` of at most ``size``."""
+    run: list[int] = []
+    for g in numbers:
+        if run and (g != run[-1] + 1 or len(run) == size):
+            yield run
+            run = []
+        run.append(g)
+    if run:
+        yield run
+
+
+# ----- the run folder --------------------------------------------------------------------
+def settings_record(settings: Settings) -> dict[str, Any]:
+    record = asdict(settings)
+    return json.loads(json.dumps(record))
+
+
+def check_settings(out: Path, settings: Settings) -> None:
+    """Refuse an ``--out`` holding games of other settings (``ConfigError`` naming them)."""
+    path = out / "settings.json"
+    wanted = settings_record(settings)
+    if path.exists():
+        try:
+            stored = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"{path} is damaged ({exc}); delete it or choose another --out"
+                              ) from None
+        differ = sorted(k for k in set(stored) | set(wanted) if stored.get(k) != wanted.get(k))
+        if differ:
+            raise ConfigError(f"--out {out} holds a run with other settings ({differ[0]}: "
+                              f"{stored.get(differ[0])!r} there, {wanted.get(differ[0])!r} "
+                              f"now); choose another --out or repeat those settings")
+    else:
+        path.write_text(json.dumps(wanted, indent=2))
+
+
+def load_rows(path: Path) -> list[dict[str, Any]]:
+    """Rows of ``games.csv`` (an incomplete last line, from a stopped run, is dropped)."""
+    if not path.exists():
+        return []
+    raw = path.read_text()
+    complete = raw.rfind("\n") + 1
+    if complete < len(raw):
+        path.write_text(raw[:complete])
+    rows = []
+    for number, row in enumerate(csv.DictReader(raw[:complete].splitlines()), 2):
+        try:
+            rows.append({"kind": row["kind"], "item": row["item"], "market": int(row["market"]),
+                         "seat": int(row["seat"]), "game": int(row["game"]),
+                         "score": float(row["score"])})
+        except (KeyError, TypeError, ValueError):
+            raise ConfigError(f"{path} line {number} is damaged; delete that line to resume"
+                              ) from None
+    return rows
+
+
+def run(settings: Settings, out: Path, workers: int | None = None,
+        ray_address: str | None | bool = False, plots: bool = True,
+        progress: bool = True) -> dict[str, Any]:
+    """Play (or resume) the run, then write the tables, summary and plots."""
+    check_out(out)
+    check_settings(out, settings)
+    plan = make_plan(settings)
+    path = out / "games.csv"
+    rows = load_rows(path)
+    done = {(r["kind"], r["item"], r["market"], r["seat"], r["game"]) for r in rows}
+    todo = list(cells(plan, done))
+    total = sum(c.count for c in todo)
+    if todo:   # compile (and fill the disk cache) before forking
+        run_cell(Cell(**{**todo[0].__dict__, "count": 1}))
+    backend = make_backend(workers, ray_address)
+    fresh_file = not path.exists() or not rows
+    with path.open("w" if fresh_file else "a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        if fresh_file:
+            writer.writeheader()
+        for records in run_with_progress(backend, ((run_cell, c) for c in todo), total,
+                                         progress):
+            writer.writerows(records)
+            handle.flush()
+            rows.extend(records)
+    summary = summarise(plan, rows)
+    (out / "power.json").write_text(json.dumps(summary, indent=2))
+    (out / "power.md").write_text(markdown(summary))
+    write_table(summary, out / "power.csv")
+    if plots:
+        plot(summary, out)
+    return summary
+
+
+# ----- what is made of the games ---------------------------------------------------------
+def summarise(plan: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per item: games, score rate, Wilson interval, cost and verdict; ranked per kind."""
+    s = plan.settings
+    fair = 1.0 / s.players
+    n_cell = plan.per_cell()
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for kind, names in plan.items.items():
+        table = []
+        for name in names:
+            scores = [r["score"] for r in rows if r["kind"] == kind and r["item"] == name
+                      and r["market"] < s.markets and r["game"] < n_cell]
+            n = len(scores)
+            if not n:
+                continue
+            rate = float(np.mean(scores))
+            low, high = wilson_interval(float(np.sum(scores)), n)
+            verdict = ("unused" if low <= fair <= high
+                       else "costs" if high < fair else "trap")
+            table.append({"item": name, "games": n, "score_rate": rate,
+                          "interval": [low, high], "cost": fair - rate, "verdict": verdict,
+                          "markets": [m.get("card_set") for m in plan.markets[(kind, name)]]})
+        table.sort(key=lambda row: (row["score_rate"], row["item"]))
+        for rank, row in enumerate(table, 1):
+            row["rank"] = rank
+        kinds[kind] = table
+    return {"settings": settings_record(s), "fair_share": fair, "games_per_item":
+            n_cell * s.markets * s.players, "kinds": kinds}
+
+
+KIND_TITLES = {"cards": "Market cards (may not buy it)",
+               "drivers": "Drivers (may not take it in the draft; drivers=\"all\")",
+               "sponsors": "Sponsors (may not take it; season campaign)"}
+
+
+def markdown(summary: dict[str, Any]) -> str:
+    s = summary["settings"]
+    fair = summary["fair_share"]
+    lines = ["# Per-item power by restricted play", "",
+             f"{s['players']} players, agent {s['agent']} at every seat, one seat restricted "
+             f"(rotated over the seats), {summary['games_per_item']} games per item "
+             f"({s['markets']} markets), seed {s['seed']}, card pool {s['pool']}. Score rate: "
+             f"the restricted seat's mean share of the win, 95% Wilson interval; fair share "
+             f"{fair:.3f}. Ranked strongest first (the restriction costs most).", "",
+             "Verdicts: **costs** (interval below the fair share: the item is worth having), "
+             "**unused** (interval contains the fair share: forbidding it costs nothing "
+             "measurable, the agent does not need it), **trap** (interval above: the agent "
+             "does better without it).", ""]
+    for kind, table in summary["kinds"].items():
+        lines += [f"## {KIND_TITLES[kind]}", "",
+                  "| rank | item | score rate | 95% interval | cost (pts) | verdict | games |",
+                  "| ---: | --- | ---: | --- | ---: | --- | ---: |"]
+        for row in table:
+            low, high = row["interval"]
+            lines.append(f"| {row['rank']} | {row['item']} | {100 * row['score_rate']:.1f}% | "
+                         f"{100 * low:.1f}-{100 * high:.1f}% | {100 * row['cost']:+.1f} | "
+                         f"{row['verdict']} | {row['games']} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_table(summary: dict[str, Any], path: Path) -> None:
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["kind", "rank", "item", "games", "score_rate", "low", "high", "cost",
+                         "verdict"])
+        for kind, table in summary["kinds"].items():
+            for row in table:
+                writer.writerow([kind, row["rank"], row["item"], row["games"],
+                                 round(row["score_rate"], 6), round(row["interval"][0], 6),
+                                 round(row["interval"][1], 6), round(row["cost"], 6),
+                                 row["verdict"]])
+
+
+def plot(summary: dict[str, Any], out: Path) -> list[Path]:
+    """One PNG per kind: score rate with its interval per item, the fair share marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    for kind, table in summary["kinds"].items():
+        if not table:
+            continue
+        rates = np.array([r["score_rate"] for r in table])
+        low = np.maximum(rates - np.array([r["interval"][0] for r in table]), 0)
+        high = np.maximum(np.array([r["interval"][1] for r in table]) - rates, 0)
+        fig, ax = plt.subplots(figsize=(7, 0.28 * len(table) + 1.5))
+        y = np.arange(len(table))
+        ax.errorbar(rates, y, xerr=[low, high], fmt="o", capsize=3)
+        ax.axvline(summary["fair_share"], color="grey", linestyle="--", label="fair share")
+        ax.set_yticks(y, [r["item"] for r in table])
+        ax.invert_yaxis()
+        ax.set_xlabel("score rate of the restricted seat (95% Wilson interval)")
+        ax.set_title(KIND_TITLES[kind])
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        path = out / f"power_{kind}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+# ----- command line ----------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.card_power",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kinds", default="cards,drivers,sponsors",
+                        help="comma-separated: cards, drivers, sponsors")
+    parser.add_argument("--items", default="",
+                        help="only these item names (comma-separated; default: all)")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=200, help="games per item")
+    parser.add_argument("--markets", type=int, default=4,
+                        help="random markets per item (sponsors: seeds of the season)")
+    parser.add_argument("--pool", default="all", help="all (35 cards) | base (20)")
+    parser.add_argument("--agents", default="rule_based",
+                        help="the agent at every seat: rule_based, random, mcts, mcts:N, ...")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="another env option (VALUE read as JSON), e.g. laps=2")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
+    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
+                        help="run on Ray (local Ray when no ADDRESS)")
+    parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def parse_settings(args: argparse.Namespace) -> Settings:
+    from transit_gym.benchmarks.balance import parse_agents, parse_options
+
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in KINDS]
+    if not kinds or unknown:
+        raise ConfigError(f"--kinds must list some of {list(KINDS)}, got {args.kinds!r}")
+    if args.players < 2 or args.players > 5:
+        raise ConfigError(f"--players must be 2..5, got {args.players}")
+    for name in ("games", "markets"):
+        if getattr(args, name) < 1:
+            raise ConfigError(f"--{name} must be positive, got {getattr(args, name)}")
+    if args.seed < 0:
+        raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+    agent = parse_agents(args.agents, args.players)
+    if len(set(agent)) != 1:
+        raise ConfigError(f"--agents: restricted play compares one agent with itself; got "
+                          f"{args.agents!r}")
+    options = parse_options(args.option)
+    items = tuple(i.strip() for i in args.items.split(",") if i.strip())
+    return Settings(kinds, args.players, args.games, agent[0], args.seed, args.markets,
+                    args.pool, tuple(sorted(options.items())), items)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = parse_settings(args)
+        make_plan(settings)   # items, pool and options valid?
+        check_backend(args.workers, args.ray)
+        out = args.out or Path("reports") / f"power-{settings.players}p-seed{settings.seed}"
+        check_out(out)
+        summary = run(settings, out, workers=args.workers, ray_address=args.ray,
+                      plots=not args.no_plots, progress=not args.quiet)
+    except ValueError as exc:   # ConfigError, DataFileError, ForbiddenError
+        parser.error(str(exc))
+    except WorkerDiedError as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
+    print(markdown(summary))
+    print(f"written: {out}/power.md, power.csv, power.json, games.csv"
+          + ("" if args.no_plots else ", power_<kind>.png"), file=sys.stderr)
+    return summary
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""One report a designer reads without the code: a balance sweep, the per-item power by
+restricted play and the verdicts across skill levels, with the data that are reconstructed.
+
+    python -m transit_gym.benchmarks.designer_report --balance reports/suggested-2p \\
+        --power reports/power-2p --skill reports/skill-2p --out reports/designer
+
+Each input is the ``--out`` folder of a finished run of ``benchmarks.balance``,
+``benchmarks.card_power`` or ``benchmarks.skill_levels`` (any may be left out); their
+reports are joined under one title, their PNG plots copied next to ``report.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+from transit_gym.benchmarks.balance_report import reconstructed_markdown
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.runner import check_out
+
+PARTS = (("balance", "report.md", "Card-set balance"),
+         ("power", "power.md", "What each card, driver and sponsor is worth (restricted play)"),
+         ("skill", "skill.md", "Do the verdicts depend on the players' skill?"))
+
+
+def _body(text: str) -> list[str]:
+    """A report's lines under a part heading: its title dropped, headings one level down,
+    and its own reconstructed-data section dropped (the joint report states it once)."""
+    lines = text.splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    out, skipping = [], False
+    for line in lines:
+        if line.startswith("## "):
+            skipping = line == "## Reconstructed data"
+        if skipping:
+            continue
+        out.append("#" + line if line.startswith("#") else line)
+    return out
+
+
+def build(folders: dict[str, Path], out: Path, game: str = "automobiles") -> Path:
+    """Write ``out/report.md`` from the finished runs in ``folders`` (kind -> folder)."""
+    if not folders:
+        raise ConfigError("give at least one of --balance, --power, --skill")
+    check_out(out)
+    summary = folders.get("balance", Path()) / "summary.json"
+    if "balance" in folders and summary.is_file():
+        game = json.loads(summary.read_text()).get("game", game)
+    lines = ["# Balance report for designers", "",
+             "Everything below was measured by self-play of the agents named in each part; "
+             "intervals are 95%. A verdict describes the game as reconstructed here, played "
+             "by these agents.", *reconstructed_markdown(game)]
+    for kind, name, title in PARTS:
+        if kind not in folders:
+            continue
+        path = folders[kind] / name
+        if not path.is_file():
+            raise ConfigError(f"--{kind} {folders[kind]}: no {name}; give the --out folder of "
+                              f"a finished run")
+        lines += ["", f"## {title}", "", *_body(path.read_text())]
+        for picture in sorted(folders[kind].glob("*.png")):
+            target = out / f"{kind}_{picture.name}"
+            shutil.copyfile(picture, target)
+            lines += ["", f"![{kind}: {picture.stem}]({target.name})"]
+    report = out / "report.md"
+    report.write_text("\n".join(lines) + "\n")
+    return report
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.designer_report",
+                                     description=__doc__.split("\n\n")[0])
+    for kind, _, _ in PARTS:
+        parser.add_argument(f"--{kind}", type=Path, default=None,
+                            help=f"--out folder of a finished {kind} run")
+    parser.add_argument("--out", type=Path, default=Path("reports") / "designer")
+    args = parser.parse_args(argv)
+    folders = {kind: getattr(args, kind) for kind, _, _ in PARTS if getattr(args, kind)}
+    try:
+        report = build(folders, args.out)
+    except ValueError as exc:
+        parser.error(str(exc))
+    print(f"written: {report}")
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""Balance verdicts across skill levels (after Mahlmann, Togelius and Yannakakis, CEC 2012):
+the same balance sweep played by agents of different strength, each set's verdict per
+level, and how well the levels agree on the ranking of the sets.
+
+    python -m transit_gym.benchmarks.skill_levels automobiles --sets suggested \\
+        --players 2 --games 200 --levels random rule_based mcts:50 --seed 0 \\
+        --out reports/skill-2p
+
+Each level is an ordinary balance sweep (``benchmarks.balance``, same seed, so the sets
+see the same chance streams) in ``OUT/level-<agent>/``, resumable like any sweep. A set's
+verdict at a level: **fair** when every seat's 95% Wilson interval contains the fair
+share, else **biased** (naming the seat that wins too often). A set whose verdict changes
+with the level is flagged **skill-dependent**. Rank agreement between two levels: Kendall's
+tau-b of the sets' balance, with a 95% bootstrap interval (each set's games resampled).
+Results: ``skill.md``, ``skill.json`` and ``skill_balance.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from transit_gym.benchmarks import balance_report, card_sets
+from transit_gym.benchmarks.balance import (
+    Sweep,
+    load_csv,
+    parse_agents,
+    parse_options,
+    run_sweep,
+)
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.registry import game_for_cli
+from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
+
+
+def level_folder(out: Path, level: str) -> Path:
+    """Where one level's sweep lives (``:`` and ``/`` made safe for file names)."""
+    safe = level.replace(":", "-").replace("/", "_").replace("\\", "_")
+    return out / f"level-{safe}"
+
+
+def verdict(stats: dict[str, Any], players: int) -> str:
+    """``fair`` when every seat's interval contains ``1 / players``, else ``biased: seat i
+    high`` (the seat winning most above it; ``low`` when only seats below it are out)."""
+    fair = 1.0 / players
+    outside = [s for s, (lo, hi) in enumerate(stats["seat_win_interval"])
+               if not lo <= fair <= hi]
+    if not outside:
+        return "fair"
+    high = [s for s in outside if stats["seat_win_rate"][s] > fair]   # who wins too often
+    worst = max(high or outside, key=lambda s: abs(stats["seat_win_rate"][s] - fair))
+    side = "high" if stats["seat_win_rate"][worst] > fair else "low"
+    return f"biased: seat {worst} {side}"
+
+
+def bootstrap_kendall(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]],
+                      players: int, rounds: int = 400, seed: int = 0,
+                      level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of Kendall's tau-b between two sweeps' balance per set,
+    resampling each set's games with replacement in both sweeps."""
+    names = sorted({r["set"] for r in rows_a} & {r["set"] for r in rows_b})
+    sweeps = [[balance_report._metric_columns([r for r in rows if r["set"] == n], players)
+               for n in names] for rows in (rows_a, rows_b)]
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(rounds):
+        xa, xb = ([balance_report._set_metric(c[rng.integers(0, len(c), len(c))], players,
+                                              "balance") for c in sets] for sets in sweeps)
+        values.append(balance_report.kendall(np.array(xa), np.array(xb)))
+    finite = np.array([v for v in values if np.isfinite(v)])
+    if not finite.size:
+        return float("nan"), float("nan")
+    tail = (1.0 - level) / 2.0
+    return float(np.quantile(finite, tail)), float(np.quantile(finite, 1.0 - tail))
+
+
+def compare_levels(levels: list[str], summaries: dict[str, dict[str, Any]],
+                   rows: dict[str, list[dict[str, Any]]], players: int,
+                   bootstrap: int = 400, seed: int = 0) -> dict[str, Any]:
+    """Verdicts per set and level, the flagged sets, and Kendall's tau per pair of levels."""
+    names = [n for n in summaries[levels[0]]["sets"]
+             if all(n in summaries[lv]["sets"] for lv in levels)]
+    sets = {}
+    for name in names:
+        per_level = {}
+        for lv in levels:
+            stats = summaries[lv]["sets"][name]
+            per_level[lv] = {"verdict": verdict(stats, players), "balance": stats["balance"],
+                             "balance_interval": stats["balance_interval"],
+                             "rank": summaries[lv]["ranking"].index(name) + 1}
+        kinds = {v["verdict"].split(":")[0] for v in per_level.values()}
+        sets[name] = {"levels": per_level, "skill_dependent": len(kinds) > 1}
+    pairs = []
+    for a, b in combinations(levels, 2):
+        xa = np.array([summaries[a]["sets"][n]["balance"] for n in names])
+        xb = np.array([summaries[b]["sets"][n]["balance"] for n in names])
+        tau = balance_report.kendall(xa, xb) if len(names) >= 2 else float("nan")
+        interval = (bootstrap_kendall(rows[a], rows[b], players, rounds=bootstrap, seed=seed)
+                    if bootstrap and len(names) >= 2 else None)
+        pairs.append({"first": a, "second": b, "kendall": tau, "interval": interval})
+    return {"levels": levels, "players": players, "sets": sets, "agreement": pairs,
+            "flagged": [n for n in names if sets[n]["skill_dependent"]]}
+
+
+def _num(x: float) -> str:
+    return "nan" if not np.isfinite(x) else f"{x:+.2f}"
+
+
+def markdown(result: dict[str, Any], game: str, games: int, seed: int) -> str:
+    levels = result["levels"]
+    lines = ["# Balance verdicts across skill levels", "",
+             f"{game}, {result['players']} players, {games} games per set and level, seed "
+             f"{seed}; levels (weakest first as given): {', '.join(levels)}. Verdict: **fair** "
+             f"when every seat's 95% Wilson interval contains the fair share, else "
+             f"**biased** (naming the seat that wins too often). Balance = 1 - largest gap between "
+             f"seat win rates (rank among the sets in brackets).", "",
+             "| set | " + " | ".join(levels) + " | skill-dependent |",
+             "| --- |" + " --- |" * len(levels) + " --- |"]
+    for name, s in result["sets"].items():
+        cells = [f"{v['verdict']}, {v['balance']:.3f} ({v['rank']})"
+                 for v in s["levels"].values()]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | "
+                     f"{'**yes**' if s['skill_dependent'] else 'no'} |")
+    lines += ["", "## Rank agreement between levels", "",
+              "Kendall's tau-b of the sets' balance (95% bootstrap interval, games resampled "
+              "per set). +1: same order, 0: unrelated, -1: reversed.", "",
+              "| levels | Kendall tau | 95% interval |", "| --- | ---: | --- |"]
+    for pair in result["agreement"]:
+        interval = pair["interval"]
+        text = "-" if interval is None else f"{_num(interval[0])} to {_num(interval[1])}"
+        lines.append(f"| {pair['first']} vs {pair['second']} | {_num(pair['kendall'])} | "
+                     f"{text} |")
+    flagged = result["flagged"]
+    lines += ["", "Sets whose verdict depends on skill: " + (", ".join(flagged) or "none"), ""]
+    lines += balance_report.reconstructed_markdown(game)
+    return "\n".join(lines) + "\n"
+
+
+def plot(result: dict[str, Any], out: Path) -> Path:
+    """Balance per set at each level with its bootstrap interval (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(result["sets"])
+    levels = result["levels"]
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(names)), 4.5))
+    width = 0.8 / len(levels)
+    x = np.arange(len(names))
+    for k, lv in enumerate(levels):
+        values = np.array([result["sets"][n]["levels"][lv]["balance"] for n in names])
+        lows = np.array([result["sets"][n]["levels"][lv]["balance_interval"][0] for n in names])
+        highs = np.array([result["sets"][n]["levels"][lv]["balance_interval"][1]
+                          for n in names])
+        ax.bar(x + (k - (len(levels) - 1) / 2) * width, values, width,
+               yerr=[np.maximum(values - lows, 0), np.maximum(highs - values, 0)], capsize=2,
+               label=lv)
+    ax.set_xticks(x, names, rotation=30, ha="right")
+    ax.set_ylabel("balance (95% bootstrap interval)")
+    ax.set_title("balance by set and skill level")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out / "skill_balance.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.skill_levels",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="environment name, e.g. automobiles")
+    parser.add_argument("--levels", nargs="+", default=["random", "rule_based", "mcts:50"],
+                        help="agent specs, one per level (3 or more), e.g. random rule_based "
+                             "mcts:50")
+    parser.add_argument("--sets", default=None, help="as for benchmarks.balance")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=200, help="games per set and level")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--bootstrap", type=int, default=400,
+                        help="bootstrap rounds for the Kendall intervals (0: none)")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
+    parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--quiet", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        cls, players = game_for_cli(args.game, args.players)
+        if len(args.levels) < 3 or len(set(args.levels)) != len(args.levels):
+            raise ConfigError(f"--levels needs 3 or more different agent specs, got "
+                              f"{args.levels}")
+        if args.games < 1:
+            raise ConfigError(f"--games must be positive, got {args.games}")
+        if args.seed < 0:
+            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+        base = parse_options(args.option)
+        sets = card_sets.parse_sets(args.game, args.sets, args.seed, base)
+        if len(sets) < 2:
+            raise ConfigError("--sets must name 2 or more sets to rank")
+        sweeps = {lv: Sweep(args.game, players, sets, parse_agents(lv, players), args.games,
+                            args.seed, base) for lv in args.levels}
+        cls(num_players=players, **base, **sets[0][1])
+        check_backend(args.workers, args.ray)
+        out = args.out or Path("reports") / f"skill-{args.game}-{players}p-seed{args.seed}"
+        check_out(out)
+        summaries, rows = {}, {}
+        for lv, sweep in sweeps.items():
+            if not args.quiet:
+                print(f"level {lv}", file=sys.stderr)
+            folder = level_folder(out, lv)
+            summaries[lv] = run_sweep(sweep, folder, workers=args.workers,
+                                      ray_address=args.ray, plots=not args.no_plots,
+                                      progress=not args.quiet)
+            rows[lv] = [r for r in load_csv(folder / "games.csv")
+                        if int(r["game"]) < args.games]
+    except ValueError as exc:
+        parser.error(str(exc))
+    except WorkerDiedError as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
+    result = compare_levels(args.levels, summaries, rows, players, args.bootstrap, args.seed)
+    text = markdown(result, args.game, args.games, args.seed)
+    (out / "skill.json").write_text(json.dumps(result, indent=2, default=float))
+    (out / "skill.md").write_text(text)
+    if not args.no_plots:
+        plot(result, out)
+    print(text)
+    return result
+
+
+if __name__ == "__main__":
+    main()
