@@ -1,11 +1,14 @@
 """One report a designer reads without the code: a balance sweep, the per-item power by
-restricted play and the verdicts across skill levels, with the data that are reconstructed.
+restricted play, the verdicts across skill levels and the market search's finalists, with
+the data that are reconstructed.
 
     python -m transit_gym.benchmarks.designer_report --balance reports/suggested-2p \\
-        --power reports/power-2p --skill reports/skill-2p --out reports/designer
+        --power reports/power-2p --skill reports/skill-2p --market reports/market-2p \\
+        --out reports/designer
 
 Each input is the ``--out`` folder of a finished run of ``benchmarks.balance``,
-``benchmarks.card_power`` or ``benchmarks.skill_levels`` (any may be left out); their
+``benchmarks.card_power``, ``benchmarks.skill_levels`` or ``benchmarks.market_search``
+(any may be left out); their
 reports are joined under one title, their PNG plots copied next to ``report.md``.
 """
 
@@ -22,7 +25,8 @@ from transit_gym.training.runner import check_out
 
 PARTS = (("balance", "report.md", "Card-set balance"),
          ("power", "power.md", "What each card, driver and sponsor is worth (restricted play)"),
-         ("skill", "skill.md", "Do the verdicts depend on the players' skill?"))
+         ("skill", "skill.md", "Do the verdicts depend on the players' skill?"),
+         ("market", "finalists.md", "The most and least balanced markets (market search)"))
 
 
 def _body(text: str) -> list[str]:
@@ -44,7 +48,7 @@ def _body(text: str) -> list[str]:
 def build(folders: dict[str, Path], out: Path, game: str = "automobiles") -> Path:
     """Write ``out/report.md`` from the finished runs in ``folders`` (kind -> folder)."""
     if not folders:
-        raise ConfigError("give at least one of --balance, --power, --skill")
+        raise ConfigError("give at least one of --balance, --power, --skill, --market")
     check_out(out)
     summary = folders.get("balance", Path()) / "summary.json"
     if "balance" in folders and summary.is_file():

@@ -108,3 +108,16 @@ def test_designer_report_joins_the_runs_and_states_the_reconstructed_data_once(t
     assert "](balance_seat_win_rates.png)" in text
     with pytest.raises(ValueError, match="no power.md"):
         designer_report.build({"power": skill_dir}, tmp_path / "out2")
+
+
+def test_designer_report_includes_the_market_search_finalists(tmp_path):
+    """Issue 22 item 8: the report gains the market search's finalists and their plot."""
+    from transit_gym.benchmarks import designer_report
+
+    market = tmp_path / "market"
+    market.mkdir()
+    (market / "finalists.md").write_text("# Market search\n\n## Most balanced\n\n| market |\n")
+    (market / "finalists.png").write_bytes(b"png")
+    text = designer_report.build({"market": market}, tmp_path / "out").read_text()
+    assert "## The most and least balanced markets (market search)" in text
+    assert "### Most balanced" in text and "](market_finalists.png)" in text
