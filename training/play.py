@@ -12,7 +12,8 @@ choice can be typed from memory. Type one key to play it, or a command:
 ``s FILE`` save the game as JSON, ``l FILE`` load a saved game, ``t`` show the whole table,
 ``h`` help, ``h CARD`` what a card does (in our own words), ``q`` quit. End of input quits
 as well. Anything else (``1 2``, an id that is not on the menu) is refused with a message.
-``--load FILE`` starts from a saved game (the header then shows that game's seed). The
+``--load FILE`` starts from a saved game (the header then shows that game's seed).
+``--window`` also shows the table's picture in a pygame window (the ``render`` extra). The
 table hides the other seats' hands (and Automobile's demand tiles) until the game is
 over; ``--open`` shows everything. The text is coloured with ``rich`` (the ``play``
 extra) when the output is a terminal; ``--plain`` (or no rich) prints plain text.
@@ -108,6 +109,34 @@ class Printer:
         self.out.flush()
 
 
+class Window:
+    """The table's picture in a pygame window (the ``render`` extra), redrawn each turn."""
+
+    def __init__(self, title: str):
+        try:
+            import pygame
+        except ImportError as exc:
+            raise ConfigError("--window needs pygame: pip install 'transit-gym[render]'") \
+                from exc
+        self.pygame = pygame
+        pygame.init()
+        self.title = title
+        self.surface = None
+
+    def show(self, picture: np.ndarray) -> None:
+        pygame = self.pygame
+        size = (picture.shape[1], picture.shape[0])
+        if self.surface is None or self.surface.get_size() != size:
+            self.surface = pygame.display.set_mode(size)
+            pygame.display.set_caption(self.title)
+        self.surface.blit(pygame.surfarray.make_surface(picture.swapaxes(0, 1)), (0, 0))
+        pygame.event.pump()
+        pygame.display.flip()
+
+    def close(self) -> None:
+        self.pygame.display.quit()
+
+
 @dataclass
 class Session:
     """A game in progress: the env, the human's seat, the agents and the undo history."""
@@ -129,6 +158,8 @@ class Session:
     moves: list[tuple[int, str]] = field(default_factory=list)
     plain: bool = True
     printer: Printer | None = None
+    #: the picture in a pygame window (``--window``), or None
+    window: Window | None = None
 
     def __post_init__(self) -> None:
         if self.printer is None:
@@ -287,6 +318,8 @@ def show_news(session: Session) -> None:
             session.say(f"  player_{player} ({session.specs[player]}): {what}",
                         SEAT_STYLES[player % len(SEAT_STYLES)])
         session.moves.clear()
+    if session.window is not None:
+        session.window.show(session.env.game.render_rgb(session.state))
     if session.seen is None:
         session.show_table()
         return
@@ -464,6 +497,8 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
                         help="show every seat's hidden cards (a teaching view)")
     parser.add_argument("--plain", action="store_true",
                         help="no colours (also without rich or when not on a terminal)")
+    parser.add_argument("--window", action="store_true",
+                        help="also show the picture in a pygame window (the render extra)")
     args = parser.parse_args(argv)
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
@@ -473,8 +508,28 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
         sys.stderr.write(f"error: {exc}\n")
         return 2
     session.open_table = args.open
-    run(session, inp)
+    if args.window:
+        try:
+            session.window = open_window(session)
+        except ValueError as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            return 2
+    try:
+        run(session, inp)
+    finally:
+        if session.window is not None:
+            session.window.close()
     return 0
+
+
+def open_window(session: Session) -> Window:
+    """The pygame window of ``--window``. The pictures are a spectator's view: they show
+    Automobile's demand tiles, so that game needs ``--open`` too."""
+    game = session.env.game
+    if game.name == "automobile" and not session.open_table:
+        raise ConfigError("--window shows every seat's demand tiles in Automobile; "
+                          "add --open to play with them visible")
+    return Window(f"transit-gym: {game.name}")
 
 
 def _start(args: argparse.Namespace, out: TextIO) -> Session:

@@ -430,3 +430,29 @@ def test_colours_on_a_terminal_with_rich_and_plain_text_otherwise(monkeypatch):
     play.run(fallback, io.StringIO("q\n"))
     assert "\x1b[" not in fallback.out.getvalue()
     assert "your move, player_0:" in fallback.out.getvalue()
+
+
+def test_window_shows_the_picture_each_turn(monkeypatch):
+    """Optional picture window (issue 24 item 8), with SDL's headless driver."""
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    shown = []
+    real_show = play.Window.show
+
+    def show(self, picture):
+        shown.append(picture.shape)
+        real_show(self, picture)
+
+    monkeypatch.setattr(play.Window, "show", show)
+    s = session(players=2, vs=("random",), seed=1)
+    s.window = play.open_window(s)
+    try:
+        play_first(s, 1)
+    finally:
+        s.window.close()
+    assert len(shown) == 2 and shown[0][2] == 3
+    assert play.main(["--game", "loose_caboose", "--players", "2", "--window"],
+                     io.StringIO("q\n"), io.StringIO()) == 0
+    assert len(shown) == 3
+    assert play.main(["--game", "automobile", "--players", "3", "--window"],
+                     io.StringIO("q\n"), io.StringIO()) == 2
