@@ -15,8 +15,10 @@ The games are shared out over ``--jobs`` worker processes (default: the number o
 at most 2 by default on the Makefile's 2-core target), each filling the same on-disk
 cache. numba writes each cache file to a unique temporary name and renames it into place
 (``numba.core.caching``: ``_open_for_write``), so concurrent writers never leave a torn
-file; at worst two workers both compile one shared function, or one index entry is lost
-and that function compiles again later. The Racing Season season is warmed in the same
+file; its index update (read, add the overload, write) is not atomic across processes, so
+``envs/_numba_cache.py`` holds a file lock around each save (a lost index entry made a
+later process compile again). At worst two workers both compile one shared function. The
+Racing Season season is warmed in the same
 worker as Automobiles, after it: the season calls the race kernels and loads them from
 the cache instead of compiling them twice.
 """

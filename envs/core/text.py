@@ -38,3 +38,15 @@ def fold_line(line: str, width: int = WIDTH) -> list[str]:
 def fold(lines: list[str], width: int = WIDTH) -> str:
     """The lines joined with newlines, each folded to ``width`` columns."""
     return "\n".join(piece for line in lines for piece in fold_line(line, width))
+
+
+def unfold(text: str) -> list[str]:
+    """The lines of a folded table with each continuation joined back onto its line (by
+    one blank: exact for every separator but the double blank)."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.startswith(INDENT) and lines:
+            lines[-1] += " " + line[len(INDENT):]
+        else:
+            lines.append(line)
+    return lines
