@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 TORCH_PIN := torch==2.13.0
+STAMP_CORE := $(VENV)/.stamp-core
 STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
@@ -14,29 +15,35 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-# core + dev tools (demo, lint)
+# the core alone (numpy, numba, gymnasium, pettingzoo): all the demo needs
+$(STAMP_CORE): pyproject.toml | $(PY)
+	$(PIP) install --quiet -e .
+	touch $@
+
+# core + dev tools (lint)
 $(STAMP_BASE): pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[dev]"
-	touch $@
+	touch $@ $(STAMP_CORE)
 
 # everything: torch pinned first (the CPU build), then training, Ray and the interop
 # extras (RLlib, Tianshou: their tests run in `make test`)
 $(STAMP_ALL): pyproject.toml | $(PY)
 	$(PIP) install --quiet "$(TORCH_PIN)"
-	$(PIP) install --quiet -e ".[dev,train,dist,render,rllib,tianshou]"
-	touch $@ $(STAMP_BASE)
+	$(PIP) install --quiet -e ".[dev,train,dist,render,play,rllib,tianshou]"
+	touch $@ $(STAMP_BASE) $(STAMP_CORE)
 
-# the warm-up compiles every game's kernels once (progress bar; about a second a game
-# when the cache is already warm), so the demo itself starts at once
-demo: $(STAMP_BASE)
-	$(PY) -m transit_gym.training.warmup
+# the warm-up compiles what the demo uses (AEC env, text table, rule-based agents) of every
+# game, on $(JOBS) cores (progress bar; about a second a game when the cache is already
+# warm), so the demo itself starts at once; other kernels compile on first use
+demo: $(STAMP_CORE)
+	$(PY) -m transit_gym.training.warmup --demo --jobs $(JOBS)
 	$(PY) -m transit_gym.training.demo
 
 test: $(STAMP_ALL)
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup
 
 bench: $(STAMP_ALL)
-	$(PY) -m transit_gym.training.warmup
+	$(PY) -m transit_gym.training.warmup --jobs $(JOBS)
 	$(PY) -m transit_gym.benchmarks.throughput
 	$(PY) -m transit_gym.benchmarks.startup
 

@@ -209,6 +209,40 @@ NOTICE = ("transit-gym: compiling numba kernels, once per game and cache (20-60 
 notice = CompileNotice()
 
 
+def _locked_saves() -> None:
+    """Make numba's cache index update atomic across processes.
+
+    ``IndexDataCacheFile.save`` reads the index, adds the new overload, writes the index
+    and the data (each file atomically, by a rename); two processes saving overloads of one
+    function at once could otherwise drop an index entry or pick the same data file name.
+    The warm-up fills one cache from several worker processes, so every save holds an
+    exclusive lock on ``<index>.lock`` (POSIX ``flock``; without ``fcntl`` nothing changes).
+    """
+    try:
+        import fcntl
+    except ImportError:   # not POSIX
+        return
+    cls = caching.IndexDataCacheFile
+    if getattr(cls.save, "_transit_gym_locked", False):
+        return
+    unlocked = cls.save
+
+    def save(self, key, data):
+        try:
+            handle = open(self._index_path + ".lock", "a")   # noqa: SIM115 - held below
+        except OSError:
+            return unlocked(self, key, data)
+        with handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                return unlocked(self, key, data)
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    save._transit_gym_locked = True
+    cls.save = save
+
+
 def configure() -> None:
     """Use ``.numba_cache`` beside the package and the package-stamped locator."""
     if not (os.environ.get("NUMBA_CACHE_DIR") or numba.config.CACHE_DIR):
@@ -223,6 +257,7 @@ def configure() -> None:
         classes.insert(0, PackageStampLocator)
     _drop_literal_arguments()
     _defer_blas_check()
+    _locked_saves()
     if not getattr(event, "_transit_gym_notice", False):
         event.register("numba:compile", notice)
         event._transit_gym_notice = True

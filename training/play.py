@@ -2,19 +2,29 @@
 
     python -m transit_gym.training.play --game planes --players 3 --seat 0 --vs rule_based random
 
-Each time it is your turn the table is printed and your legal actions are listed,
-numbered from 1 with their names. Type a number to play it, or a command:
+Each time it is your turn you see the other seats' moves since your last turn, the lines
+of the table that changed (the whole table on your first turn, after an undo or a load,
+and on ``t``) and your legal actions, each with its key. **The key of an action is its
+action id**: the same choice has the same key in every menu of a game (Automobiles'
+"remove a white cube from the discard pile" is always the same number), so a recurring
+choice can be typed from memory. Type one key to play it, or a command:
 ``u`` undo your last move (the agents' moves after it are taken back too),
-``s FILE`` save the game as JSON, ``l FILE`` load a saved game, ``t`` show the table
-again, ``h`` help, ``q`` quit. End of input quits as well. ``--load FILE`` starts from
-a saved game. The table hides the other seats' hands (and Automobile's demand tiles)
-until the game is over; ``--open`` shows everything.
+``s FILE`` save the game as JSON, ``l FILE`` load a saved game, ``t`` show the whole table,
+``h`` help, ``h CARD`` what a card does (in our own words), ``q`` quit. End of input quits
+as well. Anything else (``1 2``, an id that is not on the menu) is refused with a message.
+``--load FILE`` starts from a saved game (the header then shows that game's seed).
+``--window`` also shows the table's picture in a pygame window (the ``render`` extra). The
+table hides the other seats' hands (and Automobile's demand tiles) until the game is
+over; ``--open`` shows everything. The text is coloured with ``rich`` (the ``play``
+extra) when the output is a terminal; ``--plain`` (or no rich) prints plain text.
+Every table line fits in 100 columns.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import difflib
 import importlib
 import json
 import sys
@@ -36,8 +46,13 @@ from transit_gym.training.train import parse_options
 SAVE_FORMAT = "transit_gym.play/1"
 #: attributes holding the random streams of the built-in agents (``agents.base``)
 STREAM_ATTRIBUTES = ("_words", "_rng")
-HELP = ("type the number of an action, or: u = undo your last move, s FILE = save, "
-        "l FILE = load, t = table, h = help, q = quit")
+HELP = ("type the key of an action (its number in [ ]; a choice keeps its key in every "
+        "menu), or: u = undo your last move, s FILE = save, l FILE = load, t = whole table, "
+        "h = help, h CARD = what a card does, q = quit")
+#: rich styles of the kinds of lines (plain output ignores them)
+STYLES = {"header": "bold", "move": "magenta", "you": "bold green", "changed": "yellow",
+          "key": "cyan", "error": "bold red", "title": "bold underline"}
+SEAT_STYLES = ("red", "blue", "yellow", "green", "magenta")
 
 
 class QuitGame(Exception):
@@ -55,6 +70,73 @@ def opponent_specs(vs: list[str], players: int, seat: int) -> dict[int, str]:
     return dict(zip(others, vs, strict=True))
 
 
+class Printer:
+    """Writes lines to ``out``: coloured through ``rich`` when ``out`` is a terminal and
+    rich is installed (unless ``plain``), else as plain text."""
+
+    def __init__(self, out: TextIO, plain: bool = False):
+        self.out = out
+        self.console = None
+        if not plain and getattr(out, "isatty", lambda: False)():
+            try:
+                from rich.console import Console
+            except ImportError:
+                return
+            self.console = Console(file=out, highlight=False, soft_wrap=True)
+
+    def say(self, text: str, style: str | None = None) -> None:
+        if self.console is None:
+            self.out.write(text + "\n")
+            self.out.flush()
+            return
+        from rich.markup import escape
+
+        self.console.print(escape(text), style=style)
+
+    def menu(self, entries: list[tuple[int, str]]) -> None:
+        """The actions with their keys, the keys coloured."""
+        width = max(len(str(key)) for key, _ in entries)
+        for key, text in entries:
+            if self.console is None:
+                self.say(f"  [{key:>{width}}] {text}")
+            else:
+                from rich.markup import escape
+
+                self.console.print(f"  [cyan]\\[{key:>{width}}][/cyan] {escape(text)}")
+
+    def prompt(self) -> None:
+        self.out.write("> ")
+        self.out.flush()
+
+
+class Window:
+    """The table's picture in a pygame window (the ``render`` extra), redrawn each turn."""
+
+    def __init__(self, title: str):
+        try:
+            import pygame
+        except ImportError as exc:
+            raise ConfigError("--window needs pygame: pip install 'transit-gym[render]'") \
+                from exc
+        self.pygame = pygame
+        pygame.init()
+        self.title = title
+        self.surface = None
+
+    def show(self, picture: np.ndarray) -> None:
+        pygame = self.pygame
+        size = (picture.shape[1], picture.shape[0])
+        if self.surface is None or self.surface.get_size() != size:
+            self.surface = pygame.display.set_mode(size)
+            pygame.display.set_caption(self.title)
+        self.surface.blit(pygame.surfarray.make_surface(picture.swapaxes(0, 1)), (0, 0))
+        pygame.event.pump()
+        pygame.display.flip()
+
+    def close(self) -> None:
+        self.pygame.display.quit()
+
+
 @dataclass
 class Session:
     """A game in progress: the env, the human's seat, the agents and the undo history."""
@@ -64,10 +146,24 @@ class Session:
     specs: dict[int, str]
     agents: dict[int, Agent]
     out: TextIO
+    #: the seed the game was started with (None: unknown, e.g. a bare saved state)
+    seed: int | None = None
     #: show every seat's hidden cards (by default only the human's own)
     open_table: bool = False
     #: per human move: the state before it, its name, the agents' random streams then
     history: list[tuple[State, str, dict[int, dict[str, Any]]]] = field(default_factory=list)
+    #: the table lines the human saw last (None: show the whole table next time)
+    seen: list[str] | None = None
+    #: the other seats' moves since the human's last decision
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    plain: bool = True
+    printer: Printer | None = None
+    #: the picture in a pygame window (``--window``), or None
+    window: Window | None = None
+
+    def __post_init__(self) -> None:
+        if self.printer is None:
+            self.printer = Printer(self.out, self.plain)
 
     @property
     def state(self) -> State:
@@ -78,16 +174,36 @@ class Session:
         is over, or with ``open_table``)."""
         game = self.env.game
         viewer = None if self.open_table or game.is_over(self.state) else self.seat
-        return importlib.import_module(game.render_module).render_text(game, self.state,
-                                                                        viewer=viewer)
+        return render_module(game).render_text(game, self.state, viewer=viewer)
 
-    def say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def say(self, text: str, style: str | None = None) -> None:
+        self.printer.say(text, STYLES.get(style, style) if style else None)
+
+    def show_table(self) -> None:
+        """The whole table; it becomes what the human has seen."""
+        text = self.table()
+        for line in text.splitlines():
+            self.say(line)
+        self.seen = text.splitlines()
+
+
+def render_module(game: Any) -> Any:
+    return importlib.import_module(game.render_module)
+
+
+def changed_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines of ``after`` that are new or different compared with ``before``."""
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    out = []
+    for tag, _, _, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            out.extend(after[j1:j2])
+    return out
 
 
 def new_session(game_name: str, players: int | None, seat: int, vs: list[str],
-                seed: int | None, options: dict[str, Any], out: TextIO) -> Session:
+                seed: int | None, options: dict[str, Any], out: TextIO,
+                plain: bool = True, announce: bool = True) -> Session:
     """A fresh game (or one resumed with :func:`load_into`) with agents on the other seats."""
     cls, players = game_for_cli(game_name, players)
     if not 0 <= seat < players:
@@ -97,15 +213,24 @@ def new_session(game_name: str, players: int | None, seat: int, vs: list[str],
     seed = fresh_seed() if seed is None else seed
     env.reset(seed=seed)
     agents = {s: make_agent(kind, env.game, seed=seed + 1 + s) for s, kind in specs.items()}
-    session = Session(env, seat, specs, agents, out)
-    session.say(f"{game_name}, {players} players, seed {seed}: you are player_{seat}; "
-                + ", ".join(f"player_{s} is {k}" for s, k in specs.items()))
+    session = Session(env, seat, specs, agents, out, seed=seed, plain=plain)
+    if announce:
+        session.say(header(session), "header")
     return session
+
+
+def header(session: Session) -> str:
+    """Game, players, seed and who sits where."""
+    game = session.env.game
+    seed = "unknown (a bare saved state)" if session.seed is None else session.seed
+    return (f"{game.name}, {game.num_players} players, seed {seed}: you are "
+            f"player_{session.seat}; "
+            + ", ".join(f"player_{s} is {k}" for s, k in session.specs.items()))
 
 
 def save_game(session: Session, path: str) -> None:
     """Write the game as JSON: the state dict plus the seat and the agents' kinds."""
-    payload = {"format": SAVE_FORMAT, "seat": session.seat,
+    payload = {"format": SAVE_FORMAT, "seat": session.seat, "seed": session.seed,
                "vs": {str(s): k for s, k in session.specs.items()},
                "streams": {str(s): _streams_json(a) for s, a in session.agents.items()},
                "state": session.state.to_dict()}
@@ -165,38 +290,67 @@ def load_into(session: Session, state: State, saved: dict[str, Any]) -> None:
             _restore_streams(agent, streams.get(str(seat), {}))
     session.env.set_state(state)
     session.history.clear()
+    seed = saved.get("seed")
+    session.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+    session.seen = None
+    session.moves.clear()
 
 
 def play_agents(session: Session) -> None:
-    """Let the agents move until it is the human's turn or the game is over."""
+    """Let the agents move until it is the human's turn or the game is over; their moves
+    are kept for the human's next turn."""
     env, game = session.env, session.env.game
     while True:
         player = game.current_player(session.state)
         if player < 0 or player == session.seat:
             return
         action = session.agents[player].act_state(session.state, player)
-        session.say(f"player_{player} ({session.specs[player]}): "
-                    f"{game.describe_action(session.state, action)}")
+        session.moves.append((player, game.describe_action(session.state, action)))
         env.step(action)
 
 
+def show_news(session: Session) -> None:
+    """The other seats' moves since the human's last decision, then the table lines that
+    changed (the whole table when the human has not seen it yet)."""
+    if session.moves:
+        session.say("since your last move:", "title")
+        for player, what in session.moves:
+            session.say(f"  player_{player} ({session.specs[player]}): {what}",
+                        SEAT_STYLES[player % len(SEAT_STYLES)])
+        session.moves.clear()
+    if session.window is not None:
+        session.window.show(session.env.game.render_rgb(session.state))
+    if session.seen is None:
+        session.show_table()
+        return
+    now = session.table().splitlines()
+    changed = changed_lines(session.seen, now)
+    session.seen = now
+    if changed:
+        session.say("changed on the table (t shows all of it):", "title")
+        for line in changed:
+            session.say(line, "changed")
+    else:
+        session.say("the table did not change (t shows it)")
+
+
 def show_turn(session: Session) -> list[int]:
-    """Print the table and the numbered legal actions; return the actions in that order."""
+    """Show what happened and the legal actions with their keys (the action ids);
+    return the legal actions."""
     game = session.env.game
     legal = game.legal_actions(session.state)
-    session.say(session.table())
-    session.say(f"your move, player_{session.seat}:")
-    for i, action in enumerate(legal, start=1):
-        session.say(f"  {i:>3}. {game.describe_action(session.state, action)}")
+    show_news(session)
+    session.say(f"your move, player_{session.seat}:", "you")
+    session.printer.menu([(int(a), game.describe_action(session.state, a)) for a in legal])
     return legal
 
 
 def show_result(session: Session) -> None:
     """Print the final table, each seat's reward and its final statistics."""
     env = session.env
-    session.say(session.table())
+    show_news(session)
     rewards = env.game.rewards(session.state)
-    session.say("game over:")
+    session.say("game over:", "title")
     for seat, agent in enumerate(env.possible_agents):
         who = "you" if seat == session.seat else session.specs[seat]
         info = ", ".join(f"{k} {v}" for k, v in env.infos.get(agent, {}).items()
@@ -205,31 +359,59 @@ def show_result(session: Session) -> None:
                     + (f"; {info}" if info else ""))
 
 
+def card_text(session: Session, name: str) -> str:
+    """What card ``name`` does (exact name, or the only one it starts or appears in)."""
+    helper = getattr(render_module(session.env.game), "card_help", None)
+    if helper is None:
+        return f"{session.env.game.name} has no cards to explain"
+    texts = helper(session.env.game)
+    wanted = name.strip().lower()
+    exact = [n for n in texts if n.lower() == wanted]
+    found = exact or [n for n in texts if n.lower().startswith(wanted)] \
+        or [n for n in texts if wanted in n.lower()]
+    if len(found) == 1:
+        return f"{found[0]}: {texts[found[0]]}"
+    if found:
+        return f"{name!r} could be {', '.join(found)}; type more of the name"
+    return f"no card {name!r}; the cards are: {', '.join(texts)}"
+
+
+#: commands that take no argument
+BARE = {"q": "quit", "quit": "quit", "exit": "quit", "t": "table", "table": "table",
+        "u": "undo", "undo": "undo"}
+
+
 def command(session: Session, line: str, legal: list[int]) -> bool:
-    """Act on one line of input; True when the game moved on (the table should be shown)."""
+    """Act on one line of input; True when the game moved on (new news to show)."""
     word, _, arg = line.strip().partition(" ")
     word, arg = word.lower(), arg.strip()
-    if word in ("q", "quit", "exit"):
+    if word in BARE and arg:
+        session.say(f"{word} takes nothing after it, got {line.strip()!r}", "error")
+        return False
+    kind = BARE.get(word)
+    if kind == "quit":
         raise QuitGame
     if word in ("h", "help", "?"):
-        session.say(HELP)
+        session.say(card_text(session, arg) if arg else HELP)
         return False
-    if word in ("t", "table"):
-        session.say(session.table())
+    if kind == "table":
+        session.show_table()
         return False
-    if word in ("u", "undo"):
+    if kind == "undo":
         if not session.history:
-            session.say("nothing to undo: you have not moved yet")
+            session.say("nothing to undo: you have not moved yet", "error")
             return False
         before, what, streams = session.history.pop()
         session.env.set_state(before)
         for seat, memory in streams.items():
             vars(session.agents[seat]).update(copy.deepcopy(memory))
         session.say(f"undone: {what} (and the moves after it)")
+        session.seen = None
+        session.moves.clear()
         return True
     if word in ("s", "save", "l", "load"):
         if not arg:
-            session.say(f"{word} needs a file name, e.g. '{word} game.json'")
+            session.say(f"{word} needs a file name, e.g. '{word} game.json'", "error")
             return False
         try:
             if word in ("s", "save"):
@@ -238,27 +420,33 @@ def command(session: Session, line: str, legal: list[int]) -> bool:
                 return False
             load_into(session, *read_save(arg))
         except (ValueError, OSError) as exc:
-            session.say(f"could not {'save' if word[0] == 's' else 'load'}: {exc}")
+            session.say(f"could not {'save' if word[0] == 's' else 'load'}: {exc}", "error")
             return False
-        session.say(f"loaded {arg}")
+        session.say(f"loaded {arg}; " + header(session), "header")
         return True
     if not legal:
-        session.say(f"the game is over; {HELP.split(', or: ')[1]}")
+        session.say(f"the game is over; {HELP.split(', or: ')[1]}", "error")
         return False
-    try:
-        choice = int(word)
-    except ValueError:
-        session.say(f"not understood: {line.strip()!r}; {HELP}")
+    return _play_key(session, line.strip(), legal)
+
+
+def _play_key(session: Session, text: str, legal: list[int]) -> bool:
+    """Play the action whose key is ``text``; refuse anything but one listed key."""
+    keys = ", ".join(str(a) for a in legal)
+    if not text.isdigit():
+        what = "one key at a time" if len(text.split()) > 1 else "a key or a command"
+        session.say(f"not understood: {text!r}; type {what} (keys: {keys}; h = help)",
+                    "error")
         return False
-    if not 1 <= choice <= len(legal):
-        session.say(f"no action {choice}: choose 1-{len(legal)}")
+    action = int(text)
+    if action not in legal:
+        session.say(f"no action {action} here: choose one of the keys {keys}", "error")
         return False
-    action = legal[choice - 1]
     what = session.env.game.describe_action(session.state, action)
     streams = {seat: _streams(agent) for seat, agent in session.agents.items()}
     session.history.append((session.state.copy(), what, streams))
     session.env.step(action)
-    session.say(f"you: {what}")
+    session.say(f"you: {what}", "you")
     return True
 
 
@@ -280,8 +468,7 @@ def run(session: Session, inp: TextIO) -> None:
             else:
                 legal = show_turn(session)
             while True:
-                session.out.write("> ")
-                session.out.flush()
+                session.printer.prompt()
                 line = inp.readline()
                 if not line:
                     raise QuitGame
@@ -308,6 +495,10 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
                         help="game option key=value (repeatable)")
     parser.add_argument("--open", action="store_true",
                         help="show every seat's hidden cards (a teaching view)")
+    parser.add_argument("--plain", action="store_true",
+                        help="no colours (also without rich or when not on a terminal)")
+    parser.add_argument("--window", action="store_true",
+                        help="also show the picture in a pygame window (the render extra)")
     args = parser.parse_args(argv)
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
@@ -317,8 +508,28 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
         sys.stderr.write(f"error: {exc}\n")
         return 2
     session.open_table = args.open
-    run(session, inp)
+    if args.window:
+        try:
+            session.window = open_window(session)
+        except ValueError as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            return 2
+    try:
+        run(session, inp)
+    finally:
+        if session.window is not None:
+            session.window.close()
     return 0
+
+
+def open_window(session: Session) -> Window:
+    """The pygame window of ``--window``. The pictures are a spectator's view: they show
+    Automobile's demand tiles, so that game needs ``--open`` too."""
+    game = session.env.game
+    if game.name == "automobile" and not session.open_table:
+        raise ConfigError("--window shows every seat's demand tiles in Automobile; "
+                          "add --open to play with them visible")
+    return Window(f"transit-gym: {game.name}")
 
 
 def _start(args: argparse.Namespace, out: TextIO) -> Session:
@@ -328,7 +539,7 @@ def _start(args: argparse.Namespace, out: TextIO) -> Session:
             raise ConfigError("--game is required (or --load FILE)")
         return new_session(args.game, args.players, 0 if args.seat is None else args.seat,
                            args.vs or ["rule_based"], args.seed, parse_options(args.option),
-                           out)
+                           out, plain=args.plain)
     state, saved = read_save(args.load)
     game = state.game
     if args.game not in (None, game.name):
@@ -336,8 +547,13 @@ def _start(args: argparse.Namespace, out: TextIO) -> Session:
     options = {k: v for k, v in game.options.items() if k != "num_players"}
     seat = args.seat if args.seat is not None else int(saved.get("seat", 0))
     vs = args.vs or _saved_specs(saved, game.num_players, seat) or ["rule_based"]
-    session = new_session(game.name, game.num_players, seat, vs, args.seed, options, out)
+    saved_seed = saved.get("seed")
+    agent_seed = args.seed if args.seed is not None else (
+        saved_seed if isinstance(saved_seed, int) else None)
+    session = new_session(game.name, game.num_players, seat, vs, agent_seed, options, out,
+                          plain=args.plain, announce=False)
     load_into(session, state, saved)
+    session.say(header(session), "header")
     session.say(f"continuing {args.load}")
     return session
 

@@ -6,7 +6,7 @@
 Every frame is the game's ``rgb_array`` picture with a caption naming the decision just
 taken. ``--every K`` keeps one frame in K decisions (the first and last are always kept).
 An ``.mp4`` needs the ``ffmpeg`` program on the PATH; a ``.png`` writes the single frame
-after ``--at`` decisions (the last one by default).
+after ``--at`` decisions (the last one by default). ``--scale N`` draws N times larger.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit
+from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
 from transit_gym.training.train import parse_options
 
@@ -42,9 +42,9 @@ def seat_specs(agents: list[str], players: int) -> list[str]:
 
 def captioned(picture: np.ndarray, caption: str) -> np.ndarray:
     """``picture`` with a caption strip added below it."""
-    height, width = picture.shape[:2]
+    height, width = picture.shape[0] // zoom(), picture.shape[1] // zoom()
     canvas = Canvas(height + CAPTION_H, width, (0, 0, 0))
-    canvas.pixels[:height] = picture
+    canvas.paste(0, 0, picture)
     canvas.text(6, height + 5, fit(caption, width - 12), WHITE)
     return canvas.image()
 
@@ -67,11 +67,18 @@ def same_size(frames: list[np.ndarray]) -> list[np.ndarray]:
 
 def record(game_name: str, players: int | None, agents: list[str], seed: int,
            options: dict[str, Any] | None = None, every: int = 1,
-           at: int | None = None) -> list[np.ndarray]:
-    """Play one seeded game and return its frames (all the same size).
+           at: int | None = None, scale: int = 1) -> list[np.ndarray]:
+    """Play one seeded game and return its frames (all the same size), drawn ``scale``
+    times larger than the games' layout (text stays sharp with Pillow's font).
 
     With ``at`` set, only the frame after ``at`` decisions is returned (the last frame if
     the game is shorter)."""
+    with zoomed(scale):
+        return _record(game_name, players, agents, seed, options, every, at)
+
+
+def _record(game_name: str, players: int | None, agents: list[str], seed: int,
+            options: dict[str, Any] | None, every: int, at: int | None) -> list[np.ndarray]:
     if every < 1:
         raise ConfigError(f"--every must be at least 1, got {every}")
     if at is not None and at < 0:
@@ -153,13 +160,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="for a .png: the frame after this many decisions")
     parser.add_argument("--option", action="append", default=[],
                         help="game option key=value (repeatable)")
+    parser.add_argument("--scale", type=int, default=1,
+                        help="draw the pictures this many times larger (1-16)")
     args = parser.parse_args(argv)
     try:
         if args.out.suffix.lower() not in WRITERS:
             raise ConfigError(f"--out must end in one of {WRITERS}, got {args.out.name!r}")
         at = args.at if args.out.suffix.lower() == ".png" else None
         frames = record(args.game, args.players, args.agents, args.seed,
-                        parse_options(args.option), args.every, at)
+                        parse_options(args.option), args.every, at, args.scale)
         write(frames, args.out, args.fps)
     except (ValueError, OSError, subprocess.CalledProcessError) as exc:
         sys.stderr.write(f"error: {exc}\n")

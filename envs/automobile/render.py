@@ -13,6 +13,7 @@ from transit_gym.envs.automobile.data import CHARACTERS, NUM_SPACES, SEGMENTS
 from transit_gym.envs.automobile.kernels import salesmen_in_stock
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit
+from transit_gym.envs.core.text import fold
 
 PHASE_TEXT = {
     st.PH_SELECT: "P2 select a character",
@@ -33,6 +34,27 @@ PHASE_TEXT = {
 SEAT_COLORS = [(220, 60, 50), (240, 200, 40), (60, 170, 80), (60, 110, 220), (160, 90, 200)]
 SEGMENT_COLORS = [(150, 110, 70), (80, 120, 190), (225, 205, 150)]
 SEG_SHORT = ("A mass", "B middle", "C premium")
+
+
+#: what each character tile does, in our own words (with its R&D cubes per turn)
+CHARACTER_HELP = {
+    "ford": "Ford (1 R&D): once a turn an extra build, one factory or the parts factory, "
+            "in a space where you already have factories, at the normal price.",
+    "kettering": "Kettering (3 R&D): no other power; the most research.",
+    "sloan": "Sloan (1 R&D): when losses are paid, first give back half your loss cubes "
+             "(rounded up).",
+    "howard": "Howard (0 R&D): in the produce phase you must sell two of your cars at the "
+              "top price of their segment.",
+    "durant": "Durant (1 R&D): at once build one factory on a free space, paying its price "
+              "and the R&D it needs.",
+    "chrysler": "Chrysler (2 R&D): when losses are paid, give back loss cubes equal to the "
+                "turn number.",
+}
+
+
+def card_help(game: Game) -> dict[str, str]:
+    """What each character tile does, by name (Automobile has no cards of its own)."""
+    return {name.capitalize(): CHARACTER_HELP[name] for name in CHARACTERS}
 
 
 def _status(game: Game, state: State) -> str:
@@ -105,7 +127,7 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         f"{[int(v) for v in s[st.DISC_AVAIL:st.DISC_AVAIL + int(p[st.P_NUM_STACKS])] if v]}"
         f", sale boxes filled {[int(v) for v in s[st.BOXES:st.BOXES + 3]]}"
     )
-    return "\n".join(lines)
+    return fold(lines)
 
 
 CELL_W, CELL_H, GAP, PER_ROW = 60, 62, 4, 13

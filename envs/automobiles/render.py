@@ -7,13 +7,17 @@ own-space start slot is drawn as the segment of its space it is cut from."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from transit_gym.envs.automobiles import board
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import COLOURS, GEARS, NUM_COLOURS
+from transit_gym.envs.core.datafile import load_toml
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit, text_width
+from transit_gym.envs.core.text import WIDTH, fold
 
 SHORT = ("W", "L", "D", "B", "w", "Y", "P", "R", "G", "U")   # U = blue (B is black)
 TRACK_LETTERS = ("w", "l", "d", "b")
@@ -95,6 +99,32 @@ def driver_pool(game: Game, s: np.ndarray) -> str:
     return ", ".join(game.drivers.names[k] for k in pool)
 
 
+def card_help(game: Game) -> dict[str, str]:
+    """What each card does, in our own words (``card_texts.toml``), by card name."""
+    texts = load_toml(Path(__file__).with_name("card_texts.toml"))["cards"]
+    return {name: texts.get(name, "no description") for name in game.cards.names}
+
+
+def track_lines(game: Game, state: State, width: int = WIDTH) -> list[str]:
+    """The lanes as text, cut into blocks of positions so that no line passes ``width``
+    columns (each block: its lanes, outer lane on top, and a position ruler)."""
+    track = game.track
+    rows = _cells(game, state)
+    order = list(range(track.lap_length))
+    if clockwise(game):
+        order.reverse()
+        rows = [[cell[1] + cell[0] for cell in row] for row in rows]
+    per_block = max((width - len("lane 0 ")) // 2, 5)
+    lines = []
+    for first in range(0, len(order), per_block):
+        block = order[first:first + per_block]
+        for lane in reversed(range(track.lanes)):
+            lines.append(f"lane {lane} " + "".join(rows[lane][pos] for pos in block))
+        lines.append("pos    " + "".join(f"{pos:<2d}" if pos % 5 == 0 else "  "
+                                         for pos in block).rstrip())
+    return lines
+
+
 def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     """The table as text. Nothing in it is hidden from any seat (bags show counts only),
     so ``viewer`` changes nothing."""
@@ -116,20 +146,12 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         + (" - last round" if s[st.END_TRIGGERED] and phase != st.PH_OVER else ""),
         f"market: {market}",
         "stock: " + _pile(s, st.STOCK, 0),
-        "track (w/l/d/b colours, upper case = combo, | space edge, : flag inside a space, "
+        "track (w/l/d/b colours, upper case = combo, '|' space edge, ':' flag inside a space, "
         "digits = cars, * = cubes placed this turn; finish line at position 0; "
         + ("clockwise: travel right to left):" if clockwise(game)
            else "counter-clockwise: travel left to right):"),
     ]
-    rows = _cells(game, state)
-    order = list(range(track.lap_length))
-    if clockwise(game):
-        order.reverse()
-        rows = [[cell[1] + cell[0] for cell in row] for row in rows]
-    for lane in reversed(range(track.lanes)):
-        lines.append(f"lane {lane} " + "".join(rows[lane][pos] for pos in order))
-    ruler = "".join(f"{pos:<2d}" if pos % 5 == 0 else "  " for pos in order)
-    lines.append("pos    " + ruler)
+    lines.extend(track_lines(game, state))
     for seat in range(game.num_players):
         rank = int(board.rank(s, p, seat))
         lines.append(
@@ -148,7 +170,7 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         lines.append("on the track: " + _pile(s, st.ON_TRACK, 0))
     if phase == st.PH_BUY or phase == st.PH_SETUP_BUY:
         lines.append(f"money: ${int(s[st.MONEY])}")
-    return "\n".join(lines)
+    return fold(lines)
 
 
 CUBE_RGB = ((240, 240, 240), (175, 175, 175), (95, 95, 95), (25, 25, 25), (130, 80, 40),

@@ -43,7 +43,8 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
   card has a cost like every card (Card Basics), and the Buy Phase lets a player buy
   any cubes of the stock; ``False`` takes wear off sale (and Pit Team cannot buy it).
 - ``drivers=False``: the Racing Season drivers module: ``True`` drafts from players + 1
-  revealed drivers, ``"all"`` (online variant) from all ten; ``False`` is the base game.
+  revealed drivers, ``"all"`` from all ten (a Board Game Arena table option, not in the
+  printed or Yucata rules); ``False`` is the base game.
 - ``max_rounds=200``: not a rule: an engine guard that ends a game after that many
   rounds (ranked by race position) so that any pair of policies terminates.
 """
@@ -200,7 +201,8 @@ class AutomobilesGame(Game):
         """The ``drivers`` option (False, True or "all") and the driver table."""
         modes = {False: 0, True: 1, "all": 2}
         if not (isinstance(drivers, bool) or (isinstance(drivers, str) and drivers == "all")):
-            raise ConfigError(f"drivers must be False, True or 'all', got {drivers!r}")
+            raise ConfigError(f"drivers must be False, True or 'all' (the BGA table option: "
+                              f"draft from all ten), got {drivers!r}")
         self.drivers = drv_data.load_drivers()
         p = self.params
         p[st.P_DRIVERS] = modes[drivers]

@@ -278,7 +278,8 @@ PARAMS = Layout(
         ("slot_of", MAX_SPACES),   # 1 + id of the own-space start slot cut from it, 0 = none
         ("weaving", 1),            # Variant Weaving: leave a long space sideways early
         # Racing Season drivers (drivers.py)
-        ("drivers", 1),          # 0: off, 1: draft from players + extra revealed, 2: from all
+        # drivers: 0 off, 1 draft from players + extra revealed, 2 from all (BGA table option)
+        ("drivers", 1),
         ("driver_extra", 1),     # drivers revealed beyond one per player
         ("driver_amount", NUM_DRIVERS),   # the number on each card (0 = any number)
         ("driver_price", NUM_DRIVERS),    # $ per cube (Driver 05)

@@ -14,9 +14,10 @@ Options:
   ``sponsors.toml`` (same format).
 - ``drivers=True``: the drivers module, mandatory in a season (R-YUC "Players must use
   the drivers module when playing a season campaign"): drafted once, before race 1, and
-  kept by each player for the whole season. ``"all"``: the online variant, the draft
-  offers all ten drivers. ``False``: NOT a rule of the season, a documented option for
-  experiments and fast tests (the season without drivers).
+  kept by each player for the whole season. ``"all"``: the Board Game Arena table
+  option (not in the printed or Yucata rules), the draft offers all ten drivers.
+  ``False``: NOT a rule of the season, a documented option for experiments and fast
+  tests (the season without drivers).
 - ``card_set``, ``card_pool``, ``start_player`` (race 1), ``open_bags``,
   ``accelerated_play``, ``branch_from_car``, ``draft_behind_space``,
   ``grid_crossing_counts``, ``buy_wear``, ``max_rounds``: as for ``AutomobilesGame``, the
@@ -118,8 +119,9 @@ class AutomobilesSeasonGame(Game):
         if not isinstance(sponsors, bool):
             raise ConfigError(f"sponsors must be True or False, got {sponsors!r}")
         if not (isinstance(drivers, bool) or drivers == "all"):
-            raise ConfigError(f"drivers must be True (the rule), 'all' (draft from all ten) "
-                              f"or False (no drivers, not a rule), got {drivers!r}")
+            raise ConfigError(f"drivers must be True (the rule), 'all' (the BGA table option: "
+                              f"draft from all ten) or False (no drivers, not a rule), "
+                              f"got {drivers!r}")
         race_options: dict[str, Any] = {
             "laps": laps, "card_set": card_set, "card_pool": card_pool,
             "start_player": start_player, "open_bags": open_bags,

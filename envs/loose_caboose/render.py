@@ -6,6 +6,7 @@ import numpy as np
 
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit
+from transit_gym.envs.core.text import fold
 from transit_gym.envs.loose_caboose import state as st
 
 VALUE_COLORS = {1: (70, 130, 220), 2: (90, 190, 90), 3: (230, 180, 40), 4: (220, 70, 60)}
@@ -18,6 +19,21 @@ def card_label(game: Game, card: int) -> str:
     broken = "x" if p[st.P_BROKEN + card] else ""
     shape = "~" if p[st.P_SHAPES + card] else "|"
     return f"{p[st.P_VALUES + card]}{broken}{shape}"
+
+
+def card_help(game: Game) -> dict[str, str]:
+    """What the card labels of the table mean, in our own words, by label part."""
+    return {
+        "1": "Value 1 (blue): after laying 1s you roll one die; worth 1 penalty point in a pile.",
+        "2": "Value 2 (green): after laying 2s you roll two dice; 2 penalty points in a pile.",
+        "3": "Value 3 (yellow): after laying 3s you roll three dice; 3 penalty points in a pile.",
+        "4": "Value 4 (red): after laying 4s you roll four dice; 4 penalty points in a pile.",
+        "|": "A straight piece of rail (the shape matters only with the grid railway).",
+        "~": "A curved piece of rail: the railway turns a quarter (grid railway only).",
+        "x": "Broken Track: whoever moves the caboose over or onto it banks one penalty "
+             "card from the back of the railway, face down, for the whole game.",
+        "[ ]": "The brackets mark the card the caboose stands on.",
+    }
 
 
 def _cards(game: Game, cards: list[int]) -> str:
@@ -61,7 +77,7 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         if places[f"hand_final_{seat}"]:
             line += f" (hand added: {_cards(game, places[f'hand_final_{seat}'])})"
         lines.append(line)
-    return "\n".join(lines)
+    return fold(lines)
 
 
 CELL = 28

@@ -7,9 +7,19 @@ import numpy as np
 
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, WHITE, Canvas, fit
+from transit_gym.envs.core.text import fold
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
-from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS, POI_NAMES
+from transit_gym.envs.planes.data import (
+    ACTION_KINDS,
+    COLOR_NAMES,
+    MAX_TYPES,
+    NO_LIMIT,
+    NUM_COLORS,
+    POI_NAMES,
+    SOLE_MINE,
+    Cards,
+)
 from transit_gym.envs.planes.encode import ACTION_NAMES, action_kind
 
 CUBE_RGB = ((210, 50, 50), (50, 100, 220), (40, 160, 70), (230, 200, 40), (150, 150, 150))
@@ -138,7 +148,68 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     rows = game.num_players if p[st.P_PLAYER_DECKS] else 1
     lines.append("deck " + "/".join(str(int(decks[r])) for r in range(rows)) + ", discard "
                  + "/".join(str(int(discards[r])) for r in range(rows)))
-    return "\n".join(lines)
+    return fold(lines)
+
+
+#: what each action kind does, in our own words ({n}: the count, {poi}: the place)
+ACTION_HELP = {
+    "draw": "draw {n} card(s) into your hand",
+    "gather": "gather all your party cubes together at a {poi} of your choice",
+    "choose_one": "either ignore every blockage during your move, or score one more goal "
+                  "card from your hand right away",
+    "skip": "during your move, leave out one space of your choice (not one with a cone)",
+    "draw_discard": "draw {n} cards, then discard one card from your hand",
+    "regroup": "pick a space holding one of your cubes and bring all your other cubes there",
+    "send": "put {n} of your party cubes on a {poi} of your choice",
+    "ignore_neutrals": "during your move, leave every neutral cube where it is",
+    "backwards": "during your move, travel against the arrows",
+    "own_only": "during your move, only your own party cubes move",
+    "move_twice": "make two moves this turn",
+}
+
+
+def _place(poi: int) -> str:
+    return POI_NAMES[poi].replace("_", " ") if poi >= 0 else "space"
+
+
+def _range_text(low: int, high: int, what: str) -> str:
+    if high >= NO_LIMIT:
+        return f"at least {low} {what}"
+    return f"exactly {low} {what}" if low == high else f"{low} to {high} {what}"
+
+
+def goal_text(cards: Cards, t: int) -> str:
+    """The goal pattern of card type ``t`` in words."""
+    parts = []
+    if cards.goal_cubes[t] >= 0:
+        parts.append(f"exactly {int(cards.goal_cubes[t])} cubes")
+    if cards.goal_colors[t] >= 0:
+        parts.append(f"exactly {int(cards.goal_colors[t])} different colours")
+    low, high = (int(v) for v in cards.goal_mine[t])
+    if (low, high) != (0, NO_LIMIT):
+        parts.append(_range_text(low, high, "cube(s) of your colour"))
+    low, high = (int(v) for v in cards.goal_neutral[t])
+    if (low, high) != (0, NO_LIMIT):
+        parts.append(_range_text(low, high, "neutral cube(s)"))
+    if cards.goal_sole[t]:
+        parts.append("and no other cubes" if cards.goal_sole[t] == SOLE_MINE
+                     else "and only neutral cubes")
+    where = "any space" if cards.goal_poi[t] < 0 else f"a {_place(int(cards.goal_poi[t]))} space"
+    return f"{where} with " + ", ".join(parts) if parts else where
+
+
+def card_help(game: PlanesGame) -> dict[str, str]:
+    """What each card does, by name: its action, and its goal with the points it scores
+    (built from the card data, so a custom ``card_data`` file is described too)."""
+    cards = game.cards
+    out = {}
+    for t, name in enumerate(cards.names):
+        kind = ACTION_KINDS[int(cards.action[t])]
+        action = ACTION_HELP[kind].format(n=int(cards.action_n[t]),
+                                          poi=_place(int(cards.action_poi[t])))
+        out[name] = (f"As an action: {action}. As a goal ({int(cards.vp[t])} VP): "
+                     f"{goal_text(cards, t)} on the board.")
+    return out
 
 
 def _line(canvas: Canvas, x0: float, y0: float, x1: float, y1: float, color) -> None:

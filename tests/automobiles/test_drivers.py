@@ -125,7 +125,7 @@ def test_draft_last_player_picks_first_then_reverse_turn_order(players, start):
 
 
 def test_draft_all_variant_reveals_all_ten():
-    """Online variant drivers="all": the picks are made from all ten drivers."""
+    """The BGA table option drivers="all": the picks are made from all ten drivers."""
     game = AutomobilesGame(num_players=3, drivers="all")
     state = game.new_state(1)
     assert len(game.legal_actions(state)) == NUM_DRIVERS
@@ -586,3 +586,28 @@ def test_observation_bounds_hold_with_drivers_on():
             assert ((obs >= low) & (obs <= high)).all()
             assert all(obs[g].sum() <= 1.0 for g in groups)
         game.apply(state, int(rng.choice(game.legal_actions(state))))
+
+
+def test_drivers_all_is_labelled_as_the_bga_table_option():
+    """Issue 24 item 10: ``drivers="all"`` is Board Game Arena's table option (R-YUC, the
+    Yucata/online rules, has no draft from all ten), in the option docs and the docs pages."""
+    import re
+    from pathlib import Path
+
+    from transit_gym.envs.automobiles import rules, season_rules
+
+    root = Path(__file__).resolve().parents[2]
+    texts = {"rules.py": rules.__doc__, "season_rules.py": season_rules.__doc__}
+    for page in ("README.md", "docs/automobiles.md", "docs/racing_season/season.md",
+                 "docs/racing_season/drivers.md"):
+        texts[page] = (root / page).read_text()
+    for name, text in texts.items():
+        spots = [text[max(m.start() - 120, 0):m.end() + 120]
+                 for m in re.finditer(r'(?:drivers=)?`*"all"`*', text)]
+        spots = [s for s in spots if "driver" in s and "card_pool" not in s]
+        meanings = [s for s in spots if "all ten" in s]   # where the option is explained
+        assert meanings, f"{name} does not explain drivers='all'"
+        for spot in meanings:
+            assert "BGA" in spot or "Board Game Arena" in spot, (name, spot)
+        for spot in spots:
+            assert "online variant" not in spot and "online draft" not in spot, (name, spot)

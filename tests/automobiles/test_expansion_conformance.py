@@ -18,11 +18,11 @@ are ``laps=1`` (the checks need a short full game, not a long one) except ``C4``
 | C8 | 5 | tucson | random, card_pool="all" | False | True | |
 
 Covered: the three new tracks and a random expansion pool; the six expansion sets (R-YUC
-"Suggested Card Sets") and both new random pools; drivers off/True/"all" (R-YUC
-"Drivers"); weaving on/off (R-YUC "Variant Weaving"); accelerated_play with Crate Motor
-(R-YUC online variant, the delayed card); 2, 3, 4 and 5 players. The season env
-(``automobiles_season``) is a registered game, so ``test_every_game.py`` already runs
-every check on it for 2-5 players.
+"Suggested Card Sets") and both new random pools; drivers off/True (R-YUC
+"Drivers")/"all" (the BGA table option); weaving on/off (R-YUC "Variant Weaving");
+accelerated_play with Crate Motor (R-YUC online variant, the delayed card); 2, 3, 4 and 5
+players. The season env (``automobiles_season``) is a registered game, so
+``test_every_game.py`` already runs every check on it for 2-5 players.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from transit_gym.envs.automobiles.board import crossings, drafting, rank
 from transit_gym.envs.automobiles.data import TRACKS, load_track
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.errors import ConfigError, DataFileError
+from transit_gym.envs.core.text import unfold
 
 FLAG_BOARD = """
 [track]
@@ -367,8 +368,10 @@ def test_every_board_plays_whole_games_for_2_to_5_players(track):
             game.check_invariants(state)
         assert max(crossings(state.data, game.params, s) for s in range(players)) >= 1
         text = render.render_text(game, state)
-        assert text.count("lane ") == game.track.lanes
-        assert ("travel right to left" in text) == (game.track.direction == "clockwise")
+        lanes = {row.split()[1] for row in text.splitlines() if row.startswith("lane ")}
+        assert lanes == {str(lane) for lane in range(game.track.lanes)}
+        legend = " ".join(unfold(text))
+        assert ("travel right to left" in legend) == (game.track.direction == "clockwise")
 
 
 # ----- random boards for a single race ----------------------------------------------------------

@@ -10,6 +10,7 @@ import numpy as np
 from transit_gym.envs.automobiles import render
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.rules import AutomobilesGame
+from transit_gym.envs.core.text import unfold
 
 
 def test_the_draft_shows_the_revealed_drivers_and_each_seat_its_pick():
@@ -28,7 +29,7 @@ def test_the_draft_shows_the_revealed_drivers_and_each_seat_its_pick():
     assert "drivers to draft" not in text
     for seat in range(3):
         name = game.drivers.names[int(s[st.DRIVER_OF + seat]) - 1]
-        line = next(row for row in text.splitlines() if row.startswith(f"player_{seat}:"))
+        line = next(row for row in unfold(text) if row.startswith(f"player_{seat}:"))
         assert line.endswith(f"| driver {name}")
     picture = render.render_rgb(game, state)
     assert picture.ndim == 3 and picture.shape[2] == 3
@@ -43,7 +44,7 @@ def test_a_used_driver_ability_is_marked_for_the_seat_on_turn():
     s[st.DRIVER_OF + 0], s[st.DRIVER_OF + 1] = 3, 7
     s[st.DRIVER_USED] = 1
     turn = int(s[st.TURN_SEAT])
-    lines = render.render_text(game, state).splitlines()
+    lines = unfold(render.render_text(game, state))
     for seat, number in ((0, 3), (1, 7)):
         line = next(row for row in lines if row.startswith(f"player_{seat}:"))
         marked = f"| driver Driver {number:02d} (used this turn)"
@@ -63,7 +64,7 @@ def test_turn_effects_are_listed_while_in_force():
     s[st.ADR_LEFT] = 3
     s[st.CRATE_AWARD] = 2
     s[st.CRATE_SPACES + 2] = 4
-    line = next(row for row in render.render_text(game, state).splitlines()
+    line = next(row for row in unfold(render.render_text(game, state))
                 if row.startswith("this turn: "))
     assert line == ("this turn: Redline (white cubes on any gear colour, wear 1 each); "
                     "Fuel Injection (gear moves x2); Adrenaline (3 light gray spaces left); "

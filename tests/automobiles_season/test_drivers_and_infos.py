@@ -93,7 +93,7 @@ def test_later_races_have_an_empty_draft_pool_and_seats_moved_with_their_players
 
 
 def test_the_all_variant_drafts_from_all_ten_drivers_once():
-    """Online variant ("pick from all ten ... in a single race or a season"): every
+    """The BGA table option (a draft from all ten, in a single race or a season): every
     driver is on offer at the first pick; no draft in later races."""
     log = _season_log(3, 1, drivers="all")
     first = log["draft_masks"][0]

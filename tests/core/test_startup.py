@@ -189,3 +189,73 @@ def test_race_and_season_kernels_are_stamped_with_both_packages():
         sources = _numba_cache.stamp_sources(str(kernel))
         assert str(race) in sources and str(season) in sources, kernel
     assert str(envs / "planes") not in _numba_cache.stamp_sources(str(race / "kernels.py"))
+
+
+# ----- issue 24 item 9: the demo's warm-up compiles only what the demo uses, on both cores --------
+def test_the_games_are_shared_out_evenly_and_the_season_stays_with_automobiles():
+    from transit_gym.training import warmup
+
+    games = ["loose_caboose", "automobiles", "automobile", "planes", "automobiles_season"]
+    groups = warmup.share_out(games, 2)
+    assert len(groups) == 2 and sorted(g for group in groups for g in group) == sorted(games)
+    family = next(group for group in groups if "automobiles" in group)
+    assert family.index("automobiles") < family.index("automobiles_season")
+    loads = [sum(warmup.COST[g] for g in group) for group in groups]
+    assert max(loads) - min(loads) <= min(warmup.COST.values())
+    assert len(warmup.share_out(games, 1)) == 1
+    assert warmup.share_out(["planes"], 2) == [["planes"]]
+
+
+def test_the_demo_steps_are_the_ones_the_demo_calls():
+    """``make demo`` plays AEC games between rule-based agents (``training/demo.py``): the
+    ``--demo`` warm-up runs the AEC env and the agents called from Python, nothing else
+    (validation, batch API, rollouts, jitted agents, search compile on first use)."""
+    from transit_gym.training import warmup
+
+    assert [label for label, _ in warmup.steps_for(demo=True)] == ["AEC env", "agents"]
+    assert len(warmup.steps_for(demo=False)) == len(warmup.STEPS)
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    demo = makefile.split("\ndemo:")[1].split("\n\n")[0]
+    assert "transit_gym.training.warmup --demo" in demo
+
+
+DEMO_PROBE = """
+import json, sys
+from numba.core import event
+from transit_gym.training import warmup
+from transit_gym.envs.registry import env_module
+from transit_gym.training.demo import play_demo_game
+
+compiled = {"demo": [], "search": []}
+phase = "demo"
+class Count(event.Listener):
+    def on_start(self, ev):
+        fn = ev.data["dispatcher"].py_func
+        if fn.__module__.startswith("transit_gym."):
+            compiled[phase].append(fn.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+for name in sys.argv[1:]:
+    play_demo_game(name, env_module(name).Game.min_players, 0)
+phase = "search"
+warmup._search(env_module(sys.argv[1]), 0)
+print(json.dumps(compiled))
+"""
+
+
+@pytest.mark.slow
+def test_the_demo_warmup_on_two_workers_fills_one_cache_the_demo_then_only_loads(tmp_path):
+    """Issue 24 finding 9: the warm-up compiled search kernels the demo never uses, one
+    core at a time. ``--demo --jobs 2`` compiles two games in two processes into one fresh
+    cache; a new process then plays the demo's games compiling nothing, while the search
+    agent (not part of the demo) still compiles on first use."""
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    games = [SMALL_GAME, "planes"]
+    warm = _python(["-m", "transit_gym.training.warmup", "--demo", "--jobs", "2", "--games",
+                    *games], cache)
+    assert "100%" in warm.stderr and all(f"{g}: " in warm.stderr for g in games)
+    probe = _python(["-c", DEMO_PROBE, *games], cache)
+    result = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert result["demo"] == []
+    assert result["search"] != []

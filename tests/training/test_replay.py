@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
+from transit_gym.envs.core import render
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.render import FELT, Canvas, fit, text_width
 from transit_gym.envs.loose_caboose import state as lc_state
@@ -66,7 +67,8 @@ def test_the_picture_shows_what_a_player_needs(name, what, change):
     assert not np.array_equal(after, before), f"{what} is not drawn"
 
 
-def test_labels_use_the_bitmap_font_and_fit_their_box():
+def test_labels_use_the_bitmap_font_and_fit_their_box(monkeypatch):
+    monkeypatch.setattr(render, "USE_PILLOW", False)     # the fallback without Pillow
     canvas = Canvas(20, 40, (0, 0, 0))
     canvas.text(0, 0, "P1 $5", (255, 255, 255), 1)
     lit = canvas.image().any(axis=2)
@@ -74,7 +76,11 @@ def test_labels_use_the_bitmap_font_and_fit_their_box():
     assert fit("HYBRID ENGINE", 40, 1) == "HYBRID ENG" and text_width(fit("ABC", 8), 2) == 8
 
 
-def test_a_replay_gif_holds_every_decision_and_decodes_to_the_recorded_frames(tmp_path):
+def test_a_replay_gif_holds_every_decision_and_decodes_to_the_recorded_frames(tmp_path,
+                                                                             monkeypatch):
+    """Lossless with the pixel font (few colours); Pillow's antialiased TrueType labels
+    bring more than a GIF's 256 colours, and Pillow then reduces each frame's palette."""
+    monkeypatch.setattr(render, "USE_PILLOW", False)
     frames = replay.record("loose_caboose", 3, LC_AGENTS, seed=2)
     game = game_class("loose_caboose")(num_players=3)
     start = replay.captioned(game.render_rgb(game.new_state(2)), "loose_caboose seed 2: start")
@@ -142,3 +148,13 @@ def test_mp4_with_ffmpeg_is_written(tmp_path):
     frames = [np.full((10, 12, 3), v, np.uint8) for v in (0, 120, 255)]
     replay.write(frames, tmp_path / "game.mp4", 4.0)
     assert (tmp_path / "game.mp4").stat().st_size > 0
+
+
+def test_scale_draws_every_frame_larger_and_a_bad_scale_is_refused(tmp_path, capsys):
+    """Issue 24 item 11: ``--scale N`` draws N times larger (the labels at that size)."""
+    small = replay.record("loose_caboose", 3, LC_AGENTS, seed=2, at=3)
+    large = replay.record("loose_caboose", 3, LC_AGENTS, seed=2, at=3, scale=3)
+    assert large[0].shape == (3 * small[0].shape[0], 3 * small[0].shape[1], 3)
+    assert replay.main(["--game", "loose_caboose", "--players", "3", "--seed", "2",
+                        "--scale", "0", "--out", str(tmp_path / "a.png")]) == 2
+    assert "scale must be a whole number 1-16, got 0" in capsys.readouterr().err

@@ -1,8 +1,9 @@
 """Jitted Racing Season drivers (R-YUC "Drivers" module and the Driver 01-10 appendix).
 
 The draft: after the start player is known, ``players + extra`` drivers are revealed from
-the seeded generator (all ten with ``drivers="all"``); the last player in turn order picks
-first, then the others in reverse turn order; the rest go back to the box.
+the seeded generator (all ten with ``drivers="all"``, the BGA table option); the last
+player in turn order picks first, then the others in reverse turn order; the rest go back
+to the box.
 
 Each seat keeps its driver (``driver_of``, a number 1..10, 0 = none) for the whole game.
 Every ability is optional and usable once in each of the owner's turns, in its phase:
@@ -121,7 +122,7 @@ def amount(p, number):
 @nb.njit(cache=True)
 def reveal(s, p):
     """Reveal the drivers of the draft: players + extra drawn from the generator (a seeded
-    shuffle's top cards), or all ten with the "all" variant."""
+    shuffle's top cards), or all ten with the "all" option (BGA table option)."""
     for k in range(NUM_DRIVERS):
         s[DRIVER_POOL + k] = 1 if p[P_DRIVERS] == 2 else 0
     if p[P_DRIVERS] == 2:
