@@ -104,9 +104,17 @@ from transit_gym.envs.automobiles.state import (
     PH_CAMBER_TOE,
     PH_CAR_CHIEF,
     PH_CRATE_MOVE,
+    PH_DRIVER_CAR,
+    PH_DRIVER_DECLARE,
+    PH_DRIVER_DECLINE,
     PH_DRIVER_DRAFT,
+    PH_DRIVER_EXTRA,
+    PH_DRIVER_PAY,
+    PH_DRIVER_REDRAW,
     PH_DRIVER_SORT,
     PH_DRIVER_TO_ACTIVE,
+    PH_DRIVER_TO_BAG,
+    PH_DRIVER_WEAR,
     PH_ENGINEER,
     PH_MANAGER_BAG,
     PH_MANAGER_REMOVE,
@@ -192,6 +200,8 @@ MESSAGES = {
     19: "a pile card's decision is pending without its card's cube resolving for the seat "
         "on turn",
     # relations (issue 24)
+    24: "a driver decision is pending for a seat without that driver, or an End Phase "
+        "driver decision while the turn's cubes are still used, on the track or placed",
     23: "current is not the seat on turn (turn_seat), nor the seat a Boost offer or a "
         "Crate Motor move has reached",
     21: "a card effect's decision is pending without a cube of that card's colour resolving "
@@ -272,6 +282,8 @@ def violation(s, p, where):
         return 21
     if _decider_broken(s, p, n, where):
         return 23
+    if _driver_decision_broken(s, where):
+        return 24
     if not _settled(s, p):
         _mark_phase(where)
         return 22
@@ -343,6 +355,46 @@ def _decider_broken(s, p, n, where):
     if phase == PH_BOOST_OTHER and s[CURRENT] != s[TURN_SEAT]:
         decider = (s[TURN_SEAT] + s[BOOST_NEXT]) % n
     return outside(s, CURRENT, decider, decider, where)
+
+
+@nb.njit(cache=True)
+def _driver_decision_broken(s, where):
+    """Racing Season drivers: a driver's decision belongs to the seat on turn holding that
+    driver, and the End Phase ones (Drivers 07-10) come after the turn's cubes went to
+    the discard pile (nothing used, on the track or placed any more)."""
+    phase = s[PHASE]
+    if not PH_DRIVER_TO_ACTIVE <= phase < PH_OVER:
+        return False
+    held = s[DRIVER_OF + s[TURN_SEAT]]
+    if phase == PH_DRIVER_TO_ACTIVE:
+        ok = held == 2
+    elif phase == PH_DRIVER_TO_BAG:
+        ok = held == 3
+    elif phase in (PH_DRIVER_DECLARE, PH_DRIVER_SORT):
+        ok = held == 4
+    elif phase == PH_DRIVER_PAY:
+        ok = held == 5
+    elif phase == PH_DRIVER_CAR:
+        ok = held == 6
+    elif phase == PH_DRIVER_DECLINE:
+        ok = held == 1
+    elif phase == PH_DRIVER_WEAR:
+        ok = held == 8
+    elif phase == PH_DRIVER_EXTRA:
+        ok = held in (7, 9)
+    else:   # PH_DRIVER_REDRAW
+        ok = held == 10
+    if not ok:
+        where[0] = DRIVER_OF + s[TURN_SEAT]
+        where[1] = -1
+        where[2] = -1
+        return True
+    if phase in (PH_DRIVER_WEAR, PH_DRIVER_EXTRA, PH_DRIVER_REDRAW):
+        used = _PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC
+        return (any_outside(s, used, NC, 0, 0, where) or any_outside(s, ON_TRACK, NC, 0, 0,
+                                                                     where)
+                or outside(s, PLACED_N, 0, 0, where))
+    return False
 
 
 @nb.njit(cache=True)

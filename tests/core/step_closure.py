@@ -32,8 +32,8 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "automobiles": [{}, {"card_set": "random", "card_pool": "all", "drivers": True,
                          "accelerated_play": True},
                     {"card_set": "random", "card_pool": "expansion", "drivers": "all"}],
-    "automobiles_season": [{}],
-    "automobile": [{}],
+    "automobiles_season": [{}, {"drivers": "all", "accelerated_play": True, "races": 3}],
+    "automobile": [{}, {"frontier": "open", "shortfall": "debt", "durant_borrow": True}],
     "planes": [{}, {"airport": "zephyr", "player_decks": True, "max_rounds": 3}],
 }
 #: random games played per option set and player count; every state they pass through
