@@ -52,6 +52,7 @@ from transit_gym.envs.automobile.state import (
     STAT_CLOSED,
     STAT_PRODUCED,
 )
+from transit_gym.envs.core.validate import bump
 
 
 # ----- transfers ---------------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def do_build(s, p, seat, space, what):
     if n_parts:
         s[PARTS + space] = 1
         s[PARTS_AT + seat] = space
-    s[STAT_BUILT + seat] += n_fac + n_parts
+    bump(s, STAT_BUILT + seat, n_fac + n_parts)
 
 
 
@@ -273,7 +274,7 @@ def produce(s, p, seat, space, n):
     s[CARS + space] += n
     s[CAR_COUNT + seat] += n
     s[PRODUCED + space] = 1
-    s[STAT_PRODUCED + seat] += n
+    bump(s, STAT_PRODUCED + seat, n)
 
 
 # ----- closing -----------------------------------------------------------------------------------
@@ -293,7 +294,7 @@ def close_space(s, p, seat, space):
     s[FACTORIES + space] = 0
     s[CLOSED + space] = 1
     s[LOSS + seat] = s[LOSS + seat] // 2
-    s[STAT_CLOSED + seat] += 1
+    bump(s, STAT_CLOSED + seat, 1)
 
 
 @nb.njit(cache=True)

@@ -198,6 +198,7 @@ from transit_gym.envs.automobile.state import (
 from transit_gym.envs.core.draw import draw_from_counts
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.validate import bump
 
 MAX_PLAYERS = 5
 ACTION_ROUNDS = 3
@@ -582,7 +583,7 @@ def _p5_end(s, p):
             s[USED + seat * 3 + seg] = 0
         if idle > 0:
             add_loss(s, seat, idle)
-            s[STAT_IDLE + seat] += idle
+            bump(s, STAT_IDLE + seat, idle)
     for seg in range(3):
         s[BOXES + seg] = 0
     _phase6(s, p)
@@ -693,10 +694,10 @@ def _charge(s, p, seat, amount):
     if mode == 0:
         while s[CASH + seat] < amount and can_loan(s, p, seat):
             take_loan(s, p, seat)
-            s[STAT_FORCED_LOANS + seat] += 1
+            bump(s, STAT_FORCED_LOANS + seat, 1)
     if mode == 2:
         paid = min(amount, max(s[CASH + seat], 0))
-        s[STAT_UNPAID + seat] += amount - paid
+        bump(s, STAT_UNPAID + seat, amount - paid)
         pay(s, seat, paid)
         return paid
     pay(s, seat, amount)
@@ -721,8 +722,8 @@ def _phase8(s, p):
         s[LOSS + chrysler] -= min(turn + 1, s[LOSS + chrysler])
     for k in range(n):
         seat = s[PLAY_ORDER + k]
-        s[STAT_LOSS_PAID + seat] += _charge(s, p, seat, s[LOSS + seat] * p[P_LOSS_PRICE + turn])
-        s[STAT_INTEREST + seat] += _charge(s, p, seat, s[LOANS + seat] * p[P_LOAN_INTEREST])
+        bump(s, STAT_LOSS_PAID + seat, _charge(s, p, seat, s[LOSS + seat] * p[P_LOSS_PRICE + turn]))
+        bump(s, STAT_INTEREST + seat, _charge(s, p, seat, s[LOANS + seat] * p[P_LOAN_INTEREST]))
     if turn == NUM_TURNS - 1:
         _final(s, p)
     else:
@@ -777,7 +778,7 @@ def _final(s, p):
         due = s[LOANS + seat] * p[P_LOAN_REPAY]
         if p[P_SHORTFALL] == 2:
             paid = min(due, max(s[CASH + seat], 0))
-            s[STAT_UNPAID + seat] += due - paid
+            bump(s, STAT_UNPAID + seat, due - paid)
             due = paid
         pay(s, seat, due)
     s[PHASE] = PH_OVER

@@ -35,6 +35,7 @@ from transit_gym.envs.automobile.state import (
     TURN_LOSS,
     USED,
 )
+from transit_gym.envs.core.validate import bump
 
 
 @nb.njit(cache=True)
@@ -42,7 +43,7 @@ def add_loss(s, seat, n):
     """``seat`` takes ``n`` loss cubes (the stock of loss cubes is unlimited)."""
     s[LOSS + seat] += n
     s[TURN_LOSS + seat] += n
-    s[STAT_LOSS_TAKEN + seat] += n
+    bump(s, STAT_LOSS_TAKEN + seat, n)
 
 
 @nb.njit(cache=True)
@@ -69,7 +70,7 @@ def take_car(s, p, seat, space, price):
     s[CARS + space] -= 1
     s[CAR_COUNT + seat] -= 1
     receive(s, seat, price)
-    s[STAT_REVENUE + seat] += price
+    bump(s, STAT_REVENUE + seat, price)
 
 
 # ----- P4 ----------------------------------------------------------------------------------------
@@ -77,7 +78,7 @@ def take_car(s, p, seat, space, price):
 def howard_sell(s, p, seat, space):
     """P4: a car to Howard at the segment's highest price."""
     take_car(s, p, seat, space, p[P_PRICE_TOP + p[P_SEGMENT + space]])
-    s[STAT_SOLD_HOWARD + seat] += 1
+    bump(s, STAT_SOLD_HOWARD + seat, 1)
 
 
 # ----- P5 ----------------------------------------------------------------------------------------
@@ -122,7 +123,7 @@ def salesman_sell(s, p, seat, src, dst, space):
     s[USED + seat * 3 + dst] += 1
     s[BOXES + dst] += 1
     take_car(s, p, seat, space, p[P_PRICE_TOP + dst])
-    s[STAT_SOLD_SALESMEN + seat] += 1
+    bump(s, STAT_SOLD_SALESMEN + seat, 1)
 
 
 # ----- P7 ----------------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ def demand_sales(s, p, seg, demand):
             seat = s[OWNER + i]
             for _ in range(k):
                 take_car(s, p, seat, i, price)
-            s[STAT_SOLD_DEMAND + seat] += k
+            bump(s, STAT_SOLD_DEMAND + seat, k)
             left -= k
             sold_any = True
         if not sold_any:
@@ -160,7 +161,7 @@ def unsold_cars(s, p):
         if n > 0:
             seat = s[OWNER + i]
             add_loss(s, seat, n)
-            s[STAT_UNSOLD + seat] += n
+            bump(s, STAT_UNSOLD + seat, n)
             s[CARS + i] = 0
             s[CAR_COUNT + seat] -= n
 

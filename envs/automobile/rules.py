@@ -43,7 +43,6 @@ from transit_gym.envs.automobile.actions import NUM_ACTIONS, action_name
 from transit_gym.envs.automobile.determinize import determinize
 from transit_gym.envs.automobile.encode import OBS, low_high, observe, one_hot_groups
 from transit_gym.envs.automobile.violation import MESSAGES, violation
-from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
     current_player,
@@ -54,6 +53,12 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.layout import widen_fixed_slots
+from transit_gym.envs.core.options import (
+    check_choice,
+    check_flag,
+    check_optional_path,
+    check_seat_or_random,
+)
 
 KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 
@@ -63,16 +68,7 @@ SHORTFALL_MODES = {"loan_then_debt": 0, "debt": 1, "forgive": 2}
 REWARD_MODES = {"win": 0, "cash": 1}
 
 
-def _flag(name: str, value: Any) -> int:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be True or False, got {value!r}")
-    return int(value)
-
-
-def _choice(name: str, value: Any, choices: dict[str, int]) -> int:
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{name} must be one of {sorted(choices)}, got {value!r}")
-    return choices[value]
+_flag, _choice = check_flag, check_choice   # the shared option checkers (envs/core/options)
 
 
 class AutomobileGame(Game):
@@ -95,18 +91,8 @@ class AutomobileGame(Game):
                shortfall: str = "loan_then_debt", markers_on_closed: bool = True,
                durant_borrow: bool = False, reward: str = "win",
                data: str | None = None) -> None:
-        if first_player == "random":
-            first = -1
-        elif (isinstance(first_player, (int, np.integer)) and not isinstance(first_player, bool)
-              and 0 <= first_player < self.num_players):
-            first = int(first_player)
-        else:
-            raise ConfigError(
-                f"first_player must be a seat 0..{self.num_players - 1} or 'random', "
-                f"got {first_player!r}"
-            )
-        if data is not None and not isinstance(data, str):
-            raise ConfigError(f"data must be a path string or None, got {data!r}")
+        first = check_seat_or_random("first_player", first_player, self.num_players)
+        check_optional_path("data", data)
         d = auto_data.load(self._data_file("data", data))
         self.data = d
         p = np.zeros(st.PARAMS.size, dtype=np.int64)

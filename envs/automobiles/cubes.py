@@ -21,6 +21,7 @@ from transit_gym.envs.automobiles.state import (
     USED,
 )
 from transit_gym.envs.core.draw import draw_from_counts
+from transit_gym.envs.core.validate import bump
 
 
 @nb.njit(cache=True)
@@ -105,7 +106,7 @@ def gain(s, seat, colour, n):
     s[STOCK + colour] -= k
     s[pile(seat, USED) + colour] += k
     if colour == WEAR:
-        s[STAT_WEAR + seat] += k
+        bump(s, STAT_WEAR + seat, k)
     return k
 
 

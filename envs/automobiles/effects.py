@@ -115,6 +115,7 @@ from transit_gym.envs.automobiles.state import (
     STOCK,
     USED,
 )
+from transit_gym.envs.core.validate import bump
 
 ALL_GEARS = 0b1111
 
@@ -244,7 +245,7 @@ def activate(s, p, seat, colour):
     """Use the active cube of ``colour``: to the used pile, then its card's effect."""
     s[pile(seat, ACTIVE) + colour] -= 1
     s[pile(seat, USED) + colour] += 1
-    s[STAT_ACTIVATED + seat * NUM_COLOURS + colour] += 1
+    bump(s, STAT_ACTIVATED + seat * NUM_COLOURS + colour, 1)
     s[STD_TURN] = 1
     s[ACT_COLOUR] = colour
     effect = card_effect(s, p, colour)

@@ -16,6 +16,20 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.automobiles.data import (
+    E_BOOST,
+    E_BURNOUT,
+    E_CAMBER_TOE,
+    E_CAR_CHIEF,
+    E_ENGINEER,
+    E_MANAGER,
+    E_MECHANIC,
+    E_NITRO,
+    E_PIT_CREW,
+    E_PIT_TEAM,
+    E_STEERING,
+    E_SUPERCHARGED,
+    E_SUSPENSION,
+    E_TIRES,
     MAX_COUNT,
     MAX_PLAYERS,
     MAX_SEGMENTS,
@@ -23,6 +37,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_GEARS,
     WEAR,
 )
+from transit_gym.envs.automobiles.kernels import settle
 from transit_gym.envs.automobiles.racing_season.cards_delayed import (
     delayed_violation,  # Racing Season
 )
@@ -69,7 +84,9 @@ from transit_gym.envs.automobiles.state import (
     ON_TRACK,
     P_CARD_COLOUR,
     P_CARD_COST,
+    P_CARD_EFFECT,
     P_CARD_VALUE,
+    P_DRIVER_EXTRA,
     P_DRIVERS,
     P_LAP,
     P_LAPS,
@@ -83,13 +100,38 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_BOOST,
+    PH_BOOST_OTHER,
+    PH_BURNOUT,
+    PH_CAMBER_TOE,
+    PH_CAR_CHIEF,
+    PH_CRATE_MOVE,
+    PH_DRIVER_CAR,
+    PH_DRIVER_DECLARE,
+    PH_DRIVER_DECLINE,
     PH_DRIVER_DRAFT,
+    PH_DRIVER_EXTRA,
+    PH_DRIVER_PAY,
+    PH_DRIVER_REDRAW,
     PH_DRIVER_SORT,
     PH_DRIVER_TO_ACTIVE,
+    PH_DRIVER_TO_BAG,
+    PH_DRIVER_WEAR,
+    PH_ENGINEER,
+    PH_MANAGER_BAG,
+    PH_MANAGER_REMOVE,
+    PH_MECHANIC,
     PH_MOVE,
     PH_NITRO,
     PH_OVER,
+    PH_PIT_CREW,
+    PH_PIT_TEAM,
+    PH_PIT_TEAM_BUY,
     PH_SETUP_BUY,
+    PH_STEERING,
+    PH_SUPERCHARGED,
+    PH_SUSPENSION,
+    PH_TIRES,
     PHASE,
     PK_COUNT,
     PK_LEFT,
@@ -125,6 +167,8 @@ from transit_gym.envs.core.validate import (
 NC = NUM_COLOURS
 #: the per-seat cube piles, contiguous from ``bag`` to ``discard``
 _PILES = _LAYOUT.offset("bag")
+#: the race state (a season's vector holds more after it)
+_STATE_SIZE = _LAYOUT.size
 _PILE_SLOTS = 4 * MAX_PLAYERS * NC
 #: the statistics, contiguous from ``stat_bought`` to ``stat_turns``
 _STATS = STAT_BOUGHT
@@ -157,6 +201,18 @@ MESSAGES = {
     # Racing Season cards that change piles
     19: "a pile card's decision is pending without its card's cube resolving for the seat "
         "on turn",
+    # relations (issue 24)
+    24: "a driver decision is pending for a seat without that driver, or an End Phase "
+        "driver decision while the turn's cubes are still used, on the track or placed",
+    23: "current is not the seat on turn (turn_seat), nor the seat a Boost offer or a "
+        "Crate Motor move has reached",
+    21: "a card effect's decision is pending without a cube of that card's colour resolving "
+        "(act_colour must name the market colour whose card has the effect)",
+    22: "the pending decision has nothing left to choose: the rules would have moved on "
+        "(phase, pk_left and the piles do not fit the decision)",
+    20: "the driver draft does not fit its order (driver_of: the seats before the deciding "
+        "one hold a driver, the rest none; driver_pool: the revealed drivers not taken; "
+        "current = turn_seat; no turn started)",
 }
 
 
@@ -221,7 +277,139 @@ def violation(s, p, where):
         return code
     if piles_violation(s, p, where):   # Racing Season cards that change piles
         return 19
-    return _drivers(s, p, n, where)
+    code = _drivers(s, p, n, where)
+    if code:
+        return code
+    if _effect_broken(s, p, where):
+        return 21
+    if _decider_broken(s, p, n, where):
+        return 23
+    if _driver_decision_broken(s, where):
+        return 24
+    if not _settled(s, p):
+        _mark_phase(where)
+        return 22
+    return 0
+
+
+@nb.njit(cache=True)
+def _mark_phase(where):
+    where[0] = PHASE
+    where[1] = -1
+    where[2] = -1
+
+
+@nb.njit(cache=True)
+def _effect_broken(s, p, where):
+    """A card effect's decision is pending only while a cube of that card's colour
+    resolves (``act_colour``): Boost's draws need the Boost card in the market, Camber &
+    Toe's pick needs a colour, and so on."""
+    phase = s[PHASE]
+    effect = -1
+    if phase == PH_CAR_CHIEF:
+        effect = E_CAR_CHIEF
+    elif phase == PH_ENGINEER:
+        effect = E_ENGINEER
+    elif phase in (PH_MANAGER_REMOVE, PH_MANAGER_BAG):
+        effect = E_MANAGER
+    elif phase == PH_MECHANIC:
+        effect = E_MECHANIC
+    elif phase == PH_PIT_CREW:
+        effect = E_PIT_CREW
+    elif phase in (PH_PIT_TEAM, PH_PIT_TEAM_BUY):
+        effect = E_PIT_TEAM
+    elif phase == PH_STEERING:
+        effect = E_STEERING
+    elif phase == PH_SUSPENSION:
+        effect = E_SUSPENSION
+    elif phase == PH_TIRES:
+        effect = E_TIRES
+    elif phase == PH_BOOST:
+        effect = E_BOOST
+    elif phase == PH_NITRO:
+        effect = E_NITRO
+    elif phase == PH_SUPERCHARGED:
+        effect = E_SUPERCHARGED
+    elif phase == PH_BURNOUT:
+        effect = E_BURNOUT
+    elif phase == PH_CAMBER_TOE:
+        effect = E_CAMBER_TOE
+    if effect < 0:
+        return False
+    colour = s[ACT_COLOUR]
+    if colour < 0 or p[P_CARD_EFFECT + s[CARD_OF + colour]] != effect:
+        where[0] = ACT_COLOUR
+        where[1] = -1
+        where[2] = -1
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def _decider_broken(s, p, n, where):
+    """The seat deciding is the seat on turn, except while another seat answers a Boost
+    offer (the seat ``boost_next`` places after the one on turn) or moves the spaces a
+    Crate Motor gave it."""
+    phase = s[PHASE]
+    if phase in (PH_OVER, PH_CRATE_MOVE):
+        return False
+    decider = s[TURN_SEAT]
+    if phase == PH_BOOST_OTHER and s[CURRENT] != s[TURN_SEAT]:
+        decider = (s[TURN_SEAT] + s[BOOST_NEXT]) % n
+    return outside(s, CURRENT, decider, decider, where)
+
+
+@nb.njit(cache=True)
+def _driver_decision_broken(s, where):
+    """Racing Season drivers: a driver's decision belongs to the seat on turn holding that
+    driver, and the End Phase ones (Drivers 07-10) come after the turn's cubes went to
+    the discard pile (nothing used, on the track or placed any more)."""
+    phase = s[PHASE]
+    if not PH_DRIVER_TO_ACTIVE <= phase < PH_OVER:
+        return False
+    held = s[DRIVER_OF + s[TURN_SEAT]]
+    if phase == PH_DRIVER_TO_ACTIVE:
+        ok = held == 2
+    elif phase == PH_DRIVER_TO_BAG:
+        ok = held == 3
+    elif phase in (PH_DRIVER_DECLARE, PH_DRIVER_SORT):
+        ok = held == 4
+    elif phase == PH_DRIVER_PAY:
+        ok = held == 5
+    elif phase == PH_DRIVER_CAR:
+        ok = held == 6
+    elif phase == PH_DRIVER_DECLINE:
+        ok = held == 1
+    elif phase == PH_DRIVER_WEAR:
+        ok = held == 8
+    elif phase == PH_DRIVER_EXTRA:
+        ok = held in (7, 9)
+    else:   # PH_DRIVER_REDRAW
+        ok = held == 10
+    if not ok:
+        where[0] = DRIVER_OF + s[TURN_SEAT]
+        where[1] = -1
+        where[2] = -1
+        return True
+    if phase in (PH_DRIVER_WEAR, PH_DRIVER_EXTRA, PH_DRIVER_REDRAW):
+        used = _PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC
+        return (any_outside(s, used, NC, 0, 0, where) or any_outside(s, ON_TRACK, NC, 0, 0,
+                                                                     where)
+                or outside(s, PLACED_N, 0, 0, where))
+    return False
+
+
+@nb.njit(cache=True)
+def _settled(s, p):
+    """The pending decision is one the rules stop at: a decision with nothing left to
+    choose (Boost with no draw left, a pick with no cube to pick) would have been
+    resolved by ``settle`` before the state was saved."""
+    copy = s[:_STATE_SIZE].copy()
+    settle(copy, p)
+    for i in range(copy.shape[0]):  # noqa: SIM110 (no generators in numba)
+        if copy[i] != s[i]:
+            return False
+    return True
 
 
 @nb.njit(cache=True)
@@ -258,7 +446,43 @@ def _drivers(s, p, n, where):
             s[PHASE] == PH_DRIVER_TO_ACTIVE and discard == 0):
         relation_broken(where)
         return 18
+    if s[PHASE] == PH_DRIVER_DRAFT and _draft_broken(s, p, n, pooled, where):
+        return 20
     return 0
+
+
+@nb.njit(cache=True)
+def _draft_broken(s, p, n, pooled, where):
+    """The draft in progress (Racing Season drivers): the picks go from the seat right of
+    the start player round to the start player, so the seats before the deciding one in
+    that order hold a driver and the others none; the pool holds the revealed drivers not
+    taken yet; no turn has started (nothing active, used or placed)."""
+    if p[P_DRIVERS] == 0 or s[CURRENT] != s[TURN_SEAT]:
+        where[0] = CURRENT
+        where[1] = -1
+        where[2] = -1
+        return True
+    start = s[START_PLAYER]
+    picked = 0
+    deciding = False
+    for k in range(n):
+        seat = (start + n - 1 - k) % n
+        if seat == s[CURRENT]:
+            deciding = True
+        if deciding:
+            if outside(s, DRIVER_OF + seat, 0, 0, where):
+                return True
+        else:
+            picked += 1
+            if outside(s, DRIVER_OF + seat, 1, NUM_DRIVERS, where):
+                return True
+    revealed = NUM_DRIVERS if p[P_DRIVERS] == 2 else min(NUM_DRIVERS, n + p[P_DRIVER_EXTRA])
+    if pooled != revealed - picked:
+        relation_broken(where)
+        return True
+    return (outside(s, STD_TURN, 0, 0, where) or outside(s, PLACED_N, 0, 0, where)
+            or any_outside(s, ACTIVE, 2 * MAX_PLAYERS * NC, 0, 0, where)
+            or any_outside(s, ON_TRACK, NC, 0, 0, where))
 
 
 @nb.njit(cache=True)

@@ -179,6 +179,7 @@ from transit_gym.envs.automobiles.state import (
 from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import win_share_rewards
+from transit_gym.envs.core.validate import bump
 
 # ----- actions ----------------------------------------------------------------------------------
 A_STOP = 0          # end the phase / stop moving / choose no more / decline a draw
@@ -306,7 +307,7 @@ def start_turn(s, p, seat):
     s[MV_SPACE] = -1
     s[ACT_COLOUR] = -1
     s[START_RANK] = rank(s, p, seat)
-    s[STAT_TURNS + seat] += 1
+    bump(s, STAT_TURNS + seat, 1)
     reset_turn_flags(s)   # Racing Season: Redline, Fuel Injection
     drv.new_turn(s)   # Racing Season drivers
     if p[P_ACCELERATED] != 0 and s[PENDING_BOOST + seat] > 0:
@@ -402,7 +403,7 @@ def _end_turn_tail(s, p):
     lead = leader(s, p)
     if lead != s[LEADER]:
         s[LEADER] = lead
-        s[LEAD_CHANGES] += 1
+        bump(s, LEAD_CHANGES, 1)
         s[LAST_LEAD_ROUND] = s[ROUNDS] + 1
     for other in range(n):
         if crossings(s, p, other) >= p[P_LAPS]:
@@ -471,7 +472,7 @@ def _pit_stop(s, p):
     active = pile(seat, ACTIVE)
     s[STOCK + WEAR] += s[active + WEAR]
     s[active + WEAR] = 0
-    s[STAT_PIT_STOPS + seat] += 1
+    bump(s, STAT_PIT_STOPS + seat, 1)
     end_turn(s, p)
 
 
@@ -772,7 +773,7 @@ def _buy(s, p, seat, colour, money_field, to_bag):
     s[money_field] -= s[COST + colour]
     target = pile(seat, BAG) if to_bag else pile(seat, USED)
     s[target + colour] += 1
-    s[STAT_BOUGHT + seat * NC + colour] += 1
+    bump(s, STAT_BOUGHT + seat * NC + colour, 1)
 
 
 @nb.njit(cache=True)

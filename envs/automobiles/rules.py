@@ -94,6 +94,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
     scores,
 )
 from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.options import check_flag, check_int
 
 KERNELS = Kernels.of(kernels, observe, violation=violation, determinize=determinize)
 
@@ -102,17 +103,7 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-def _flag(name: str, value: Any) -> int:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be True or False, got {value!r}")
-    return int(value)
-
-
-def _int_option(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not low <= int(value) <= high:
-        raise ConfigError(f"{name} must be an integer in {low}..{high}, got {value!r}")
-    return int(value)
+_flag, _int_option = check_flag, check_int   # the shared option checkers (envs/core/options)
 
 
 class AutomobilesGame(Game):

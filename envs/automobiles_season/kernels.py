@@ -94,6 +94,7 @@ from transit_gym.envs.automobiles_season.state import (
 from transit_gym.envs.core.draw import shuffle_prefix
 from transit_gym.envs.core.rng import below, next32
 from transit_gym.envs.core.scoring import win_share_rewards
+from transit_gym.envs.core.validate import bump
 
 # ----- the season's observation block (after the race observation) -----------------------------
 SO_DECISION = RACE_OBS_SIZE                  # season phase one-hot, when this player decides
@@ -168,7 +169,7 @@ def _after_race(s, p):
         player = s[PLAYER_OF + seat]
         s[PLACES + r * MP + player] = place
         s[FINISH + place - 1] = player
-        s[POINTS + player] += _points(p, r, place_kind(place - 1, n))
+        bump(s, POINTS + player, _points(p, r, place_kind(place - 1, n)))
         for base in (ACTIVE, USED, DISCARD):
             move_pile(s, pile(seat, base), pile(seat, BAG))
     if r == p[Q_NUM_RACES] - 1:

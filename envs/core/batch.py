@@ -16,7 +16,7 @@ import numpy as np
 
 from transit_gym.envs.core.draw import uniform_legal_rows
 from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
-from transit_gym.envs.core.fused import fused_kernels, split64
+from transit_gym.envs.core.fused import SLOT_STRIDE, fused_kernels, split64
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.restrict import ForbiddenError, check_forbidden, no_action_left_message
 from transit_gym.envs.core.rng import fresh_seed, split_seed
@@ -104,7 +104,11 @@ class BatchEnv:
 
     def load(self, slot: int, state: State) -> None:
         """Continue game ``slot`` from ``state`` (validated like a loaded file; the game
-        options must match); the slot's outputs are refreshed, its reward and done cleared."""
+        options must match); the slot's outputs are refreshed, its reward and done cleared.
+
+        A finished game is handled like one that ends in ``step``: the slot reports done
+        with that game's terminal rewards, and the auto-reset starts the slot's next game
+        at once (so the slot has legal actions for the next ``step``)."""
         if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)) or not (
                 0 <= slot < self.batch_size):
             raise ConfigError(f"slot must be 0..{self.batch_size - 1}, got {slot!r}")
@@ -113,6 +117,12 @@ class BatchEnv:
         self.states[slot] = candidate.data
         self.rewards[slot] = 0.0
         self.dones[slot] = False
+        if self.game.kernels.current_player(self.states[slot], self.game.params) < 0:
+            self._fused.final_rewards(self.states[slot], self.game.params, self.rewards[slot])
+            self.dones[slot] = True
+            self.episodes[slot] += 1
+            self._fused.new_game(self.states[slot], self.game.params, self._lo, self._hi,
+                                 int(self.episodes[slot]) * SLOT_STRIDE + int(slot))
         self._fused.refresh(self.states[slot], self.game.params, int(slot), self.obs,
                             self.masks, self.players)
         self._restrict()

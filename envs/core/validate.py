@@ -17,6 +17,15 @@ MASK32 = (1 << 32) - 1
 
 
 @nb.njit(cache=True)
+def bump(s, index, amount):
+    """``s[index] += amount`` for a counter (turns, statistics, points), saturating at
+    ``MAX_COUNTER``: a step never takes a counter past the cap that ``violation`` accepts,
+    so every state a step reaches from an accepted state is accepted too."""
+    value = s[index] + amount
+    s[index] = value if value < MAX_COUNTER else MAX_COUNTER
+
+
+@nb.njit(cache=True)
 def outside(s, index, low, high, where):
     """True (and ``where`` filled with ``index, low, high``) unless
     ``low <= s[index] <= high``."""

@@ -13,6 +13,7 @@ import numpy as np
 from transit_gym.envs.core.draw import shuffle_prefix
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.validate import bump
 from transit_gym.envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE, STRAIGHT
 from transit_gym.envs.loose_caboose.state import (
     CABOOSE,
@@ -154,7 +155,7 @@ def _take_penalty(s, p, seat):
     """One penalty card onto the face-up pile, cancelling with an equal top card."""
     card = _penalty_source(s, p)
     if card < 0:
-        s[STAT_UNPAID + seat] += 1
+        bump(s, STAT_UNPAID + seat, 1)
         return
     top = s[PILE_TOP + seat]
     if top >= 0 and p[P_VALUES + top] == p[P_VALUES + card]:
@@ -162,7 +163,7 @@ def _take_penalty(s, p, seat):
         s[UNDER + top] = -1
         s[LOC + top] = Z_DISCARD
         s[LOC + card] = Z_DISCARD
-        s[STAT_CANCELS + seat] += 1
+        bump(s, STAT_CANCELS + seat, 1)
         return
     s[UNDER + card] = top
     s[PILE_TOP + seat] = card
@@ -178,10 +179,10 @@ def _bank_penalty(s, p, seat):
     from_rail = s[RAIL_LO] < s[CABOOSE]
     card = _penalty_source(s, p)
     if card < 0:
-        s[STAT_UNPAID + seat] += 1
+        bump(s, STAT_UNPAID + seat, 1)
         return
     s[LOC + card] = (Z_BANK if from_rail else Z_BANK_HIDDEN) + seat
-    s[STAT_BANKED + seat] += 1
+    bump(s, STAT_BANKED + seat, 1)
 
 
 @nb.njit(cache=True)
@@ -435,7 +436,7 @@ def _start_turn(s):
 def _end_turn(s, p):
     """Ending the Game: after the turn in which the draw pile ran out, hands join the
     penalty piles without cancelling; otherwise play passes to the left."""
-    s[TURNS] += 1
+    bump(s, TURNS, 1)
     s[TURN_VALUE] = 0
     s[TURN_CARDS] = 0
     n_players = p[P_NUM_PLAYERS]
@@ -552,7 +553,7 @@ def _pass(s, p, seat):
         s[CABOOSE] += 1
         if p[P_PASS_BANKS] != 0 and p[P_BROKEN + s[RAIL + s[CABOOSE]]] != 0:
             banked = 1
-    s[STAT_PASSES + seat] += 1
+    bump(s, STAT_PASSES + seat, 1)
     _penalties(s, p, seat, banked, 1)
 
 
@@ -572,8 +573,8 @@ def _move_caboose(s, p, seat):
     s[CABOOSE] = start + moved
     derail = wheels - moved
     if derail > 0:
-        s[STAT_DERAILS + seat] += 1
-    s[STAT_PLAYS + seat] += 1
+        bump(s, STAT_DERAILS + seat, 1)
+    bump(s, STAT_PLAYS + seat, 1)
     _penalties(s, p, seat, banked, derail)
 
 

@@ -19,7 +19,6 @@ Options (documented defaults; the rulebook is silent on the first three):
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,12 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
     scores,
 )
 from transit_gym.envs.core.game import Game, Kernels, State
+from transit_gym.envs.core.options import (
+    check_choice,
+    check_flag,
+    check_optional_path,
+    check_seat_or_random,
+)
 from transit_gym.envs.loose_caboose import data as caboose_data
 from transit_gym.envs.loose_caboose import kernels as k
 from transit_gym.envs.loose_caboose import state as st
@@ -46,10 +51,7 @@ KERNELS = Kernels.of(k, observe, violation=violation, determinize=determinize)
 REWARD_MODES = {"win": 0, "score": 1}
 
 
-def _flag(name: str, value: Any) -> int:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be True or False, got {value!r}")
-    return int(value)
+_flag = check_flag   # the shared option checkers (envs/core/options.py)
 
 
 class LooseCabooseGame(Game):
@@ -67,8 +69,7 @@ class LooseCabooseGame(Game):
     def _build(self, geometry: bool = True, pass_banks: bool = True, bank_first: bool = True,
                first_player: int | str = 0, reward: str = "win", deck: str | None = None,
                dice_faces: list[int] | None = None) -> None:
-        if deck is not None and not isinstance(deck, (str, Path)):
-            raise ConfigError(f"deck must be a path to a TOML file or None, got {deck!r}")
+        check_optional_path("deck", deck)
         data = caboose_data.load(self._data_file("deck", deck))
         if dice_faces is not None:
             if (not isinstance(dice_faces, (list, tuple)) or not dice_faces
@@ -82,18 +83,8 @@ class LooseCabooseGame(Game):
             faces = np.array(dice_faces, dtype=np.int64)
         else:
             faces = data.faces
-        if first_player == "random":
-            first = -1
-        elif (isinstance(first_player, (int, np.integer)) and not isinstance(first_player, bool)
-              and 0 <= first_player < self.num_players):
-            first = int(first_player)
-        else:
-            raise ConfigError(
-                f"first_player must be a seat 0..{self.num_players - 1} or 'random', "
-                f"got {first_player!r}"
-            )
-        if reward not in REWARD_MODES:
-            raise ConfigError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
+        first = check_seat_or_random("first_player", first_player, self.num_players)
+        check_choice("reward", reward, REWARD_MODES)
         self.data = data
         params = np.zeros(st.PARAMS.size, dtype=np.int64)
         params[st.P_NUM_PLAYERS] = self.num_players

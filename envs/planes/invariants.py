@@ -85,12 +85,14 @@ from transit_gym.envs.planes.state import (
     P_POI,
     P_PREV,
     P_PREV_N,
+    PH_ACTION,
     PH_BRANCH,
     PH_CHOOSE,
     PH_DEST,
     PH_DISCARD,
     PH_DRAW,
     PH_EXTRA_GOAL,
+    PH_GOAL,
     PH_OVER,
     PH_SOURCE,
     PH_START,
@@ -134,6 +136,10 @@ MESSAGES = {
     16: "a chosen space (send destination or source) is off the board",
     17: "the end of the game does not fit the track, the round count or the phase",
     18: "the pending decision lacks its context (card in play, chosen space or arrow)",
+    19: "moves_left does not fit the phase (1 before the move, 1-2 during it with Move "
+        "Twice, 0 in the goal phase and the end-of-turn draw)",
+    20: "a card is in play during the action phase (in_play must be -1 until a card is "
+        "played)",
 }
 
 
@@ -302,10 +308,19 @@ def _effects(s, p, where):
         high = 1 if lingering or kind == kinds[i] else 0
         if outside(s, flags[i], 0, high, where):
             return 14
-    high = 2 if kind == ACT_MOVE_TWICE else 1
-    low = 1 if s[PHASE] in (PH_START, PH_STEP, PH_BRANCH) else 0
+    phase = s[PHASE]
+    if phase in (PH_START, PH_STEP, PH_BRANCH):   # this move and, with Move Twice, one more
+        low, high = 1, 2 if kind == ACT_MOVE_TWICE else 1
+    elif phase in (PH_GOAL, PH_DRAW):   # every move of the turn is made
+        low, high = 0, 0
+    elif phase == PH_OVER:
+        low, high = 0, 1
+    else:   # the action phase and the card's decisions come before the one move
+        low, high = 1, 1
     if outside(s, MOVES_LEFT, low, high, where):
-        return 14
+        return 19
+    if phase == PH_ACTION and outside(s, IN_PLAY, -1, -1, where):
+        return 20
     return 0
 
 

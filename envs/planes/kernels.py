@@ -18,6 +18,7 @@ import numpy as np
 from transit_gym.envs.core.draw import draw_from_counts
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.validate import bump
 from transit_gym.envs.planes.data import (
     ACT_BACKWARDS,
     ACT_CHOOSE_ONE,
@@ -248,7 +249,7 @@ def draw_card(s, p, seat):
     t = draw_from_counts(s[0:4], deck)
     if t >= 0:
         s[HAND + seat * MAX_TYPES + t] += 1
-        s[STAT_DRAWN + seat] += 1
+        bump(s, STAT_DRAWN + seat, 1)
     return t
 
 
@@ -580,7 +581,7 @@ def _end_turn(s, p):
 def _next_turn(s, p):
     """Winning the Game: once triggered, the game ends when the round is complete. The
     ``max_rounds`` limit (not in the rulebook) triggers the end after that many rounds."""
-    s[TURNS] += 1
+    bump(s, TURNS, 1)
     n_players = p[P_NUM_PLAYERS]
     nxt = (s[CURRENT] + 1) % n_players
     limit = p[P_MAX_ROUNDS]
@@ -652,7 +653,7 @@ def _play_card(s, p, seat, t):
     """Card Clarifications, Action column: resolve card ``t`` played as an action."""
     s[HAND + seat * MAX_TYPES + t] -= 1
     s[IN_PLAY] = t
-    s[STAT_ACTIONS + seat] += 1
+    bump(s, STAT_ACTIONS + seat, 1)
     kind = p[P_ACT_KIND + t]
     if kind == ACT_DRAW:
         draw_cards(s, p, seat, p[P_ACT_N + t])
@@ -744,7 +745,7 @@ def _pick_up(s, p, seat, sp):
     s[STEPS] = 0
     s[DROPPED] = 0
     s[BRANCH] = -1
-    s[STAT_MOVES + seat] += 1
+    bump(s, STAT_MOVES + seat, 1)
     s[PHASE] = PH_STEP
 
 
@@ -875,9 +876,9 @@ def _board(s, p, seat, g):
     s[ACTIVE + color] = 0
     s[BOARDED + g] += 1
     s[TRACK] += 1
-    s[STAT_BOARDS + seat] += 1
+    bump(s, STAT_BOARDS + seat, 1)
     if color >= p[P_NUM_PLAYERS]:
-        s[STAT_FREE_BOARDS + seat] += 1
+        bump(s, STAT_FREE_BOARDS + seat, 1)
         draw_cards(s, p, seat, p[P_NEUTRAL_DRAW])
     _check_end(s, p)
     _end_move(s, p)

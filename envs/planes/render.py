@@ -198,7 +198,7 @@ def goal_text(cards: Cards, t: int) -> str:
     return f"{where} with " + ", ".join(parts) if parts else where
 
 
-def card_help(game: PlanesGame) -> dict[str, str]:
+def card_help(game: Game) -> dict[str, str]:
     """What each card does, by name: its action, and its goal with the points it scores
     (built from the card data, so a custom ``card_data`` file is described too)."""
     cards = game.cards

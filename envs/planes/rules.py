@@ -50,6 +50,7 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.layout import widen_fixed_slots
+from transit_gym.envs.core.options import check_choice, check_flag, check_int, check_seat_or_random
 from transit_gym.envs.planes import data as planes_data
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
@@ -81,16 +82,12 @@ CHOICES = {
 
 def _choice(name: str, value: Any) -> int:
     """Index of ``value`` among the choices of option ``name``."""
-    allowed = CHOICES[name]
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {list(allowed)}, got {value!r}")
-    return allowed.index(value)
+    return CHOICES[name].index(check_choice(name, value, CHOICES[name]))
 
 
-def _flag(name: str, value: Any) -> int:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be True or False, got {value!r}")
-    return int(value)
+_flag = check_flag   # the shared option checkers (envs/core/options.py)
+#: the largest ``max_rounds`` (far beyond any real game; keeps the turn counter small)
+MAX_ROUNDS_LIMIT = 100_000
 
 
 class PlanesGame(Game):
@@ -126,23 +123,11 @@ class PlanesGame(Game):
         else:
             raise ConfigError(f"poi must be a dict {{space id: kind}} or None, got {poi!r}")
         track_end = self.comp.track_end
-        if (isinstance(end_at, bool) or not isinstance(end_at, (int, np.integer))
-                or not 1 <= end_at <= track_end):
-            raise ConfigError(f"end_at must be a boarding-track space 1..{track_end}, "
-                              f"got {end_at!r}")
-        if first_player == "random":
-            first = -1
-        elif (isinstance(first_player, (int, np.integer)) and not isinstance(first_player, bool)
-              and 0 <= first_player < self.num_players):
-            first = int(first_player)
-        else:
-            raise ConfigError(f"first_player must be a seat 0..{self.num_players - 1} or "
-                              f"'random', got {first_player!r}")
-        if max_rounds is not None and (isinstance(max_rounds, bool)
-                                       or not isinstance(max_rounds, (int, np.integer))
-                                       or max_rounds < 1):
-            raise ConfigError(f"max_rounds must be a positive integer or None, "
-                              f"got {max_rounds!r}")
+        end_at = check_int("end_at", end_at, 1, track_end, "a boarding-track space")
+        first = check_seat_or_random("first_player", first_player, self.num_players)
+        if max_rounds is not None:
+            max_rounds = check_int("max_rounds", max_rounds, 1, MAX_ROUNDS_LIMIT,
+                                   "None (no limit) or a round count")
         params = np.zeros(st.PARAMS.size, dtype=np.int64)
         params[st.P_NUM_PLAYERS] = self.num_players
         params[st.P_MAX_ROUNDS] = 0 if max_rounds is None else int(max_rounds)

@@ -106,3 +106,26 @@ def test_crashing_invariant_check_becomes_state_dict_error(monkeypatch, error):
     monkeypatch.setattr(cls, "check_invariants", broken)
     with pytest.raises(StateDictError, match="inconsistent"):
         game.validate(game.new_state(0))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_batch_load_of_a_finished_game_reports_it_done(name):
+    """``BatchEnv.load`` of a finished, untouched game: the slot reports done with that
+    game's terminal rewards, the auto-reset starts a new game there, and the next ``step``
+    of the whole batch works (issue 24, finding 3)."""
+    module = env_module(name)
+    cls = game_class(name)
+    game = cls(num_players=cls.min_players)
+    state = game.new_state(3)
+    rng = np.random.default_rng(3)
+    while game.current_player(state) >= 0:
+        game.apply(state, int(rng.choice(game.legal_actions(state))))
+    batch = module.batch(2, seed=5, num_players=game.num_players)
+    batch.load(1, state)
+    assert batch.dones.tolist() == [False, True]
+    assert np.array_equal(batch.rewards[1], game.rewards(state))
+    assert batch.rewards[1].any()
+    assert batch.episodes[1] == 1 and batch.players[1] >= 0 and batch.masks[1].any()
+    assert not np.array_equal(batch.state(1).data, state.data)
+    batch.step(batch.random_actions(np.array([1, 2, 3, 4], dtype=np.int64)))
+    assert batch.players.min() >= 0

@@ -66,6 +66,8 @@ from transit_gym.envs.automobiles_season.state import (
     seat_of,
     sponsor_value,
 )
+from transit_gym.envs.automobiles.state import BAG, COST, STOCK
+from transit_gym.envs.core.validate import bump
 
 
 @nb.njit(cache=True)
@@ -313,16 +315,16 @@ def apply_award(s, p, action):
         s[bag + colour] -= 1
         s[STOCK + colour] += 1
         s[EFF_LEFT] -= 1
-        s[_log(s, player, LOG_REMOVED)] += 1
+        bump(s, _log(s, player, LOG_REMOVED), 1)
         if phase == S_STANDARD and colour != WEAR:
-            s[EFF_NONWEAR] += 1
+            bump(s, EFF_NONWEAR, 1)
         if phase == S_EXTRA:
-            s[EFF_EXTRA] += 1
+            bump(s, EFF_EXTRA, 1)
     elif phase in (S_GAIN, S_SPEND):
         colour = action - A_STOCK
         s[STOCK + colour] -= 1
         s[bag + colour] += 1
-        s[_log(s, player, LOG_GAINED)] += 1
+        bump(s, _log(s, player, LOG_GAINED), 1)
         if phase == S_GAIN:
             s[EFF_LEFT] -= 1
         else:
