@@ -146,7 +146,7 @@ class SingleAgentEnv(gymnasium.Env):
         if not (0 <= action < self.game.num_actions) or not self._mask[action]:
             legal = [int(a) for a in np.flatnonzero(self._mask)]
             raise IllegalActionError(illegal_action_message(action, legal))
-        self.game.kernels.apply(self.state.data, self.game.params, action)
+        self.game.kernels.apply(self.state.data, self.game.params_of(self.state), action)
         self._play_opponents()
         if self.game.is_over(self.state):
             reward = float(self.game.rewards(self.state)[self.seat])

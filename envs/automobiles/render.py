@@ -26,15 +26,16 @@ def _pile(s: np.ndarray, base: int, seat: int) -> str:
     return " ".join(f"{SHORT[c]}{int(counts[c])}" for c in range(NUM_COLOURS) if counts[c]) or "-"
 
 
-def clockwise(game: Game) -> bool:
-    """The board is driven clockwise (drawn mirrored: travel right to left)."""
-    return game.track.direction == "clockwise"
+def clockwise(game: Game, s: np.ndarray) -> bool:
+    """The board of the game in ``s`` is driven clockwise (drawn mirrored: travel right
+    to left)."""
+    return game.track_of(s).direction == "clockwise"
 
 
 def _cells(game: Game, state: State) -> list[list[str]]:
     """Characters per lane and position: space colours, '|' at a space's rear edge, ':'
     where the checkered flag cuts a space."""
-    track = game.track
+    track = game.track_of(state.data)
     lap = track.lap_length
     rows = [["  "] * lap for _ in range(track.lanes)]
     for sp in range(track.num_spaces):
@@ -99,9 +100,9 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     """The table as text. Nothing in it is hidden from any seat (bags show counts only),
     so ``viewer`` changes nothing."""
     s = state.data
-    p = game.params
+    p = game.params_of(s)
     phase = int(s[st.PHASE])
-    track = game.track
+    track = game.track_of(s)
     if phase == st.PH_OVER:
         status = "game over"
     else:
@@ -118,12 +119,12 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         "stock: " + _pile(s, st.STOCK, 0),
         "track (w/l/d/b colours, upper case = combo, | space edge, : flag inside a space, "
         "digits = cars, * = cubes placed this turn; finish line at position 0; "
-        + ("clockwise: travel right to left):" if clockwise(game)
+        + ("clockwise: travel right to left):" if clockwise(game, s)
            else "counter-clockwise: travel left to right):"),
     ]
     rows = _cells(game, state)
     order = list(range(track.lap_length))
-    if clockwise(game):
+    if clockwise(game, s):
         order.reverse()
         rows = [[cell[1] + cell[0] for cell in row] for row in rows]
     for lane in reversed(range(track.lanes)):
@@ -180,8 +181,8 @@ def _cubes(canvas: Canvas, x: int, y: int, label: str, counts: np.ndarray) -> in
 
 def _track(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
     """The unrolled track (outer lane on top), cubes placed this turn, the cars."""
-    track = game.track
-    mirrored = clockwise(game)
+    track = game.track_of(s)
+    mirrored = clockwise(game, s)
     lap = track.lap_length
 
     def cell(lane: int, pos: int) -> tuple[int, int]:
@@ -244,8 +245,8 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
     stock per colour), then per player: place, lap, and the bag, active, used and discard
     cubes (counts, and the active and discarded cubes by colour)."""
     s = state.data
-    p = game.params
-    track = game.track
+    p = game.params_of(s)
+    track = game.track_of(s)
     width = max(track.lap_length * CELL_W, NUM_COLOURS * (CARD_W + CARD_GAP)) + 2 * MARGIN
     track_top = 30
     market_top = track_top + track.lanes * CELL_H + 18

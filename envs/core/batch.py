@@ -1,5 +1,9 @@
 """Batched stepping: one call advances B independent games of one configuration.
 
+A configuration whose options draw at random per reset (a random board, a random
+market) mixes them in one batch: each slot plays its own parameter row
+(``Game.param_table``, recorded in the state; see ``envs.core.variants``).
+
 Every array is preallocated and overwritten in place by a single numba call:
 ``obs[B, O]`` (observation of the player to move), ``masks[B, A]``,
 ``rewards[B, P]`` (terminal rewards of the game that just ended in that slot, else 0),
@@ -48,8 +52,9 @@ class BatchEnv:
         self.seed = int(seed)
         self._lo, self._hi = split64(self.seed)
         self.episodes[:] = 0
-        self._fused.batch_reset(self.states, self.game.params, self._lo, self._hi, self.episodes,
-                                self.obs, self.masks, self.rewards, self.players, self.dones)
+        self._fused.batch_reset(self.states, self.game.param_table, self.game.variant_slot,
+                                self._lo, self._hi, self.episodes, self.obs, self.masks,
+                                self.rewards, self.players, self.dones)
 
     def step(self, actions: np.ndarray) -> None:
         """Apply ``actions[b]`` in game ``b`` for every b; outputs are updated in place."""
@@ -61,7 +66,8 @@ class BatchEnv:
             )
         if actions.dtype != np.int64:
             actions = actions.astype(np.int64)
-        bad = self._fused.batch_step(self.states, self.game.params, actions, self._lo, self._hi,
+        bad = self._fused.batch_step(self.states, self.game.param_table,
+                                     self.game.variant_slot, actions, self._lo, self._hi,
                                      self.episodes, self.obs, self.masks, self.rewards,
                                      self.players, self.dones)
         if bad >= 0:
@@ -87,8 +93,8 @@ class BatchEnv:
         self.states[slot] = candidate.data
         self.rewards[slot] = 0.0
         self.dones[slot] = False
-        self._fused.refresh(self.states[slot], self.game.params, int(slot), self.obs,
-                            self.masks, self.players)
+        self._fused.refresh(self.states[slot], self.game.params_of(candidate), int(slot),
+                            self.obs, self.masks, self.players)
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """Uniformly random legal actions for every slot, from a numpy generator."""
