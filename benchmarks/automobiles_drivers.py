@@ -13,11 +13,11 @@ import argparse
 import numba as nb
 import numpy as np
 
-from transit_gym.agents.automobiles import policy, rule_based
+from transit_gym.agents.rule_based.automobiles import policy, rule_based
 from transit_gym.envs.automobiles import kernels
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.encode import O_DECISION
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.rollout import play_games
 

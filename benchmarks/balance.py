@@ -12,14 +12,14 @@ MaskablePPO checkpoint. Game ``i`` of every set is seeded by ``(--seed, i)`` (ag
 with a random stream are reseeded from ``(--seed, i, seat)``), so sets are compared on
 the same chance streams, and any backend or worker count gives the same games. Results
 go to ``games.csv`` (one row per game; an interrupted run resumes from it),
-``report.md``, ``summary.json`` and PNG plots.
+``report.md``, ``summary.json`` and PNG plots. ``settings.json`` keeps what decides the
+games: a run into a folder of another sweep stops before any game, naming each difference
+(``training.run_folder``); only ``--games`` may change.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 import time
@@ -31,16 +31,22 @@ from typing import Any
 import numpy as np
 
 from transit_gym.benchmarks import balance_report, card_sets
-from transit_gym.benchmarks.runner import (
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
+from transit_gym.training.run_folder import (
+    CsvSink,
+    check_settings,
+    data_file_settings,
+    load_csv,
+)
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 
 CHUNK = 200
 #: games per chunk when an agent plays through Python (search agents: seconds a game),
@@ -148,90 +154,33 @@ def games_to_play(sweep: Sweep, done: set[tuple[str, int]]) -> int:
     return sweep.games * len(sweep.sets) - played
 
 
-def load_csv(path: Path) -> list[dict[str, Any]]:
-    """Rows of an earlier (possibly interrupted) run, numbers parsed, duplicates dropped.
+def sweep_settings(sweep: Sweep) -> dict[str, Any]:
+    """What decides a sweep's games, as stored in ``--out/settings.json``: game, players,
+    agents (a checkpoint with its SHA-256), seed, options, sets, data files' SHA-256, and
+    the games per set (which may grow on resume)."""
+    from transit_gym.training.tournament import agent_fingerprints
 
-    A last row cut short (the run stopped while writing it: no line end) is removed from
-    the file, so its game is played again and the next row starts on a line of its own.
-    Any other damage is a ``ConfigError`` naming the line."""
-    if not path.exists():
-        return []
-    if not path.is_file():
-        raise ConfigError(f"{path} is not a file; choose another --out")
-    raw = path.read_bytes()
-    complete = raw.rfind(b"\n") + 1
-    if complete < len(raw):
-        print(f"{path}: removing the incomplete last row (the run was stopped while "
-              f"writing it); its game is played again", file=sys.stderr)
-        with path.open("r+b") as handle:
-            handle.truncate(complete)
-        raw = raw[:complete]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not a games.csv written by this tool (not UTF-8); "
-                          f"choose another --out or delete the file") from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if text and not {"set", "game"} <= set(reader.fieldnames or ()):
-        raise ConfigError(f"{path} is not a games.csv written by this tool (no 'set' and "
-                          f"'game' columns); choose another --out or delete the file")
-    rows, seen = [], set()
-    for row in reader:
-        game = row.get("game") or ""
-        if None in row or None in row.values() or not game.isdigit():
-            raise ConfigError(f"{path} line {reader.line_num} is damaged (wrong number of "
-                              f"fields or no game number); delete that line to resume")
-        key = (row["set"], int(game))
-        if key in seen:
-            continue
-        seen.add(key)
-        rows.append({k: _number(v) for k, v in row.items()})
-    return rows
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            continue
-    return text
-
-
-class CsvSink:
-    """Appends records to the CSV as chunks finish (so a stopped run can resume)."""
-
-    def __init__(self, path: Path, existing: list[dict[str, Any]]):
-        self.path = path
-        self.fields: list[str] | None = list(existing[0]) if existing else None
-        self.fresh = not path.exists() or not existing
-
-    def write(self, records: list[dict[str, Any]]) -> None:
-        if not records:
-            return
-        if self.fields is None:
-            self.fields = list(records[0])
-        missing = set(records[0]) ^ set(self.fields)
-        if missing:
-            raise ConfigError(
-                f"{self.path} was written by a different sweep (columns differ: "
-                f"{sorted(missing)[:6]}); choose another --out or delete the file"
-            )
-        mode = "w" if self.fresh else "a"
-        with self.path.open(mode, newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=self.fields)
-            if self.fresh:
-                writer.writeheader()
-                self.fresh = False
-            writer.writerows(records)
+    game = game_class(sweep.game)(num_players=sweep.players, **sweep.base_options,
+                                  **(sweep.sets[0][1] if sweep.sets else {}))
+    files = data_file_settings(game)
+    return {"game": sweep.game, "players": sweep.players, "agents": list(sweep.agents),
+            "checkpoints": agent_fingerprints(sweep.agents, game), "seed": sweep.seed,
+            "options": {k: v for k, v in sweep.base_options.items()
+                        if k not in files["data_files"]},
+            "sets": {name: options for name, options in sweep.sets},
+            **files, "games": sweep.games}
 
 
 def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
               ray_address: str | None | bool = False, plots: bool = True,
               progress: bool = True) -> dict[str, Any]:
-    """Play (or resume) the sweep, then write the CSV, report, summary and plots."""
+    """Play (or resume) the sweep, then write the CSV, report, summary and plots.
+
+    ``out`` keeps the sweep's settings: a folder holding another sweep's games is a
+    ``SettingsMismatchError`` before any game (see ``training.run_folder``)."""
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "games.csv"
+    check_settings(out, sweep_settings(sweep), "balance")
     rows = load_csv(csv_path)
     wanted = {name for name, _ in sweep.sets}
     done = {(r["set"], int(r["game"])) for r in rows if r["set"] in wanted}
@@ -252,7 +201,8 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     rows = [r for r in rows if r["set"] in wanted and int(r["game"]) < sweep.games]
     rows.sort(key=lambda r: ([n for n, _ in sweep.sets].index(r["set"]), int(r["game"])))
     summary = balance_report.summarise(sweep, rows)
-    summary["run"] = {"games_played": total, "seconds": round(elapsed, 2),
+    summary["run"] = {"games_played": total, "games_resumed": len(rows) - total,
+                      "seconds": round(elapsed, 2),
                       # three significant digits: search sweeps play well under 1 game/s
                       "games_per_second": float(f"{total / elapsed:.3g}") if elapsed > 0
                       else None,
@@ -267,7 +217,7 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
 def parse_agents(text: str, players: int) -> list[str]:
     """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
     a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``) or a checkpoint path."""
-    from transit_gym.agents.mcts import is_search_spec, parse_spec
+    from transit_gym.agents.search.mcts import is_search_spec, parse_spec
 
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if len(specs) == 1:
@@ -346,7 +296,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sets = card_sets.parse_sets(args.game, args.sets, args.seed, base)
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)
-        cls(num_players=players, **base, **sets[0][1])  # options valid?
+        game = cls(num_players=players, **base, **sets[0][1])  # options valid?
+        from transit_gym.training.tournament import check_agents
+
+        check_agents(sorted(set(sweep.agents)), game)   # checkpoints fit this game?
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
         check_out(out)

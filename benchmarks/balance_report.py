@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.stats import balance, bootstrap_interval, seat_wins, wilson_interval
+from transit_gym.training.stats import balance, bootstrap_interval, seat_wins, wilson_interval
 
 SKIP_INFO = {"rank", "winner"}
 
@@ -140,7 +140,10 @@ def markdown(sweep, summary: dict[str, Any]) -> str:
     run = summary.get("run")
     if run:
         lines.append(f"Played {run['games_played']} games in {run['seconds']} s "
-                     f"({run['games_per_second']} games/s, backend {run['backend']}).")
+                     f"({run['games_per_second']} games/s, backend {run['backend']})"
+                     + (f"; {run['games_resumed']} more from earlier runs with the same "
+                        f"settings (games.csv, settings.json)." if run.get("games_resumed")
+                        else "."))
     lines += ["", "## Ranking by balance", "",
               "Balance = 1 - largest gap between seat win rates; interval: 95% bootstrap. "
               "Sets whose interval overlaps the best set's are marked ~ (not distinguishable).",
@@ -378,8 +381,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import argparse
     import json
 
-    from transit_gym.benchmarks.balance import load_csv
     from transit_gym.envs.core.errors import ConfigError
+    from transit_gym.training.run_folder import load_csv
 
     parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance_report",
                                      description="compare the set rankings of two sweeps")
@@ -395,6 +398,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             if not path.is_file():
                 raise ConfigError(f"{path} not found: give the --out folder of a finished sweep")
             summaries.append(json.loads(path.read_text()))
+        games = [s.get("game") for s in summaries]
+        if games[0] != games[1]:
+            raise ConfigError(f"the sweeps are of different games ({games[0]} and "
+                              f"{games[1]})")
         if summaries[0]["players"] != summaries[1]["players"]:
             raise ConfigError(f"the sweeps have different player counts "
                               f"({summaries[0]['players']} and {summaries[1]['players']})")

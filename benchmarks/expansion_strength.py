@@ -5,7 +5,7 @@
         [--option drivers=true ...]
 
 For every card set and track, ``--games`` two-player games inside numba (the jitted
-agents of ``agents/automobiles.py``), half with the rule-based agent in seat 0 and half
+agents of ``agents/rule_based/automobiles.py``), half with the rule-based agent in seat 0 and half
 in seat 1. A win is a positive reward (a shared win counts half). Prints a Markdown table
 with 95% Wilson intervals and writes it (with JSON) to ``--out``. Issue 11 item 8 asks
 for at least 90% on each expansion set on each new track.
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from transit_gym.benchmarks.balance import parse_options
-from transit_gym.benchmarks.stats import wilson_interval
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.stats import wilson_interval
 
 EXPANSION_TRACKS = ("talladega", "monte_carlo", "tucson")
 
@@ -39,7 +39,7 @@ def win_share(rewards: np.ndarray, seat: int) -> float:
 def measure(card_set: str, track: str, games: int, seed: int,
             options: dict[str, Any]) -> dict[str, Any]:
     """Rule-based vs random on one set and track: wins, rate, interval, seconds."""
-    from transit_gym.agents.automobiles import policy
+    from transit_gym.agents.rule_based.automobiles import policy
     from transit_gym.envs.automobiles.rules import AutomobilesGame
     from transit_gym.envs.core.rollout import play_games
 

@@ -11,8 +11,8 @@ import argparse
 
 import numpy as np
 
-from transit_gym.agents.automobiles_season import policy
-from transit_gym.envs.automobiles import season_state as ss
+from transit_gym.agents.rule_based.automobiles_season import policy
+from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.rng import seeded_words
 

@@ -11,7 +11,7 @@ numba on one core. OpenSpiel is driven from a Python loop (``legal_actions`` /
 ``apply_action``). Prints a table with ratios to the peers and writes JSON.
 
 Compile time is never inside a figure: every kernel of the measured games is compiled
-(or loaded from the cache) by ``transit_gym.envs.warmup`` before any clock starts, and
+(or loaded from the cache) by ``transit_gym.training.warmup`` before any clock starts, and
 each figure also runs its loop once untimed.
 """
 
@@ -34,7 +34,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.core.rollout import random_rollouts
 from transit_gym.envs.registry import available_games, env_module
-from transit_gym.envs.warmup import warm_up
+from transit_gym.training.warmup import warm_up
 
 #: targets from the issues: (game, figure) -> (peer or None, minimum)
 TARGETS: dict[tuple[str, str], tuple[str | None, float]] = {

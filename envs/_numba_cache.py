@@ -3,9 +3,13 @@
 numba stamps a cached kernel with the source of its own file only, but our
 kernels freeze constants imported from other modules (state offsets, data
 tables). This module registers a cache locator whose stamp also covers the
-sources a kernel may depend on: ``envs/core`` and the kernel's own game package
-(plus, for ``agents/<game>.py``, that file and ``agents/base.py``), so an edit to a
-game's ``state.py`` recompiles exactly the kernels that use it. A function carrying
+sources a kernel may depend on: ``envs/core`` and the kernel's own game package (the
+Automobiles race, with its ``racing_season`` subpackage, and the season campaign of
+``envs/automobiles_season`` stamp as one group: each freezes constants of the other),
+plus, for an agent kernel (``agents/rule_based/<game>.py``,
+``agents/search/leaf_<game>.py``), the game's agent and leaf files, the shared leaf
+template ``agents/search/leaf.py`` and ``agents/base.py``, so an edit to a game's
+``state.py`` recompiles exactly the kernels that use it. A function carrying
 the attribute ``STAMP_ATTR`` (the fused loops of ``envs/core/fused.py``, copies of
 templates bound to one game's kernels) is stamped with those sources as well. It must
 run before any ``@njit(cache=True)`` function is decorated.
@@ -30,11 +34,16 @@ AGENTS_DIR = PACKAGE_DIR.parent / "agents"
 #: attribute of a Python function naming further sources its cache stamp must cover
 STAMP_ATTR = "__transit_stamp_sources__"
 _OUR_MODULES = ("transit_gym.",)
-#: agent files whose kernels call another game's agent kernels or package (their caches
-#: are stamped with those sources too). Racing Season: the season agent plays races with
-#: the Automobiles agent, its leaf evaluation uses the race's
-AGENT_CALLS = {"automobiles_season": ("envs/automobiles", "agents/automobiles.py"),
-               "automobiles_season_eval": ("agents/automobiles_eval.py",)}
+#: game packages whose kernels freeze one another's constants, stamped as one group: the
+#: season kernels call the race's, the Racing Season sponsors (``envs/automobiles/
+#: racing_season/sponsors.py``) read the season state
+GAME_GROUPS = {"automobiles": ("automobiles", "automobiles_season"),
+               "automobiles_season": ("automobiles", "automobiles_season")}
+#: agent kernels that call another game's agent kernels (their caches are stamped with
+#: those sources too). Racing Season: the season agent plays races with the Automobiles
+#: agent, its leaf evaluation uses the race's
+AGENT_CALLS = {"automobiles_season": ("agents/rule_based/automobiles.py",
+                                      "agents/search/leaf_automobiles.py")}
 #: cache folders found writable in this process
 _WRITABLE: set[str] = set()
 
@@ -59,21 +68,31 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
     path = Path(py_file).resolve()
     core = str(PACKAGE_DIR / "core")
     if path.is_relative_to(AGENTS_DIR):
-        game_dir = PACKAGE_DIR / path.stem
-        game = str(game_dir) if game_dir.is_dir() else str(PACKAGE_DIR)
-        # helpers split out of agents/<game>.py (agents/<game>_*.py) are compiled into its
-        # kernels, so an edit to one of them must invalidate the game's agent cache too
-        prefix = path.stem.split("_")[0]
-        helpers = tuple(str(f) for f in sorted(AGENTS_DIR.glob(f"{prefix}*.py")))
-        extra = tuple(str(PACKAGE_DIR.parent / rel) for rel in AGENT_CALLS.get(path.stem, ()))
-        return (core, game, str(path), str(AGENTS_DIR / "base.py"), *helpers, *extra)
+        # agents/rule_based/<game>.py and agents/search/leaf_<game>.py: the game's package;
+        # anything else (the search loops) may be bound to any game's kernels
+        name = path.stem.removeprefix("leaf_")
+        game = game_sources(name) if (PACKAGE_DIR / name).is_dir() else (str(PACKAGE_DIR),)
+        # the rule-based agent and the leaf evaluation of a game (and of its family:
+        # automobile*, ...) are compiled into one another's kernels, so an edit to one of
+        # them must invalidate the other's cache too
+        prefix = name.split("_")[0]
+        helpers = tuple(str(f) for f in (*sorted(AGENTS_DIR.glob(f"rule_based/{prefix}*.py")),
+                                         *sorted(AGENTS_DIR.glob(f"search/leaf_{prefix}*.py")),
+                                         AGENTS_DIR / "search" / "leaf.py"))
+        extra = tuple(str(PACKAGE_DIR.parent / rel) for rel in AGENT_CALLS.get(name, ()))
+        return (core, *game, str(path), str(AGENTS_DIR / "base.py"), *helpers, *extra)
     try:
         rel = path.relative_to(PACKAGE_DIR)
     except ValueError:
         return None
     if len(rel.parts) < 2:
         return (core,)
-    return (core, str(PACKAGE_DIR / rel.parts[0]))
+    return (core, *game_sources(rel.parts[0]))
+
+
+def game_sources(name: str) -> tuple[str, ...]:
+    """The folders of game package ``name`` and of the packages grouped with it."""
+    return tuple(str(PACKAGE_DIR / part) for part in GAME_GROUPS.get(name, (name,)))
 
 
 class PackageStampLocator(caching.UserProvidedCacheLocator):
@@ -185,7 +204,7 @@ class CompileNotice(event.Listener):
 #: the line written before the first compile of a process
 NOTICE = ("transit-gym: compiling numba kernels, once per game and cache (20-60 CPU-s a "
           "game); later runs load them from {cache}. "
-          "`python -m transit_gym.envs.warmup` compiles every game ahead.")
+          "`python -m transit_gym.training.warmup` compiles every game ahead.")
 #: the listener registered by ``configure`` (set ``notice.shown = True`` to silence it)
 notice = CompileNotice()
 

@@ -1,8 +1,8 @@
 """Automobiles Racing Season v0 (one episode = a season campaign): ``env()`` (wrapped),
 ``raw_env``, the ``Game`` class and the batch API."""
 
-from transit_gym.envs.automobiles.season_env import env, raw_env
-from transit_gym.envs.automobiles.season_rules import AutomobilesSeasonGame as Game
+from transit_gym.envs.automobiles_season.env import env, raw_env
+from transit_gym.envs.automobiles_season.rules import AutomobilesSeasonGame as Game
 from transit_gym.envs.core.batch import BatchEnv
 
 

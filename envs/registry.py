@@ -1,4 +1,5 @@
-"""Names of the games and where their classes live (imported lazily)."""
+"""Names of the games, their classes (the core's :mod:`~transit_gym.envs.core.catalog`) and
+version modules (imported lazily), and the command-line helpers built on them."""
 
 from __future__ import annotations
 
@@ -6,16 +7,11 @@ import importlib
 from functools import lru_cache
 from typing import Any
 
+from transit_gym.envs.core.catalog import GAMES, game_class
 from transit_gym.envs.core.errors import ConfigError
 
-GAMES: dict[str, str] = {
-    "loose_caboose": "transit_gym.envs.loose_caboose.rules:LooseCabooseGame",
-    "automobiles": "transit_gym.envs.automobiles.rules:AutomobilesGame",
-    "automobile": "transit_gym.envs.automobile.rules:AutomobileGame",
-    "planes": "transit_gym.envs.planes.rules:PlanesGame",
-    # Racing Season campaign (issue 11)
-    "automobiles_season": "transit_gym.envs.automobiles.season_rules:AutomobilesSeasonGame",
-}
+__all__ = ["ENVS", "GAMES", "available_games", "cached_game", "env_module", "game_class",
+           "game_for_cli", "options_key"]
 
 ENVS: dict[str, str] = {
     "loose_caboose": "transit_gym.envs.loose_caboose_v0",
@@ -24,14 +20,6 @@ ENVS: dict[str, str] = {
     "planes": "transit_gym.envs.planes_v0",
     "automobiles_season": "transit_gym.envs.automobiles_season_v0",   # Racing Season
 }
-
-
-def game_class(name: str):
-    """The ``Game`` subclass registered under ``name``."""
-    if name not in GAMES:
-        raise ConfigError(f"unknown game {name!r}; known games: {sorted(GAMES)}")
-    module, cls = GAMES[name].split(":")
-    return getattr(importlib.import_module(module), cls)
 
 
 def env_module(name: str):

@@ -3,7 +3,7 @@
 ``collect`` plays the learner's seat of B batched games (``SelfPlayBatch``) with the teacher
 and records (observation, mask, teacher action, final reward of that game from the seat).
 The teacher is a built-in agent (the game's jitted policy kernel, e.g. ``rule_based``) or
-the search agent (``mcts`` / ``mcts:N``, ``agents/mcts.py``) searching from the learner's
+the search agent (``mcts`` / ``mcts:N``, ``agents/search/mcts.py``) searching from the learner's
 state, reseeded for every decision so a label depends only on the seed and the decision's
 row. With an ``actor`` it is one DAgger round: the actor's greedy choices are played, the
 teacher's are recorded as labels. ``fit`` then trains the policy's action net by
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transit_gym.agents.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.agents.registry import policy_kernel
+from transit_gym.agents.search.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.rng import seeded_words
@@ -40,6 +40,23 @@ class Demonstrations:
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def trimmed(self, n: int, seed: int) -> Demonstrations:
+        """Exactly ``n`` of the decisions (all when there are fewer), chosen at random from
+        ``seed`` across every game collected, kept in their order: whole games end at
+        different lengths, so the last games finished hold more than their share of late
+        decisions and cutting the tail would bias the data to the openings."""
+        if len(self) <= n:
+            return self
+        rng = np.random.default_rng([seed, TRIM_STREAM])
+        keep = np.sort(rng.choice(len(self), size=n, replace=False))
+
+        def pick(a):
+            return None if a is None else a[keep]
+
+        return Demonstrations(self.obs[keep], self.masks[keep], self.actions[keep],
+                              self.returns[keep], pick(self.states), pick(self.seats),
+                              pick(self.rows))
 
     def __add__(self, other: Demonstrations) -> Demonstrations:
         """Both data sets in one (DAgger aggregates its rounds); states only if both kept
@@ -69,6 +86,8 @@ def check_teacher(teacher: str) -> None:
 
 #: stream of the search teacher's per-decision seeds
 SEARCH_STREAM = 0x5EA2C4
+#: stream of the choice of decisions kept when a collection overshoots ``n_samples``
+TRIM_STREAM = 0x7E1A
 
 
 def decision_seed(seed: int, row: int) -> int:
@@ -81,7 +100,9 @@ def decision_seed(seed: int, row: int) -> int:
 def collect(game: Game, n_samples: int, seed: int, teacher: str = "rule_based",
             opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
             num_envs: int = 256, actor=None, keep_states: bool = False) -> Demonstrations:
-    """About ``n_samples`` labelled decisions from finished games (see module);
+    """Exactly ``n_samples`` labelled decisions from finished games (see module): games are
+    played until that many decisions of finished games are in, then
+    :meth:`Demonstrations.trimmed` keeps ``n_samples`` of them;
     ``keep_states`` (search teacher) also returns every decision's game state, seat and
     row."""
     check_teacher(teacher)
@@ -124,7 +145,8 @@ def collect(game: Game, n_samples: int, seed: int, teacher: str = "rule_based",
     flat_returns = np.concatenate(returns)
     keep = ~np.isnan(flat_returns)   # decisions of games that have not ended are dropped
     return Demonstrations(np.concatenate(obs)[keep], np.concatenate(masks)[keep],
-                          np.concatenate(labels)[keep], flat_returns[keep])
+                          np.concatenate(labels)[keep], flat_returns[keep]
+                          ).trimmed(n_samples, seed)
 
 
 def masked_logits(policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -188,7 +210,7 @@ def _collect_search(game: Game, n_samples: int, seed: int, teacher: str,
     if keep_states:
         data.states, data.seats = np.concatenate(states)[keep], np.concatenate(seats)[keep]
         data.rows = np.flatnonzero(keep)
-    return data
+    return data.trimmed(n_samples, seed)
 
 
 def fit(policy, data: Demonstrations, epochs: int = 4, batch_size: int = 1024,
@@ -201,15 +223,16 @@ def fit(policy, data: Demonstrations, epochs: int = 4, batch_size: int = 1024,
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
-    obs = torch.as_tensor(data.obs)
-    masks = torch.as_tensor(data.masks)
-    actions = torch.as_tensor(data.actions)
-    returns = torch.as_tensor(data.returns)
+    device = policy.device
+    obs = torch.as_tensor(data.obs, device=device)
+    masks = torch.as_tensor(data.masks, device=device)
+    actions = torch.as_tensor(data.actions, device=device)
+    returns = torch.as_tensor(data.returns, device=device)
     hints = policy.hints(data.obs, data.masks) if hasattr(policy, "hints") else None
     policy.set_training_mode(True)
     stats = {"loss": 0.0, "agreement": 0.0}
     for _ in range(epochs):
-        order = torch.as_tensor(rng.permutation(len(data)))
+        order = torch.as_tensor(rng.permutation(len(data)), device=device)
         total = 0.0
         for start in range(0, len(data), batch_size):
             rows = order[start:start + batch_size]

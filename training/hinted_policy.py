@@ -1,9 +1,9 @@
 """A masked actor-critic policy told the rule-based agent's choice (``--hint``).
 
 The game's rule-based agent reads only the learner's observation and legal-action mask
-(``agents/<game>.py``), so its choice is a feature of what the seat sees. ``HintedPolicy``
-adds a learned weight times a one-hot of that choice to the network's action logits: a
-fresh policy starts close to the rule-based agent, and training (cloning the search
+(``agents/rule_based/<game>.py``), so its choice is a feature of what the seat sees.
+``HintedPolicy`` adds a learned weight times a one-hot of that choice to the network's
+action logits: a fresh policy starts close to the rule-based agent, and training (cloning the search
 agent, DAgger, PPO) learns where to play otherwise. The game (name, players, options)
 is a constructor argument, so a saved checkpoint rebuilds its hint wherever it plays.
 """
@@ -98,7 +98,7 @@ class HintedPolicy(MaskableActorCriticPolicy):
         else:
             masks_np = np.asarray(masks)
         choice = rule_based_choices(self.game, obs_np, masks_np.reshape(n, actions))
-        onehot = torch.zeros((n, actions), dtype=torch.float32)
+        onehot = torch.zeros((n, actions), dtype=torch.float32, device=self.device)
         onehot[torch.arange(n), torch.as_tensor(choice)] = 1.0
         return onehot
 
@@ -145,10 +145,10 @@ class HintedPolicy(MaskableActorCriticPolicy):
     def action_logits(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Hinted logits of a batch (numpy in and out, illegal actions not masked)."""
         with torch.no_grad():
-            tensor = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+            tensor = torch.as_tensor(np.asarray(obs, dtype=np.float32), device=self.device)
             features = self.extract_features(tensor, self.pi_features_extractor)
             latent = self.mlp_extractor.forward_actor(features)
-            return self._logits(latent, self.hints(tensor, masks)).numpy()
+            return self._logits(latent, self.hints(tensor, masks)).cpu().numpy()
 
 
 def check_hint(hint: str | None) -> None:

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from transit_gym.agents.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
+from transit_gym.agents.search.mcts import MCTSAgent, is_search_spec, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.training.behaviour_cloning import (
@@ -34,7 +34,8 @@ def seating(players: int, policy_first: bool) -> list[bool]:
 
 def collect_seated(game: Game, policy, n_samples: int, seed: int, teacher: str,
                    opponents: Sequence[str] = ("rule_based",)) -> Demonstrations:
-    """About ``n_samples`` decisions of ``policy`` in tournament seating (see module)."""
+    """Exactly ``n_samples`` decisions of ``policy`` in tournament seating (see module; whole
+    games are played, then ``Demonstrations.trimmed`` keeps ``n_samples``)."""
     check_teacher(teacher)
     if not is_search_spec(teacher):
         raise ConfigError(f"seated collection labels with the search agent; got teacher "
@@ -66,7 +67,7 @@ def collect_seated(game: Game, policy, n_samples: int, seed: int, teacher: str,
         returns.extend(float(final[p]) for p in decided)
         game_index += 1
     return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(labels, dtype=np.int64),
-                          np.asarray(returns, dtype=np.float32))
+                          np.asarray(returns, dtype=np.float32)).trimmed(n_samples, seed)
 
 
 def seated_score(game: Game, policy, n_games: int, seed: int, kind: str = "rule_based"

@@ -5,6 +5,12 @@ The learner holds one seat; every other seat is played inside the env by agents
 trajectory therefore contains only the learner's own decisions, with the reward
 of the game's end from its seat. (PettingZoo's SB3 tutorial instead interleaves
 both seats' turns into one trajectory, and its agent loses to random.)
+
+An illegal action of the learner is handled by ``illegal_action``: ``"raise"`` (the
+default: ``IllegalActionError``, a ``ValueError`` naming the action and the legal ones),
+``"lose"`` (PettingZoo's classic convention: the episode ends and the learner gets
+``ILLEGAL_LOSS_REWARD``) or ``"random_legal"`` (a uniformly random legal action from the
+episode's seeded stream is played instead). Unmasked algorithms need one of the last two.
 """
 
 from __future__ import annotations
@@ -68,16 +74,34 @@ class LegalDiscrete(gymnasium.spaces.Discrete):
         return (gymnasium.spaces.Discrete, (int(self.n),))
 
 
-class SingleAgentEnv(gymnasium.Env):
-    """The learner's seat of ``game``; other seats are played by agents from ``pool``."""
+#: what ``step`` does with an illegal action of the learner
+ILLEGAL_ACTION_MODES = ("raise", "lose", "random_legal")
+#: the learner's reward when ``illegal_action="lose"`` ends the episode: what a lone loser
+#: gets under the games' default win/loss rewards (PettingZoo's classic games give -1 too)
+ILLEGAL_LOSS_REWARD = -1.0
+#: stream tag of the substitutes drawn by ``illegal_action="random_legal"``
+SUBSTITUTE_STREAM = 0x5B57
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+class SingleAgentEnv(gymnasium.Env):
+    """The learner's seat of ``game``; other seats are played by agents from ``pool``.
+
+    ``render_mode``: ``"ansi"`` (the table as text) or ``"rgb_array"`` (the game's picture,
+    ``(H, W, 3) uint8``), both of the whole table as the AEC env draws it."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, game: Game, pool: OpponentPool, learner_seat: int | str = "random",
-                 seed: int | None = None, render_mode: str | None = None):
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+                 seed: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "raise"):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode must be None or one of "
+                              f"{self.metadata['render_modes']}, got {render_mode!r}")
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, "
+                              f"got {illegal_action!r}")
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
         if learner_seat != "random" and not (
             isinstance(learner_seat, int) and 0 <= learner_seat < game.num_players
         ):
@@ -97,6 +121,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = 0
         self._opponents: dict[int, Agent] = {}
         self._mask = np.zeros(game.num_actions, dtype=np.int8)
+        self._substitutes = np.random.default_rng([self._base_seed, 0, SUBSTITUTE_STREAM])
+        self._ended = True
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -106,6 +132,9 @@ class SingleAgentEnv(gymnasium.Env):
             self._rng = np.random.default_rng(seed)
         self._episode += 1
         self.state = self.game.new_state(self._base_seed, stream=self._episode)
+        self._substitutes = np.random.default_rng(
+            [self._base_seed, self._episode, SUBSTITUTE_STREAM])
+        self._ended = False
         if self.learner_seat_option == "random":
             self.seat = int(self._rng.integers(self.game.num_players))
         else:
@@ -142,33 +171,65 @@ class SingleAgentEnv(gymnasium.Env):
         return self._mask.astype(bool)
 
     def step(self, action: int):
-        action = int(action)
-        if not (0 <= action < self.game.num_actions) or not self._mask[action]:
+        if self._ended:
+            raise IllegalActionError("the episode is over: call reset() before step()")
+        info: dict[str, Any] = {"seat": self.seat}
+        if not self._is_legal(action):
             legal = [int(a) for a in np.flatnonzero(self._mask)]
-            raise IllegalActionError(illegal_action_message(action, legal))
-        self.game.kernels.apply(self.state.data, self.game.params_of(self.state), action)
+            if self.illegal_action == "raise":
+                raise IllegalActionError(illegal_action_message(_plain(action), legal))
+            info["illegal_action"] = _plain(action)
+            if self.illegal_action == "lose":
+                self._ended = True
+                self._mask[:] = 0
+                return (self.game.observe(self.state, self.seat), ILLEGAL_LOSS_REWARD, True,
+                        False, info)
+            action = legal[int(self._substitutes.integers(len(legal)))]
+            info["played_action"] = action
+        self.game.kernels.apply(self.state.data, self.game.params_of(self.state),
+                                int(_plain(action)))
         self._play_opponents()
         if self.game.is_over(self.state):
             reward = float(self.game.rewards(self.state)[self.seat])
-            info = {"seat": self.seat, "final": self.game.final_info(self.state)[self.seat]}
+            info["final"] = self.game.final_info(self.state)[self.seat]
+            self._ended = True
             self._mask[:] = 0
             return self.game.observe(self.state, self.seat), reward, True, False, info
-        return self._observe(), 0.0, False, False, {"seat": self.seat}
+        return self._observe(), 0.0, False, False, info
 
-    def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
+    def _is_legal(self, action: Any) -> bool:
+        """An integer (Python or numpy, also a one-element array) naming a legal action now."""
+        action = _plain(action)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            return False
+        return 0 <= int(action) < self.game.num_actions and bool(self._mask[int(action)])
+
+    def render(self) -> str | np.ndarray | None:
+        """The table as text (``"ansi"``) or a picture (``"rgb_array"``); ``None`` without a
+        render mode."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.state)
         return self.game.render_text(self.state)
+
+
+def _plain(action: Any) -> Any:
+    """``action`` as a plain Python value (numpy scalars and one-element arrays unwrapped)."""
+    if isinstance(action, (np.ndarray, np.generic)) and np.size(action) == 1:
+        return action.item()
+    return action
 
 
 def make_single_agent_env(game: str, num_players: int | None = None,
                           opponents: Sequence[str] = ("random",),
                           learner_seat: int | str = "random", seed: int | None = None,
-                          render_mode: str | None = None, **options: Any) -> SingleAgentEnv:
+                          render_mode: str | None = None, illegal_action: str = "raise",
+                          **options: Any) -> SingleAgentEnv:
     """A single-agent view by game name: the other seats played by built-in agents
     (``opponents``: ``"random"``, ``"rule_based"``), rules as ``options``. This is the entry
-    point of the Gymnasium registrations (``gymnasium.make("transit_gym/Planes-v0")``)."""
+    point of the Gymnasium registrations (``gymnasium.make("transit_gym/Planes-v0")``),
+    which set ``illegal_action="lose"`` unless told otherwise (see ``gym_registration``)."""
     from transit_gym.envs.registry import game_class
 
     cls = game_class(game)
@@ -176,4 +237,4 @@ def make_single_agent_env(game: str, num_players: int | None = None,
     game_obj = cls(num_players=players, **options)
     pool = build_pool(game_obj, list(opponents), seed=0 if seed is None else seed)
     return SingleAgentEnv(game_obj, pool, learner_seat=learner_seat, seed=seed,
-                          render_mode=render_mode)
+                          render_mode=render_mode, illegal_action=illegal_action)

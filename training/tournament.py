@@ -8,7 +8,12 @@ the two agents (A, B, A, ...), starting with A in even games and B in odd ones, 
 both sit everywhere; an agent's score in a game is its seats' share of the win.
 Built-in agents play inside numba; checkpoints through the Python rules API. Game i
 of every pair is seeded by ``(--seed, i)``; ``--workers`` and ``--ray`` change the
-speed, never the results.
+speed, never the results. With ``--out`` the settings go to ``settings.json`` and every
+game to ``games.csv`` as it finishes: a stopped tournament resumes from it (a larger
+``--games`` plays only the missing games), and a folder holding a tournament with other
+settings is refused before any game (exit status 2, each difference named). A checkpoint
+agent is checked against the game (its recorded game and observation layout) before any
+game too.
 """
 
 from __future__ import annotations
@@ -23,20 +28,27 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.base import Agent
-from transit_gym.agents.mcts import is_search_spec, parse_spec
 from transit_gym.agents.registry import make_agent
-from transit_gym.benchmarks.runner import (
+from transit_gym.agents.search.mcts import is_search_spec, parse_spec
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
+from transit_gym.training.run_folder import (
+    CsvSink,
+    check_settings,
+    data_file_settings,
+    file_sha256,
+    load_csv,
+)
+from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
-from transit_gym.benchmarks.stats import elo_ratings, seat_wins
-from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.game import Game
-from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, game_for_cli, options_key
+from transit_gym.training.stats import elo_ratings, seat_wins
 
 CHUNK = 100
 
@@ -45,9 +57,45 @@ def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
     if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo":
         return make_agent(spec, game, seed=seed)
-    from transit_gym.agents.ppo import PolicyAgent
+    from transit_gym.agents.learned.ppo import PolicyAgent
 
     return PolicyAgent(spec, deterministic=True, game=game)
+
+
+def is_checkpoint_spec(spec: str) -> bool:
+    """Whether an agent spec names a MaskablePPO checkpoint (a path, with or without .zip)."""
+    return (spec not in AGENT_CODES and spec != "ppo" and not is_search_spec(spec)
+            and (spec.endswith(".zip") or Path(spec).with_suffix(".zip").exists()))
+
+
+def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
+    """SHA-256 of the checkpoint behind every checkpoint spec (``ppo``: the shipped one),
+    so that a retrained checkpoint at the same path is a different agent."""
+    found = {}
+    for spec in specs:
+        if spec == "ppo":
+            from transit_gym.agents.learned.ppo import shipped_checkpoint
+
+            found[spec] = file_sha256(shipped_checkpoint(game))
+        elif is_checkpoint_spec(spec):
+            found[spec] = file_sha256(Path(spec).with_suffix(".zip"))
+    return found
+
+
+def check_agents(specs: list[str], game: Game) -> None:
+    """Every agent spec valid for ``game``, checkpoints checked against it (their recorded
+    game and observation layout): a ``ConfigError`` before any game, not a worker's
+    traceback."""
+    from transit_gym.agents.learned.ppo import check_agent_spec
+
+    for spec in specs:
+        if is_search_spec(spec):
+            parse_spec(spec)
+        elif spec == "ppo" or is_checkpoint_spec(spec):
+            check_agent_spec(spec, game)
+        elif spec not in AGENT_CODES:
+            raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
+                              "mcts:N, ppo or a MaskablePPO checkpoint path")
 
 
 @dataclass(frozen=True)
@@ -74,8 +122,8 @@ def seating(players: int, game_index: int) -> list[int]:
     return [(seat + game_index) % 2 for seat in range(players)]
 
 
-def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
-    """Results ``(a, b, score of a)`` of one chunk of games between agents a and b."""
+def play_pair(chunk: PairChunk) -> list[tuple[int, int, int, float]]:
+    """Results ``(a, b, game, score of a)`` of one chunk of games between agents a and b."""
     game = cached_game(chunk.game, chunk.players, chunk.options)
     spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
     results = []
@@ -89,7 +137,7 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
             out = play_games(game, policy_kernel(game.name), names, 1, seed=chunk.seed,
                              first_game=g)
             share = seat_wins(out.rewards)[0]
-            results.append((chunk.a, chunk.b, float(share[np.array(sides) == 0].sum())))
+            results.append((chunk.a, chunk.b, g, float(share[np.array(sides) == 0].sum())))
         return results
     agents = [load_agent(spec_a, game, chunk.seed), load_agent(spec_b, game, chunk.seed + 1)]
     for g in range(chunk.first, chunk.first + chunk.count):
@@ -100,30 +148,73 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
         while (player := game.current_player(state)) >= 0:
             game.apply(state, agents[sides[player]].act_state(state, player))
         share = seat_wins(game.rewards(state)[None, :])[0]
-        results.append((chunk.a, chunk.b, float(share[np.array(sides) == 0].sum())))
+        results.append((chunk.a, chunk.b, g, float(share[np.array(sides) == 0].sum())))
     return results
+
+
+def pair_chunks(players: int, game: str, key: tuple, specs: list[str], games: int, seed: int,
+                done: set[tuple[str, int]]):
+    """Chunks of at most CHUNK games covering exactly the games of every pair not yet in
+    ``done`` (``(pair, game)`` with pair ``"a-b"``), made lazily (``--games`` may be huge)."""
+    for a, b in combinations(range(len(specs)), 2):
+        played = sorted(g for pair, g in done if pair == f"{a}-{b}" and 0 <= g < games)
+        start = 0
+        for stop in [*played, games]:    # the gaps between games already played
+            for first in range(start, stop, CHUNK):
+                yield PairChunk(game, players, key, a, b, tuple(specs), seed, first,
+                                min(CHUNK, stop - first))
+            start = stop + 1
+
+
+def tournament_settings(game: str, players: int, specs: list[str], games: int, seed: int,
+                        options: dict[str, Any]) -> dict[str, Any]:
+    """What decides a tournament's games, as stored in ``--out/settings.json``."""
+    built = game_class(game)(num_players=players, **options)
+    files = data_file_settings(built)
+    return {"game": game, "players": players, "agents": list(specs),
+            "checkpoints": agent_fingerprints(specs, built), "seed": seed,
+            "options": {k: v for k, v in options.items() if k not in files["data_files"]},
+            **files, "games": games}
 
 
 def run_tournament(game: str, players: int, specs: list[str], games: int, seed: int,
                    options: dict[str, Any] | None = None, workers: int | None = None,
-                   ray_address: str | None | bool = False, progress: bool = True
-                   ) -> dict[str, Any]:
-    """Play every pair and rate the agents; returns ratings and the score matrix."""
+                   ray_address: str | None | bool = False, progress: bool = True,
+                   out: Path | None = None) -> dict[str, Any]:
+    """Play every pair and rate the agents; returns ratings and the score matrix. With
+    ``out``, resume from (and append to) ``out/games.csv``, after checking the settings
+    stored there (``training.run_folder``)."""
     if len(specs) < 2:
         raise ConfigError("a tournament needs at least two agents")
     if len(set(specs)) != len(specs):
         raise ConfigError(f"agents must be distinct, got {specs}")
-    key = options_key(options or {})
-    tasks = (PairChunk(game, players, key, a, b, tuple(specs), seed, first,
-                       min(CHUNK, games - first))
-             for a, b in combinations(range(len(specs)), 2)
-             for first in range(0, games, CHUNK))   # lazy: --games may be huge
-    backend = make_backend(workers, ray_address)
-    total = games * len(specs) * (len(specs) - 1) // 2
+    options = dict(options or {})
+    key = options_key(options)
     results: list[tuple[int, int, float]] = []
+    done: set[tuple[str, int]] = set()
+    sink = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        check_settings(out, tournament_settings(game, players, specs, games, seed, options),
+                       "tournament")
+        rows = load_csv(out / "games.csv", key=("pair", "game"))
+        for row in rows:
+            a, _, b = str(row["pair"]).partition("-")
+            if int(row["game"]) < games:
+                results.append((int(a), int(b), float(row["score_a"])))
+            done.add((row["pair"], int(row["game"])))
+        sink = CsvSink(out / "games.csv", rows)
+    pairs = len(specs) * (len(specs) - 1) // 2
+    total = games * pairs - len(results)
+    tasks = pair_chunks(players, game, key, specs, games, seed, done)
+    backend = make_backend(workers, ray_address)
     for chunk_results in run_with_progress(backend, ((play_pair, t) for t in tasks), total,
                                            progress):
-        results.extend(chunk_results)
+        if sink is not None:
+            sink.write([{"pair": f"{a}-{b}", "game": g, "agent_a": specs[a],
+                         "agent_b": specs[b], "score_a": score}
+                        for a, b, g, score in chunk_results])
+        results.extend((a, b, score) for a, b, _, score in chunk_results)
     results.sort()
     ratings = elo_ratings(specs, results, seed=seed)
     scores = np.zeros((len(specs), len(specs)))
@@ -136,7 +227,7 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
     order = list(np.argsort(-ratings.elo))
     return {
         "game": game, "players": players, "games_per_pair": games, "seed": seed,
-        "agents": specs,
+        "agents": specs, "games_played": total,
         "elo": {specs[i]: {"elo": float(ratings.elo[i]), "low": float(ratings.low[i]),
                            "high": float(ratings.high[i])} for i in order},
         "score_rate": {specs[a]: {specs[b]: (float(scores[a, b] / counts[a, b])
@@ -175,7 +266,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
-    parser.add_argument("--out", type=Path, default=None, help="folder for report.md/json")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for settings.json, games.csv (resumable) and "
+                             "report.md/json")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -184,16 +277,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             raise ConfigError(f"--games must be positive, got {args.games}")
         if args.seed < 0:
             raise ConfigError(f"--seed must be non-negative, got {args.seed}")
-        for spec in args.agents:
-            if is_search_spec(spec):
-                parse_spec(spec)
-            elif spec == "ppo":
-                from transit_gym.agents.ppo import shipped_checkpoint
-
-                shipped_checkpoint(cls(num_players=players))
-            elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
-                raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                                  "mcts:N, ppo or a MaskablePPO checkpoint path")
+        check_agents(args.agents, cls(num_players=players))
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them
@@ -202,8 +286,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
-                                progress=not args.quiet)
-    except ConfigError as exc:  # too few or repeated agents, Ray not starting
+                                progress=not args.quiet, out=args.out)
+    except ConfigError as exc:  # too few or repeated agents, other settings in --out, Ray
         parser.error(str(exc))
     except WorkerDiedError as exc:
         parser.exit(1, f"{parser.prog}: error: {exc}\n")

@@ -15,7 +15,10 @@ sets are aggregated), each followed by a quick evaluation line; ``--steps 0`` st
 ``--no-vec`` uses the older one-game-per-env path
 (``training.single_agent``). A progress bar, evaluation lines every ``--eval-every``
 steps, a checkpoint at each evaluation (``<out>_last.zip``, ``--resume`` continues from
-it), and TensorBoard logs when tensorboard is installed. The model is saved
+it), and TensorBoard logs (``<out folder>/tensorboard``; tensorboard is in the ``train``
+extra, a notice says when it is missing). ``--device`` picks where the network trains.
+Every checkpoint records its game, options and observation layout, checked before a
+tournament, ``play`` or ``replay`` uses it. The model is saved
 (``<out>.zip``), evaluated against random and rule-based opponents with the seats
 rotated, and the report printed and written to ``<out>.json``.
 """
@@ -62,10 +65,11 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float,
                n_epochs: int = 10, net_arch: tuple[int, ...] = (128, 128), scaled: bool = False,
-               tensorboard_log: str | None = None, hint: Game | None = None):
+               tensorboard_log: str | None = None, hint: Game | None = None,
+               device: str = "cpu"):
     """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in;
     ``hint`` (a game) makes the policy a ``HintedPolicy`` told that game's rule-based
-    choice."""
+    choice; ``device`` is a torch device name (``resolve_device``)."""
     from sb3_contrib import MaskablePPO
 
     policy_kwargs: dict[str, Any] = {"net_arch": list(net_arch)}
@@ -84,7 +88,7 @@ def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: flo
     model = MaskablePPO(
         policy, env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
         learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=0.01,
-        policy_kwargs=policy_kwargs, device="cpu", verbose=0, tensorboard_log=tensorboard_log,
+        policy_kwargs=policy_kwargs, device=device, verbose=0, tensorboard_log=tensorboard_log,
     )
     return quiet_logger(model, tensorboard_log)
 
@@ -105,7 +109,7 @@ class SnapshotCallback:
     def __init__(self, pool: OpponentPool, every: int):
         from stable_baselines3.common.callbacks import BaseCallback
 
-        from transit_gym.agents.ppo import PolicyAgent
+        from transit_gym.agents.learned.ppo import PolicyAgent
 
         pool_ref, every_ref = pool, every
 
@@ -182,7 +186,7 @@ def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: 
     history = []
     for k in range(rounds + 1):
         began = time.perf_counter()
-        printer.line(f"round {k} of {rounds}: collecting about {samples} decisions labelled by "
+        printer.line(f"round {k} of {rounds}: collecting {samples} decisions labelled by "
                      f"{teacher} (a search teacher takes minutes)...")
         if k > 0 and seating == "tournament":
             from transit_gym.training.seated_collect import collect_seated
@@ -220,30 +224,76 @@ def dagger(game: Game, policy, teacher: str, rounds: int, samples: int, epochs: 
 
 
 class Progress:
-    """A one-line progress bar on stderr (redrawn at most once a second)."""
+    """The training bar on stderr (``tqdm``): counts steps up to ``total``, never past it
+    (PPO collects whole rollouts, so the last one usually ends beyond the target)."""
 
     def __init__(self, total: int, start: int = 0, enabled: bool = True):
         self.total, self.start, self.enabled = total, start, enabled
         self.began = time.perf_counter()
-        self._last = 0.0
+        self.bar = None
+        if enabled and total > 0:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=min(start, total), unit="step",
+                            unit_scale=True, file=sys.stderr, mininterval=1.0,
+                            dynamic_ncols=True, desc="training")
 
     def update(self, done: int, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not self.enabled or self.total <= 0 or (not force and now - self._last < 1.0):
+        """Move the bar to ``done`` steps (at most ``total``)."""
+        if self.bar is None:
             return
-        self._last = now
-        rate = (done - self.start) / max(now - self.began, 1e-9)
-        left = (self.total - done) / rate if rate > 0 else float("inf")
-        filled = int(30 * min(done / self.total, 1.0))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{self.total:,} steps "
-                         f"{rate:,.0f}/s eta {left:,.0f}s ")
-        sys.stderr.flush()
+        shown = min(done, self.total)
+        if shown > self.bar.n:
+            self.bar.update(shown - self.bar.n)
+        if force:
+            self.bar.refresh()
 
     def line(self, text: str) -> None:
         """Print ``text`` on its own line (above the bar)."""
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 90 + "\r")
+        if self.bar is not None:
+            self.bar.clear()
         print(text, flush=True)
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def close(self) -> None:
+        """End the bar (its line stays)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+#: what usually keeps a policy from ever beating random seats, printed when it does not
+ZERO_WIN_HINT = (
+    "hint: 0% against random opponents usually means the learner never learned: too few "
+    "steps (try --bc-steps to start from the rule-based agent, or more --steps), the reward "
+    "read from the wrong seat or with the wrong sign (a custom env or wrapper), the action "
+    "masks not used (a plain PPO instead of MaskablePPO), or a learning rate so high the "
+    "policy collapsed (try --lr 1e-4)")
+
+
+def zero_win_hint(result: dict[str, dict[str, float]]) -> str | None:
+    """The hint to print when an evaluation has 0% wins against random seats."""
+    row = result.get("random")
+    if row is not None and row.get("games", 0) > 0 and row["win_rate"] == 0.0:
+        return ZERO_WIN_HINT
+    return None
+
+
+def resolve_device(device: str) -> str:
+    """``cpu``, ``cuda`` or ``auto`` (cuda when available) as a torch device name;
+    ``ConfigError`` for cuda without a CUDA device."""
+    if device not in ("cpu", "cuda", "auto"):
+        raise ConfigError(f"--device must be cpu, cuda or auto, got {device!r}")
+    import torch
+
+    available = torch.cuda.is_available()
+    if device == "cuda" and not available:
+        raise ConfigError("--device cuda: torch sees no CUDA device (torch "
+                          f"{torch.__version__}, a CPU build?); use --device cpu or auto")
+    if device == "auto":
+        return "cuda" if available else "cpu"
+    return device
 
 
 def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, eval_every: int,
@@ -251,7 +301,7 @@ def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, 
     """Progress bar, snapshots into the env's opponents, evaluation lines and checkpoints."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from transit_gym.agents.ppo import frozen_copy
+    from transit_gym.agents.learned.ppo import frozen_copy, write_metadata
 
     class _Callback(BaseCallback):
         def __init__(self):
@@ -284,9 +334,13 @@ def vec_callback(env, progress: Progress, self_play: int, snapshot_weight: int, 
                 self.logger.record(f"eval/win_rate_vs_{kind}", row["win_rate"])
             self.history.append({"steps": steps, **{k: r["win_rate"] for k, r in result.items()}})
             self.model.save(str(out.parent / f"{out.name}_last"), exclude=NOT_SAVED)
+            write_metadata(out.parent / f"{out.name}_last", env.game)
             progress.line(f"eval steps={steps:,} " + " ".join(
                 f"vs_{kind}={row['win_rate']:.3f}" for kind, row in result.items())
                 + f" ({progress.total and round(time.perf_counter() - progress.began)}s)")
+            hint_text = zero_win_hint(result)
+            if hint_text:
+                progress.line(hint_text)
 
     return _Callback()
 
@@ -299,23 +353,35 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
           resume: Path | None = None, progress: bool = True, teacher: str = "rule_based",
           dagger_rounds: int = 0, collect_envs: int | None = None,
           round_eval_games: int = 300, hint: str | None = None,
-          dagger_seating: str = "batch") -> dict[str, Any]:
+          dagger_seating: str = "batch", device: str = "cpu") -> dict[str, Any]:
     """Train, save ``out.zip``, evaluate; return (and save ``out.json``) the report.
 
     ``n_steps`` is the rollout length summed over the envs (each env gets its share). With
     ``bc_steps`` the policy first imitates ``teacher`` (the rule-based path as before when
-    ``teacher`` is ``rule_based`` and ``dagger_rounds`` is 0; else :func:`dagger`)."""
+    ``teacher`` is ``rule_based`` and ``dagger_rounds`` is 0; else :func:`dagger`).
+    ``device`` is ``cpu``, ``cuda`` or ``auto``. Every checkpoint written records the
+    game, its options and the observation layout (``agents.learned.ppo.write_metadata``)."""
     import torch
+
+    from transit_gym.agents.learned.ppo import checkpoint_metadata, write_metadata
 
     torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
     game = game_class(game_name)(num_players=players, **options)
+    device = resolve_device(device)
     out.parent.mkdir(parents=True, exist_ok=True)
     tensorboard = (str(out.parent / "tensorboard")
                    if importlib.util.find_spec("tensorboard") is not None else None)
+    if tensorboard is None and progress:
+        print("TensorBoard logs are off: tensorboard is not installed (pip install "
+              "'transit-gym[train]')", file=sys.stderr)
+    if resume is not None:
+        from transit_gym.agents.learned.ppo import check_checkpoint
+
+        check_checkpoint(resume, game)
     if not vec:
         return _train_single_agent(game, game_name, players, steps, opponents, self_play, out,
                                    seed, n_envs, eval_games, options, n_steps, batch_size,
-                                   learning_rate)
+                                   learning_rate, device)
     from sb3_contrib import MaskablePPO
 
     from transit_gym.training.behaviour_cloning import collect, fit
@@ -325,13 +391,13 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     started = time.perf_counter()
     bc_report: dict[str, Any] = {}
     if resume is not None:
-        model = quiet_logger(MaskablePPO.load(str(resume), env=env, device="cpu",
+        model = quiet_logger(MaskablePPO.load(str(resume), env=env, device=device,
                                               tensorboard_log=tensorboard), tensorboard)
     else:
         model = make_model(env, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
                            learning_rate=learning_rate, n_epochs=n_epochs, net_arch=net_arch,
                            scaled=True, tensorboard_log=tensorboard,
-                           hint=game if hint == "rule_based" else None)
+                           hint=game if hint == "rule_based" else None, device=device)
         if bc_steps > 0 and teacher == "rule_based" and dagger_rounds == 0:
             data = collect(game, bc_steps, seed=seed + 1, opponents=opponents,
                            num_envs=min(n_envs, 256))
@@ -344,11 +410,13 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
                 ``--steps 0``) would save."""
                 name = out.parent / f"{out.name}_round{k}"
                 model.save(str(name), exclude=NOT_SAVED)
+                write_metadata(name, game)
                 name.with_suffix(".json").write_text(json.dumps({
                     "game": game_name, "players": game.num_players, "options": options,
                     "seed": seed, "teacher": teacher, "dagger_rounds": k, "rounds": rows,
                     "net": list(net_arch), "hint": hint, "dagger_seating": dagger_seating,
-                    "seconds": round(time.perf_counter() - started, 1)}, indent=2))
+                    "seconds": round(time.perf_counter() - started, 1),
+                    **_metadata_keys(checkpoint_metadata(game))}, indent=2))
 
             bc_report = dagger(game, model.policy, teacher, dagger_rounds, bc_steps, bc_epochs,
                                opponents, collect_envs or min(n_envs, 256), seed,
@@ -365,9 +433,11 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         model.learn(total_timesteps=remaining, callback=callback,
                     reset_num_timesteps=resume is None)
     bar.update(model.num_timesteps, force=True)
+    bar.close()
     learn_seconds = time.perf_counter() - learn_started
     elapsed = time.perf_counter() - started
     model.save(str(out), exclude=NOT_SAVED)
+    write_metadata(out, game)
     report = {
         "game": game_name, "players": game.num_players, "options": options, "steps": steps,
         "opponents": opponents, "self_play_every": self_play, "vec": True, "envs": n_envs,
@@ -377,31 +447,44 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
         "steps_per_second": round(max(remaining, 0) / max(learn_seconds, 1e-9), 1),
         "history": callback.history,
         "evaluation": evaluate_batched(game, model.policy, eval_games, seed=seed + 20_000),
-        "checkpoint": str(out.with_suffix(".zip")),
+        "checkpoint": str(out.with_suffix(".zip")), "device": device,
+        **_metadata_keys(checkpoint_metadata(game)),
     }
-    bar.line("")
+    hint_text = zero_win_hint(report["evaluation"])
+    if hint_text:
+        print(hint_text, file=sys.stderr, flush=True)
     out.with_suffix(".json").write_text(json.dumps(report, indent=2))
     return report
 
 
+def _metadata_keys(meta: dict[str, Any]) -> dict[str, Any]:
+    """The checkpoint metadata keys a training report adds (``observation``: the layout;
+    game, players and options are the report's own)."""
+    return {"observation": meta["observation"], "metadata_format": meta["format"]}
+
+
 def _train_single_agent(game, game_name, players, steps, opponents, self_play, out, seed,
-                        n_envs, eval_games, options, n_steps, batch_size, learning_rate):
+                        n_envs, eval_games, options, n_steps, batch_size, learning_rate,
+                        device: str = "cpu"):
     """The one-game-per-env path (``--no-vec``): Python opponents, DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from transit_gym.agents.ppo import PolicyAgent
+    from transit_gym.agents.learned.ppo import PolicyAgent
 
     pool = build_pool(game, opponents, seed=seed)
     envs = DummyVecEnv([
         (lambda i=i: SingleAgentEnv(game, pool, seed=seed * 7919 + i)) for i in range(n_envs)
     ])
     model = make_model(envs, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
-                       learning_rate=learning_rate)
+                       learning_rate=learning_rate, device=device)
     snapshots = SnapshotCallback(pool, self_play)
     started = time.perf_counter()
     model.learn(total_timesteps=steps, callback=snapshots.callback)
     elapsed = time.perf_counter() - started
     model.save(str(out))
+    from transit_gym.agents.learned.ppo import checkpoint_metadata, write_metadata
+
+    write_metadata(out, game)
     learner = PolicyAgent(model, deterministic=True, name="learner")
     report = {
         "game": game_name, "players": players, "options": options, "steps": steps,
@@ -409,7 +492,8 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
         "snapshots": snapshots.callback.snapshots, "seed": seed,
         "train_seconds": round(elapsed, 1), "steps_per_second": round(steps / elapsed, 1),
         "evaluation": evaluate(game, learner, eval_games, seed=seed + 10_000),
-        "checkpoint": str(out.with_suffix(".zip")),
+        "checkpoint": str(out.with_suffix(".zip")), "device": device,
+        **_metadata_keys(checkpoint_metadata(game)),
     }
     out.with_suffix(".json").write_text(json.dumps(report, indent=2))
     return report
@@ -442,7 +526,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--net", type=str, default="64,64", help="hidden layers, e.g. 64,64")
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--bc-steps", type=int, default=0,
-                        help="behaviour-cloning samples of the rule-based agent (0: none)")
+                        help="behaviour-cloning decisions of the teacher, exactly this many "
+                             "per round (0: none)")
     parser.add_argument("--bc-epochs", type=int, default=4,
                         help="cross-entropy epochs over the (aggregated) data per round")
     parser.add_argument("--teacher", default="rule_based",
@@ -465,6 +550,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--resume", type=Path, default=None, help="checkpoint to continue")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda", "auto"],
+                        help="where the network trains (auto: cuda when available); "
+                             "the games always run on the CPU")
     parser.add_argument("--option", action="append", default=[],
                         help="game option key=value (repeatable)")
     args = parser.parse_args(argv)
@@ -488,6 +576,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"--net takes comma-separated integers, got {args.net!r}")
     if args.resume is not None and not args.resume.exists():
         parser.error(f"--resume: no checkpoint at {str(args.resume)!r}")
+    try:
+        resolve_device(args.device)
+    except ConfigError as exc:
+        parser.error(str(exc))
     envs = args.envs or (256 if args.vec else 8)
     n_steps = args.n_steps or 64 * envs
     batch_size = args.batch_size or (4096 if args.vec else 256)
@@ -501,7 +593,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    resume=args.resume, progress=not args.no_progress, teacher=args.teacher,
                    dagger_rounds=args.dagger_rounds, collect_envs=args.collect_envs,
                    round_eval_games=args.round_eval_games, hint=args.hint,
-                   dagger_seating=args.dagger_seating)
+                   dagger_seating=args.dagger_seating, device=args.device)
     print(json.dumps(report, indent=2))
     return report
 

@@ -65,10 +65,10 @@ def policy_logits(policy, obs: np.ndarray) -> np.ndarray:
     import torch
 
     with torch.no_grad():
-        tensor = torch.as_tensor(obs, dtype=torch.float32)
+        tensor = torch.as_tensor(obs, dtype=torch.float32, device=policy.device)
         features = policy.extract_features(tensor, policy.pi_features_extractor)
         latent = policy.mlp_extractor.forward_actor(features)
-        return policy.action_net(latent).numpy()
+        return policy.action_net(latent).cpu().numpy()
 
 
 class SelfPlayBatch:

@@ -16,11 +16,10 @@ from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.data import NUM_SPACES, PREMIUM
 
 if TYPE_CHECKING:
-    from transit_gym.envs.automobile.rules import AutomobileGame
-    from transit_gym.envs.core.game import State
+    from transit_gym.envs.core.game import Game, State
 
 
-def _check_money_and_cubes(game: AutomobileGame, state: State) -> None:
+def _check_money_and_cubes(game: Game, state: State) -> None:
     n = game.num_players
     p = game.params
     cash = state["cash"]
@@ -42,7 +41,7 @@ def _check_money_and_cubes(game: AutomobileGame, state: State) -> None:
         assert not state[name][n:].any(), f"{name} set for a seat beyond {n} players"
 
 
-def _check_spaces(game: AutomobileGame, state: State) -> None:
+def _check_spaces(game: Game, state: State) -> None:
     n = game.num_players
     p = game.params
     owner = state["owner"]
@@ -76,7 +75,7 @@ def _check_spaces(game: AutomobileGame, state: State) -> None:
     )
 
 
-def _check_pieces(game: AutomobileGame, state: State) -> None:
+def _check_pieces(game: Game, state: State) -> None:
     n = game.num_players
     p = game.params
     owner = state["owner"]
@@ -101,7 +100,7 @@ def _check_pieces(game: AutomobileGame, state: State) -> None:
         assert show.sum() + used.sum() <= p[st.P_SALESMEN], f"seat {seat}: too many salesmen"
 
 
-def _check_tiles_and_markers(game: AutomobileGame, state: State) -> None:
+def _check_tiles_and_markers(game: Game, state: State) -> None:
     n = game.num_players
     p = game.params
     data = game.data
@@ -125,7 +124,7 @@ def _check_tiles_and_markers(game: AutomobileGame, state: State) -> None:
     assert 0 <= state["closures_used"][0] <= p[st.P_CLOSURES], "too many executive closures"
 
 
-def _check_order(game: AutomobileGame, state: State) -> None:
+def _check_order(game: Game, state: State) -> None:
     n = game.num_players
     phase = int(state["phase"][0])
     assert 0 <= phase < st.NUM_PHASES, f"bad phase {phase}"
@@ -144,7 +143,7 @@ def _check_order(game: AutomobileGame, state: State) -> None:
         assert c == -1 or char_seat[c] == seat, f"seat {seat} and character {c} disagree"
 
 
-def check(game: AutomobileGame, state: State) -> None:
+def check(game: Game, state: State) -> None:
     """Every invariant of ``state``; raises ``AssertionError`` naming the first broken one."""
     _check_money_and_cubes(game, state)
     _check_spaces(game, state)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from transit_gym.envs.automobiles.racing_season import DATA_DIR as EXPANSION_DIR
 from transit_gym.envs.core.datafile import Entry, open_data
 from transit_gym.envs.core.embedded import UserFile, open_source
 from transit_gym.envs.core.errors import DataFileError
@@ -26,7 +27,8 @@ DEFAULT_FILE = HERE / "data.toml"
 #: the shipped boards: the base game's two, then the Racing Season's three (all RECONSTRUCTED)
 BASE_TRACKS = ("daytona", "monza")
 EXPANSION_TRACKS = ("talladega", "monte_carlo", "tucson")
-TRACKS = {name: HERE / f"track_{name}.toml" for name in BASE_TRACKS + EXPANSION_TRACKS}
+TRACKS = {**{name: HERE / f"track_{name}.toml" for name in BASE_TRACKS},
+          **{name: EXPANSION_DIR / f"track_{name}.toml" for name in EXPANSION_TRACKS}}
 DIRECTIONS = ("counter-clockwise", "clockwise")
 
 # ----- colours ------------------------------------------------------------------------------

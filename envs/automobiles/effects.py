@@ -59,23 +59,23 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season delayed cards
+from transit_gym.envs.automobiles.moves import start_move
+from transit_gym.envs.automobiles.racing_season.cards_delayed import (  # delayed cards
     adrenaline_activate,
     crate_activate,
 )
-from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: cards that move
+from transit_gym.envs.automobiles.racing_season.cards_moves import (  # cards that move
     activate_move_card,
     gear_colours,
     is_move_card,
     move_card_ready,
     start_gear_move,
 )
-from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+from transit_gym.envs.automobiles.racing_season.cards_piles import (  # Racing Season pile cards
     is_pile_effect,
     piles_activate,
     piles_can_activate,
 )
-from transit_gym.envs.automobiles.moves import start_move
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,

@@ -27,11 +27,6 @@ from transit_gym.envs.automobiles.data import (
     NUM_EFFECTS,
     NUM_GEARS,
 )
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
-from transit_gym.envs.automobiles.expansion_delayed import observe_delayed  # Racing Season
-from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
-    STOP_NAMES as PILE_STOP_NAMES,
-)
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
@@ -45,6 +40,13 @@ from transit_gym.envs.automobiles.kernels import (
     A_USE_DRIVER,
     NUM_ACTIONS,
 )
+from transit_gym.envs.automobiles.racing_season.cards_delayed import (
+    observe_delayed,  # Racing Season
+)
+from transit_gym.envs.automobiles.racing_season.cards_piles import (  # Racing Season pile cards
+    STOP_NAMES as PILE_STOP_NAMES,
+)
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
@@ -151,7 +153,7 @@ OBS = Layout(
         # left in the Car Phase), Crate Motor (spaces each car behind gets), then the
         # awarded spaces not moved yet of every seat from the observer's left
         ("delayed", 3 + MAX_PLAYERS),
-        # Racing Season, cards that move (expansion_moves.py)
+        # Racing Season, cards that move (racing_season/cards_moves.py)
         ("move_cards", 4),            # Redline on, Fuel Injection multiplier (0: off); the moving
                                       # cube may mix colours, its Redline wear (own move only)
         # Racing Season drivers

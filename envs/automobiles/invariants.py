@@ -23,9 +23,11 @@ from transit_gym.envs.automobiles.data import (
     NUM_GEARS,
     WEAR,
 )
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
-from transit_gym.envs.automobiles.expansion_delayed import delayed_violation  # Racing Season
-from transit_gym.envs.automobiles.expansion_piles import piles_violation  # pile cards
+from transit_gym.envs.automobiles.racing_season.cards_delayed import (
+    delayed_violation,  # Racing Season
+)
+from transit_gym.envs.automobiles.racing_season.cards_piles import piles_violation  # pile cards
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
@@ -149,7 +151,7 @@ MESSAGES = {
     15: "an Adrenaline or Crate Motor field is out of range, or their pending decision "
         "is one play cannot reach",
     16: "during the setup purchases no hand is drawn and no turn has started",
-    # Racing Season, cards that move (expansion_moves.py)
+    # Racing Season, cards that move (racing_season/cards_moves.py)
     17: "a Redline / Fuel Injection flag or a flag of the moving cube is out of range",
     18: "a driver field is out of range (Racing Season drivers)",
     # Racing Season cards that change piles

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from transit_gym.envs.automobiles import drivers as drv  # Racing Season drivers
 from transit_gym.envs.automobiles.board import (
     crossings,
     drafting,
@@ -51,7 +50,9 @@ from transit_gym.envs.automobiles.effects import (
     pit_team_can_buy,
     pit_team_pick_ok,
 )
-from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season delayed cards
+from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
+from transit_gym.envs.automobiles.racing_season import drivers as drv  # Racing Season drivers
+from transit_gym.envs.automobiles.racing_season.cards_delayed import (  # delayed cards
     adrenaline_car_phase,
     adrenaline_later,
     adrenaline_step,
@@ -62,18 +63,17 @@ from transit_gym.envs.automobiles.expansion_delayed import (  # Racing Season de
     crate_steps,
     delayed_turn_start,
 )
-from transit_gym.envs.automobiles.expansion_moves import (  # Racing Season: cards that move
+from transit_gym.envs.automobiles.racing_season.cards_moves import (  # cards that move
     apply_move_card,
     move_card_mask,
     reset_turn_flags,
 )
-from transit_gym.envs.automobiles.expansion_piles import (  # Racing Season pile cards
+from transit_gym.envs.automobiles.racing_season.cards_piles import (  # Racing Season pile cards
     is_pile_phase,
     piles_apply,
     piles_mask,
     piles_settle,
 )
-from transit_gym.envs.automobiles.moves import finish_move, next_steps, start_move, step_to
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,

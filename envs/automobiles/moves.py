@@ -7,7 +7,7 @@ colour (a move of several spaces keeps one colour: the allowed set narrows to th
 colours of the spaces entered; Overdrive's ``mv_mixed`` keeps the whole set). When the
 move ends the cube sits on its last space and counts as placed on the track (still part
 of the used pile for card effects). Redline's wear for a white gear cube that moved as
-another colour (``mv_redline``) is gained then; see ``expansion_moves``.
+another colour (``mv_redline``) is gained then; see ``racing_season/cards_moves``.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def start_move(s, colours, most, least):
     s[MV_ABS] = 0
     s[MV_SEG] = 0
     s[MV_ENTRY] = 0
-    s[MV_MIXED] = 0      # Racing Season (expansion_moves): set after this call when needed
+    s[MV_MIXED] = 0      # Racing Season (cards_moves): set after this call when needed
     s[MV_REDLINE] = 0
     s[PHASE] = PH_MOVE
 

@@ -60,7 +60,6 @@ import numpy as np
 
 from transit_gym.envs.automobiles import board, kernels
 from transit_gym.envs.automobiles import data as auto_data
-from transit_gym.envs.automobiles import driver_data as drv_data  # Racing Season drivers
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import (
     CARD_COLOURS,
@@ -73,8 +72,13 @@ from transit_gym.envs.automobiles.data import (
 )
 from transit_gym.envs.automobiles.determinize import determinize
 from transit_gym.envs.automobiles.encode import OBS, action_name, observe
-from transit_gym.envs.automobiles.expansion_delayed import delayed_obs_high  # Racing Season
 from transit_gym.envs.automobiles.invariants import MESSAGES, violation
+from transit_gym.envs.automobiles.racing_season import (
+    driver_data as drv_data,  # Racing Season drivers
+)
+from transit_gym.envs.automobiles.racing_season.cards_delayed import (
+    delayed_obs_high,  # Racing Season
+)
 from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
     check_track,
     fill_track_params,

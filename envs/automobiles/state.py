@@ -25,7 +25,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_GEARS,
 )
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.layout import Layout
 
 NC = NUM_COLOURS
@@ -55,14 +55,14 @@ PHASE_NAMES = (
     "boost_other",       # a player offered one free draw by another player's Boost
     "nitro",             # which drawn cube goes to the active pile
     "supercharged",      # cubes to take from the discard into the active pile
-    # Racing Season delayed cards (expansion_delayed.py): Adrenaline, Crate Motor
+    # Racing Season delayed cards (racing_season/cards_delayed.py): Adrenaline, Crate Motor
     "adrenaline",        # option 1 (a light gray space now) or option 2 (A_STOP: Car Phase)
     "adrenaline_move",   # Car Phase: the car's light gray spaces for positions gained
     "crate_move",        # a car behind a Crate Motor user moves its awarded spaces
-    # Racing Season, cards that move (expansion_moves.py)
+    # Racing Season, cards that move (racing_season/cards_moves.py)
     "burnout",           # Burnout: gear cube of the discard pile naming the colour below it
     "camber_toe",        # Camber & Toe: gear cube to put from the active into the discard pile
-    # Racing Season cards that change piles (expansion_piles.py)
+    # Racing Season cards that change piles (racing_season/cards_piles.py)
     "factory_support",   # the cube to remove from the active or the discard pile
     "maintenance_staff",  # cubes to remove from the active pile (then `bonus` each: remove)
     "performance_testing",  # draw another cube or stop
@@ -175,12 +175,12 @@ LAYOUT = Layout(
         # Racing Season tracks / Weaving (rs_tracks): segment of its current space at which
         # the moving cube entered it (it passes the segments from there to where it rests)
         ("mv_entry", 1),
-        # Racing Season delayed cards (expansion_delayed.py)
+        # Racing Season delayed cards (racing_season/cards_delayed.py)
         ("adr_bonus", 1),        # Adrenaline option 2: light gray spaces per position gained
         ("adr_left", 1),         # light gray spaces the car may still move in the Car Phase
         ("crate_award", 1),      # Crate Motor: spaces each car behind gets after the End Phase
         ("crate_spaces", MP),    # spaces awarded to each car and not moved yet
-        # Racing Season, cards that move (expansion_moves.py); reset in start_turn
+        # Racing Season, cards that move (racing_season/cards_moves.py); reset in start_turn
         ("redline", 1),          # Redline active: white gear cubes may go on any gear colour
         ("redline_wear", 1),     # wear per white cube so used (the Redline card's ``wear``)
         ("fuel", 1),             # Fuel Injection: gear moves times this (0: not active)
@@ -229,7 +229,7 @@ MV_ENTRY = _o("mv_entry")   # Racing Season tracks / Weaving
 # Racing Season delayed cards
 ADR_BONUS, ADR_LEFT, CRATE_AWARD, CRATE_SPACES = _o("adr_bonus"), _o("adr_left"), \
     _o("crate_award"), _o("crate_spaces")
-# Racing Season, cards that move (expansion_moves.py)
+# Racing Season, cards that move (racing_season/cards_moves.py)
 REDLINE, REDLINE_WEAR, FUEL = _o("redline"), _o("redline_wear"), _o("fuel")
 MV_MIXED, MV_REDLINE = _o("mv_mixed"), _o("mv_redline")
 # Racing Season drivers

@@ -606,7 +606,7 @@ class State:
         """Rebuild a state (and its game) from ``to_dict()`` output; validates everything.
         User data files come from the dict's ``data_files`` (digest checked); no path named
         in the options is ever opened."""
-        from transit_gym.envs.registry import GAMES, game_class
+        from transit_gym.envs.core.catalog import GAMES, game_class
 
         if not isinstance(payload, dict) or "game" not in payload:
             raise StateDictError("state dict must be a dict with a 'game' entry")

@@ -3,19 +3,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from transit_gym.envs.core.game import State
+from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, WHITE, Canvas, fit
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS, POI_NAMES
 from transit_gym.envs.planes.encode import ACTION_NAMES, action_kind
-
-if TYPE_CHECKING:
-    from transit_gym.envs.planes.rules import PlanesGame
 
 CUBE_RGB = ((210, 50, 50), (50, 100, 220), (40, 160, 70), (230, 200, 40), (150, 150, 150))
 POI_RGB = ((70, 70, 70), (90, 150, 200), (220, 140, 60), (190, 90, 190), (60, 170, 170),
@@ -29,7 +24,7 @@ def _color(seat: int, rel: int, n_players: int) -> str:
     return COLOR_NAMES[int(k.absolute_color(seat, rel, n_players))]
 
 
-def describe_action(game: PlanesGame, state: State, action: int) -> str:
+def describe_action(game: Game, state: State, action: int) -> str:
     """The action in words for the pending decision of ``state``."""
     s = state.data
     phase = int(s[st.PHASE])
@@ -77,7 +72,7 @@ def _cubes_text(counts: np.ndarray) -> str:
     return ", ".join(parts) or "empty"
 
 
-def _cards_text(game: PlanesGame, counts: np.ndarray) -> str:
+def _cards_text(game: Game, counts: np.ndarray) -> str:
     parts = []
     for t in range(game.cards.num_types):
         if counts[t]:
@@ -85,7 +80,7 @@ def _cards_text(game: PlanesGame, counts: np.ndarray) -> str:
     return ", ".join(parts) or "-"
 
 
-def render_text(game: PlanesGame, state: State, viewer: int | None = None) -> str:
+def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     """The airport, planes, the move in progress and each seat, as text; with a
     ``viewer`` seat, the other hands are shown as their sizes only."""
     s, p, a = state.data, game.params, game.airport
@@ -153,7 +148,7 @@ def _line(canvas: Canvas, x0: float, y0: float, x1: float, y1: float, color) -> 
         canvas.rect(int(x0 + (x1 - x0) * f) - 1, int(y0 + (y1 - y0) * f) - 1, 3, 3, color)
 
 
-def render_rgb(game: PlanesGame, state: State) -> np.ndarray:
+def render_rgb(game: Game, state: State) -> np.ndarray:
     """The airport: spaces with cubes, cones and arrows, gates with their planes, and a
     status line per seat."""
     s, p, a = state.data, game.params, game.airport

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
 from tests.automobile.table import Table
-from transit_gym.agents.automobile import policy
+from transit_gym.agents.rule_based.automobile import policy
 from transit_gym.envs import automobile_v0
 from transit_gym.envs.automobile import actions as a
 from transit_gym.envs.automobile import state as st

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.automobile.table import Table
-from transit_gym.agents.automobile import policy
+from transit_gym.agents.rule_based.automobile import policy
 from transit_gym.envs.automobile import actions as a
 from transit_gym.envs.automobile import kernels as k
 from transit_gym.envs.automobile import market

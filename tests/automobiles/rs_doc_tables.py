@@ -15,8 +15,8 @@ from pathlib import Path
 from transit_gym.envs.automobiles import kernels as K
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import MAX_PLAYERS, NUM_COLOURS
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.encode import OBS, PLAYER_BLOCK, SPACE_BLOCK
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "automobiles.md"
 

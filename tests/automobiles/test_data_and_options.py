@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transit_gym.agents.automobiles import policy
+from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import COLOUR_NAMES, SUGGESTED_SETS, load_cards, load_track

@@ -27,12 +27,16 @@ from tests.automobiles.table import (
     from_discard,
     to_space,
 )
-from transit_gym.agents.automobiles import policy
+from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs.automobiles import kernels as k
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.driver_data import DRIVERS_FILE, NUM_DRIVERS, load_drivers
 from transit_gym.envs.automobiles.encode import O_DRIVER_POOL, O_DRIVERS, observe
 from transit_gym.envs.automobiles.invariants import violation
+from transit_gym.envs.automobiles.racing_season.driver_data import (
+    DRIVERS_FILE,
+    NUM_DRIVERS,
+    load_drivers,
+)
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.errors import ConfigError, DataFileError, StateDictError
 from transit_gym.envs.core.game import State
@@ -487,7 +491,7 @@ def test_driver_10_discards_some_drawn_cubes_and_draws_that_many_once():
 def test_rule_based_agent_drafts_by_preference_and_uses_driver_04():
     """The rule-based agent takes its most preferred revealed driver and uses an ability
     whose decision is offered (Driver 04: declares three)."""
-    from transit_gym.agents.automobiles import DRIVER_PREFERENCE
+    from transit_gym.agents.rule_based.automobiles import DRIVER_PREFERENCE
 
     game = AutomobilesGame(num_players=2, drivers="all")
     state = game.new_state(0)

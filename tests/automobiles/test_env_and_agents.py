@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
 from tests.automobiles.table import DRAW, STOP, Table, activate, to_space
-from transit_gym.agents.automobiles import policy
+from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs import automobiles_v0
 from transit_gym.envs.automobiles import kernels
 from transit_gym.envs.automobiles import state as st

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.automobiles.table import PIT_STOP, STOP, Table, activate, to_space
-from transit_gym.agents.automobiles import policy
+from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.rng import seeded_words

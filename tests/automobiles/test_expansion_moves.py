@@ -25,7 +25,7 @@ from tests.automobiles.table import (
     from_discard,
     to_space,
 )
-from transit_gym.agents.automobiles import policy, rule_based
+from transit_gym.agents.rule_based.automobiles import policy, rule_based
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.encode import O_MOVE_CARDS

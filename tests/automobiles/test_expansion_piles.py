@@ -21,7 +21,7 @@ from tests.automobiles.table import (
     from_active,
     from_discard,
 )
-from transit_gym.agents.automobiles import policy, rule_based
+from transit_gym.agents.rule_based.automobiles import policy, rule_based
 from transit_gym.envs import automobiles_v0
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.encode import O_DECISION, O_PICKS, O_WAITING

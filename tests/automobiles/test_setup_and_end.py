@@ -165,7 +165,7 @@ def test_final_info_and_game_summary_report_the_statistics():
     and activated per colour; per game: rounds, lead changes (leader after each turn),
     the round of the last change, ranks and winners."""
     game = AutomobilesGame(num_players=2)
-    from transit_gym.agents.automobiles import policy
+    from transit_gym.agents.rule_based.automobiles import policy
     from transit_gym.envs.core.rollout import play_games
     result = play_games(game, policy, ["rule_based", "random"], 3, seed=7)
     for i in range(3):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from transit_gym.agents.automobiles_season import policy
-from transit_gym.envs.automobiles import season_state as ss
+from transit_gym.agents.rule_based.automobiles_season import policy
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import COLOURS
 from transit_gym.envs.automobiles.kernels import A_DISCARD, A_STOCK, A_STOP
+from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import seeded_words

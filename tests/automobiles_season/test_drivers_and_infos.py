@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transit_gym.agents.automobiles_season import policy
-from transit_gym.envs.automobiles import season_state as ss
+from transit_gym.agents.rule_based.automobiles_season import policy
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.kernels import A_DRIVER, A_USE_DRIVER
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
+from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game, env
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words

@@ -15,9 +15,9 @@ from tests.automobiles_season.helpers import (
     set_award,
     take,
 )
-from transit_gym.agents.automobiles_season import policy, sponsor_worth
-from transit_gym.envs.automobiles import season as kern
-from transit_gym.envs.automobiles import season_state as ss
+from transit_gym.agents.rule_based.automobiles_season import policy, sponsor_worth
+from transit_gym.envs.automobiles_season import kernels as kern
+from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game, env
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import seeded_words

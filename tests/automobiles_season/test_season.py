@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from tests.automobiles_season.helpers import STOP, award_state, owner_bag, play_race, season
-from transit_gym.envs.automobiles import season_state as ss
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import MAX_PLAYERS, NUM_COLOURS
-from transit_gym.envs.automobiles.season import season_winner
+from transit_gym.envs.automobiles_season import state as ss
+from transit_gym.envs.automobiles_season.kernels import season_winner
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 
@@ -59,7 +59,7 @@ def test_awarding_points_follows_the_chart_for_tracks_1_to_5():
 
 def test_two_players_second_place_scores_middle_points_and_track_6_scores_as_track_5():
     """Awarding Points note: with 2 players second place scores middle (3), not last (2).
-    Our decision (season.toml): tracks past the chart's 5 score like track 5."""
+    Our decision (automobiles_season/data.toml): tracks past the chart's 5 score like track 5."""
     game = season(2, tracks=["monza"] * 6, sponsors=False)
     state = game.new_state(1)
     for race in range(6):
@@ -240,7 +240,7 @@ def test_expansion_track_pools_draw_every_pool_track_before_a_repeat(pool):
     """Track cards of the expansion (talladega, monte_carlo, tucson; R-YUC season: the
     tracks are drawn): the season draws ``races`` tracks from the whole pool, no track
     twice before every pool track has run, and each race plays on its own track."""
-    from transit_gym.envs.automobiles.season_rules import EXPANSION_TRACKS, RANDOM_POOLS
+    from transit_gym.envs.automobiles_season.rules import EXPANSION_TRACKS, RANDOM_POOLS
 
     game = Game(num_players=2, tracks=pool, races=4, drivers=False)
     assert game.pool == list(RANDOM_POOLS[pool])

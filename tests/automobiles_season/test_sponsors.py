@@ -23,9 +23,9 @@ from tests.automobiles_season.helpers import (
     stock,
     take,
 )
-from transit_gym.envs.automobiles import season_state as ss
 from transit_gym.envs.automobiles.kernels import A_STOCK
-from transit_gym.envs.automobiles.season_data import (
+from transit_gym.envs.automobiles_season import state as ss
+from transit_gym.envs.automobiles_season.data import (
     SP_EXTRA,
     SP_GAIN,
     SP_MONEY,

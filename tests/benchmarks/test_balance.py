@@ -36,6 +36,7 @@ def test_an_interrupted_run_resumes_from_the_csv(tmp_path):
     cut.mkdir()
     lines = (full / "games.csv").read_text().splitlines(keepends=True)
     (cut / "games.csv").write_text("".join(lines[:151]))  # header + 150 games
+    (cut / "settings.json").write_text((full / "settings.json").read_text())
     summary = run_sweep(SWEEP, cut, workers=1, plots=False, progress=False)
     assert summary["run"]["games_played"] == 110   # only the missing games were played
     assert _rows(cut) == _rows(full)

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from transit_gym.benchmarks import balance, runner
+from transit_gym.benchmarks import balance
 from transit_gym.benchmarks.balance import CHUNK, Sweep, chunks, games_to_play, run_sweep
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training import runner
 
 SWEEP = Sweep(game="loose_caboose", players=2, sets=[("default", {})],
               agents=["rule_based", "random"], games=230, seed=5)
@@ -57,6 +58,7 @@ def test_a_cut_last_row_is_played_again_and_loses_no_game(full_run, tmp_path, wh
     onto it, so the resumed CSV equals an uninterrupted run."""
     text = (full_run / "games.csv").read_bytes()
     (tmp_path / "games.csv").write_bytes(_cut_inside_last_row(text, where))
+    (tmp_path / "settings.json").write_bytes((full_run / "settings.json").read_bytes())
     summary = run_sweep(SWEEP, tmp_path, workers=1, plots=False, progress=False)
     assert summary["run"]["games_played"] == SWEEP.games - 99
     assert _rows(tmp_path) == _rows(full_run)
@@ -67,12 +69,14 @@ def test_a_damaged_row_before_the_end_is_a_clear_error(full_run, tmp_path):
     lines = (full_run / "games.csv").read_bytes().splitlines(keepends=True)
     lines[5] = lines[5][:10] + b"\r\n"
     (tmp_path / "games.csv").write_bytes(b"".join(lines))
+    (tmp_path / "settings.json").write_bytes((full_run / "settings.json").read_bytes())
     with pytest.raises(ConfigError, match="line 6 is damaged"):
         run_sweep(SWEEP, tmp_path, workers=1, plots=False, progress=False)
 
 
-def test_a_games_csv_that_is_not_ours_is_a_clear_error(tmp_path):
+def test_a_games_csv_that_is_not_ours_is_a_clear_error(full_run, tmp_path):
     (tmp_path / "games.csv").write_bytes(b"\xff\xfe not a csv\n")
+    (tmp_path / "settings.json").write_bytes((full_run / "settings.json").read_bytes())
     with pytest.raises(ConfigError, match="not a games.csv"):
         run_sweep(SWEEP, tmp_path, workers=1, plots=False, progress=False)
 

@@ -1,22 +1,40 @@
-"""The terminal progress bar of sweeps and tournaments (issue 6: a progress bar with ETA)."""
+"""The terminal progress bar of sweeps, tournaments and the warm-up (issue 6: a progress bar
+with ETA; issue 24 item 11: drawn by ``tqdm``, ending exactly at its total)."""
 
 from __future__ import annotations
 
 import io
 
-from transit_gym.benchmarks.progress import Progress
+from transit_gym.training.progress import Progress
 
 
-def test_progress_bar_shows_share_count_rate_and_eta():
+def _last_frame(stream: io.StringIO) -> str:
+    return stream.getvalue().replace("\n", "\r").rstrip("\r").split("\r")[-1]
+
+
+def test_progress_bar_shows_label_share_count_and_rate():
     stream = io.StringIO()
-    bar = Progress(200, label="games ", stream=stream, width=10, min_interval=0.0)
-    bar.started -= 10.0                      # as if 10 s had passed
+    bar = Progress(200, label="games ", stream=stream, min_interval=0.0, unit="game")
     bar.update(50)
-    line = stream.getvalue().split("\r")[-1]
-    assert line.startswith("games [##........]")
-    assert " 25% " in line and "50/200" in line
-    assert "5.0/s" in line and "ETA 0:00:30" in line
+    line = _last_frame(stream)
+    assert line.startswith("games: ") and " 25%" in line and "50/200" in line
+    assert "game/s" in line
+    bar.label = "warm-up planes "      # the warm-up renames the bar as it goes
     bar.update(150)
-    assert "100%" in stream.getvalue().split("\r")[-1]
     bar.close()
+    line = _last_frame(stream)
+    assert line.startswith("warm-up planes: 100%") and "200/200" in line
     assert stream.getvalue().endswith("\n")
+
+
+def test_progress_bar_never_counts_past_its_total():
+    """Issue 24 finding 6 (``114,688/100,000``): updates beyond the total stop at it."""
+    stream = io.StringIO()
+    bar = Progress(100, label="games", stream=stream, min_interval=0.0)
+    bar.update(60)
+    bar.update(60)
+    bar.update(5)
+    bar.close()
+    assert bar.done == 100
+    assert "100/100" in _last_frame(stream)
+    assert "120/100" not in stream.getvalue() and "125/100" not in stream.getvalue()

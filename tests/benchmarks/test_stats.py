@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transit_gym.benchmarks.stats import (
+from transit_gym.training.stats import (
     balance,
     bootstrap_interval,
     bradley_terry,

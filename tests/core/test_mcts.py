@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transit_gym.agents.mcts import MCTSAgent, parse_spec
 from transit_gym.agents.registry import make_agent
+from transit_gym.agents.search.mcts import MCTSAgent, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import available_games, game_class
 from transit_gym.training.tournament import run_tournament

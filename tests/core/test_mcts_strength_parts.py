@@ -8,8 +8,8 @@ import importlib
 import numpy as np
 import pytest
 
-from transit_gym.agents.mcts import DEFAULTS, MCTSAgent, SearchConfig, parse_spec
 from transit_gym.agents.registry import make_agent
+from transit_gym.agents.search.mcts import DEFAULTS, MCTSAgent, SearchConfig, parse_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.leaf import softmax_rewards
 from transit_gym.envs.registry import available_games, game_class
@@ -54,7 +54,7 @@ def test_leaf_evaluation_is_a_zero_sum_expected_reward(name):
     """Issue 12 item 4: each game's leaf evaluation of a running game gives every seat a
     value in [-1 / (n - 1), 1] (a win probability turned into the game's win-share
     reward), summing to 0."""
-    evaluate = importlib.import_module(f"transit_gym.agents.{name}_eval").evaluate
+    evaluate = importlib.import_module(f"transit_gym.agents.search.leaf_{name}").evaluate
     cls = game_class(name)
     for players in (cls.min_players, cls.max_players):
         game = cls(num_players=players)
@@ -69,7 +69,7 @@ def test_leaf_evaluation_is_a_zero_sum_expected_reward(name):
 def test_automobiles_evaluation_favours_the_car_ahead():
     """Winning the Game (Automobiles): the car farthest past the line wins, so moving
     one car a lap ahead makes its seat's evaluation the higher one."""
-    from transit_gym.agents.automobiles_eval import evaluate
+    from transit_gym.agents.search.leaf_automobiles import evaluate
     from transit_gym.envs.automobiles.state import P_LAP
 
     game = small_game("automobiles")

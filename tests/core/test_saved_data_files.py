@@ -39,8 +39,8 @@ FILE_OPTIONS = [
      (ENVS / "planes" / "airports" / "flying_cloud.toml").read_text()),
     ("planes", "cards", _planes_cards(), _planes_cards() + "\n# changed\n"),
     ("automobiles_season", "sponsor_data",   # Racing Season sponsors
-     (ENVS / "automobiles" / "sponsors.toml").read_text(),
-     (ENVS / "automobiles" / "sponsors.toml").read_text() + "\n# changed\n"),
+     (ENVS / "automobiles" / "racing_season" / "sponsors.toml").read_text(),
+     (ENVS / "automobiles" / "racing_season" / "sponsors.toml").read_text() + "\n# changed\n"),
     ("loose_caboose", "deck", "# the shipped deck\n",
      "[setup]\ninitial_railway = 4\ncards_removed = { 2 = 13, 3 = 11, 4 = 7 }\nhand_size = 2\n"),
 ]

@@ -22,7 +22,8 @@ SMALL_GAME = "loose_caboose"
 PROBE = """
 import json, sys
 from numba.core import event
-from transit_gym.envs import _numba_cache, warmup
+from transit_gym.envs import _numba_cache
+from transit_gym.training import warmup
 from transit_gym.envs.core.fused import fused_kernels
 from transit_gym.envs.registry import env_module
 
@@ -55,11 +56,11 @@ def _python(args: list[str], env: dict[str, str] | None = None) -> subprocess.Co
 @pytest.mark.slow
 def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops():
     """Issue 14.1: "kernels that are cached on disk, all of them (today the fused closures
-    recompile in every process)". After ``python -m transit_gym.envs.warmup`` a new
+    recompile in every process)". After ``python -m transit_gym.training.warmup`` a new
     process playing the game through every entry point (AEC env, validation, batch API,
     rollouts, agents) compiles none of our functions, loads the fused loops from the disk
     cache, and writes no compile notice."""
-    warm = _python(["-m", "transit_gym.envs.warmup", "--games", SMALL_GAME])
+    warm = _python(["-m", "transit_gym.training.warmup", "--games", SMALL_GAME])
     assert f"warm-up {SMALL_GAME}" in warm.stderr and "100%" in warm.stderr
     assert "compiling numba kernels" not in warm.stderr  # the bar replaces the notice
     probe = _python(["-c", PROBE, SMALL_GAME])
@@ -94,7 +95,7 @@ def test_compile_notice_is_one_line_written_once_per_process(tmp_path):
     assert "compiling numba kernels" not in before
     lines = [line for line in after.splitlines() if "compiling numba kernels" in line]
     assert len(lines) == 1
-    assert lines[0].startswith("transit-gym:") and "transit_gym.envs.warmup" in lines[0]
+    assert lines[0].startswith("transit-gym:") and "transit_gym.training.warmup" in lines[0]
 
 
 LITERAL_SCRIPT = """
@@ -162,11 +163,29 @@ def test_first_compile_does_not_import_scipy_but_blas_still_works(tmp_path):
 
 
 def test_an_agent_kernel_cache_is_stamped_with_its_split_out_helper_modules():
-    """A kernel of ``agents/<game>.py`` inlines jitted helpers from ``agents/<game>_*.py``;
-    an edit to such a helper must change the agent's cache stamp (else a stale kernel
-    would run)."""
+    """A kernel of ``agents/rule_based/<game>.py`` inlines jitted helpers of the game's
+    leaf evaluation (``agents/search/leaf_<game>.py``) and the other way round; an edit to
+    either must change the other's cache stamp (else a stale kernel would run)."""
     agents = Path(_numba_cache.AGENTS_DIR)
-    sources = _numba_cache.stamp_sources(str(agents / "automobiles.py"))
-    assert str(agents / "automobiles_eval.py") in sources
-    assert str(agents / "automobiles.py") in sources
-    assert not any(Path(s).name.startswith("planes") for s in sources)
+    sources = _numba_cache.stamp_sources(str(agents / "rule_based" / "automobiles.py"))
+    assert str(agents / "search" / "leaf_automobiles.py") in sources
+    assert str(agents / "rule_based" / "automobiles.py") in sources
+    assert not any(Path(s).name.startswith(("planes", "leaf_planes")) for s in sources)
+    leaf = _numba_cache.stamp_sources(str(agents / "search" / "leaf_automobiles.py"))
+    assert str(agents / "rule_based" / "automobiles.py") in leaf
+    assert str(agents / "search" / "leaf.py") in leaf
+
+
+def test_race_and_season_kernels_are_stamped_with_both_packages():
+    """The season kernels freeze the race's constants and the Racing Season sponsors
+    (``envs/automobiles/racing_season/sponsors.py``) read the season state: each cache
+    stamp covers both packages, the expansion subpackage included (it lies inside
+    ``envs/automobiles``)."""
+    envs = Path(_numba_cache.PACKAGE_DIR)
+    race = envs / "automobiles"
+    season = envs / "automobiles_season"
+    for kernel in (race / "racing_season" / "sponsors.py", race / "kernels.py",
+                   season / "kernels.py"):
+        sources = _numba_cache.stamp_sources(str(kernel))
+        assert str(race) in sources and str(season) in sources, kernel
+    assert str(envs / "planes") not in _numba_cache.stamp_sources(str(race / "kernels.py"))

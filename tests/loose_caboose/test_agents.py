@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transit_gym.agents.loose_caboose import policy, wheel_distribution
+from transit_gym.agents.rule_based.loose_caboose import policy, wheel_distribution
 from transit_gym.envs.core.rollout import play_games
 from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 from pettingzoo.test import api_test
 
-from transit_gym.agents.planes import policy
+from transit_gym.agents.rule_based.planes import policy
 from transit_gym.envs import planes_v0
 from transit_gym.envs.core.errors import IllegalActionError
 from transit_gym.envs.core.rollout import play_games, random_rollouts

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transit_gym.agents.mcts import MCTSAgent
+from transit_gym.agents.search.mcts import MCTSAgent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.registry import game_class

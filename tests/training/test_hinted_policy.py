@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from transit_gym.agents.ppo import PolicyAgent
+from transit_gym.agents.learned.ppo import PolicyAgent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import game_class
 from transit_gym.training import train

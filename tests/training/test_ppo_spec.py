@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from transit_gym.agents.ppo import CHECKPOINTS
+from transit_gym.agents.learned.ppo import CHECKPOINTS
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import game_class

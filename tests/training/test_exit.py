@@ -1,0 +1,77 @@
+"""Expert iteration (issue 23 item 3): seeded, resumable, the same on any backend."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from transit_gym.agents.learned.network import Network
+from transit_gym.training import exit as exit_training
+
+pytest.importorskip("torch")
+
+TINY = ["--game", "loose_caboose", "--games", "3", "--simulations", "6", "--hidden", "8",
+        "--eval-games", "2", "--eval-vs", "random", "--seed", "4", "--no-progress"]
+
+
+def _run(out, iterations: int, *extra: str) -> int:
+    return exit_training.main([*TINY, "--iterations", str(iterations), "--out", str(out),
+                               *extra])
+
+
+def _weights(out, iteration: int) -> np.ndarray:
+    return Network.load(out / f"net_{iteration:03d}.npz").weights
+
+
+def test_same_seed_same_network_on_one_worker_and_a_pool(tmp_path):
+    assert _run(tmp_path / "a", 2, "--workers", "1") == 0
+    assert _run(tmp_path / "b", 2, "--workers", "2") == 0
+    assert np.array_equal(_weights(tmp_path / "a", 1), _weights(tmp_path / "b", 1))
+    log = json.loads((tmp_path / "a" / "run.json").read_text())["log"]
+    assert [entry["iteration"] for entry in log] == [0, 1]
+    assert all(entry["samples"] > 0 and "net_vs_random" in entry for entry in log)
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
+    assert _run(tmp_path / "whole", 2, "--workers", "1") == 0
+    assert _run(tmp_path / "parts", 1, "--workers", "1") == 0
+    assert _run(tmp_path / "parts", 2, "--workers", "1") == 0
+    assert np.array_equal(_weights(tmp_path / "whole", 1), _weights(tmp_path / "parts", 1))
+
+
+def test_a_run_with_other_settings_into_the_same_folder_stops(tmp_path, capsys):
+    assert _run(tmp_path / "r", 1, "--workers", "1") == 0
+    capsys.readouterr()
+    assert _run(tmp_path / "r", 1, "--workers", "1", "--simulations", "7") == 2
+    assert "simulations: stored 6, now 7" in capsys.readouterr().err
+    # nothing of the refused run was written
+    log = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert log["settings"]["simulations"] == 6
+
+
+def test_bad_arguments_are_usage_errors(tmp_path, capsys):
+    assert _run(tmp_path / "x", 0) == 2
+    assert "--iterations must be >= 1" in capsys.readouterr().err
+
+
+def test_elo_follows_the_score():
+    assert exit_training.elo_from_score(0.5, 100) == pytest.approx(0.0)
+    assert exit_training.elo_from_score(0.76, 100) == pytest.approx(200, abs=2)
+    assert exit_training.elo_from_score(1.0, 10) < exit_training.elo_from_score(1.0, 100)
+
+
+def test_improved_policy_moves_mass_to_the_action_the_search_found_better():
+    """Gumbel AlphaZero's target: equal priors, action 1 searched to +1 and action 2 to -1:
+    the target ranks 1 over 2, puts no mass on the illegal action 0, and sums to 1."""
+    from transit_gym.agents.search.net_mcts import NetSearchResult
+
+    result = NetSearchResult(action=1, visits=np.array([0.0, 3.0, 3.0, 0.0]),
+                             values=np.array([0.0, 1.0, -1.0, 0.0]), simulations=7,
+                             root_logits=np.zeros(4, dtype=np.float32), root_value=0.0)
+    mask = np.array([False, True, True, True])
+    target = exit_training.improved_policy(result, mask)
+    assert target[0] == 0.0
+    assert target.sum() == pytest.approx(1.0)
+    assert target[1] > target[3] > target[2]

@@ -1,0 +1,446 @@
+"""Expert iteration: a network improved by the search that uses it (Anthony et al. 2017).
+
+Each iteration plays self-play games in which every seat is the network-guided search
+(:class:`~transit_gym.agents.search.net_mcts.NetSearchAgent`, Dirichlet noise at the
+root, moves sampled in proportion to visits for the first ``--sample-moves`` decisions of
+a seat, then the most visited); each decision gives a training sample: the observation,
+the legal mask, the policy target (Gumbel AlphaZero's improved policy from the root's
+logits and completed Q-values, which keeps improving the policy with a handful of
+simulations; ``--target visits`` uses AlphaZero's visit distribution) and, once the game
+ends, the reward of the seat that decided (value target). The torch twin of the network is
+fitted on the samples of the last ``--buffer`` iterations; then the network alone and
+with its search is scored against fixed opponents, with an Elo estimate in the log.
+
+``python -m transit_gym.training.exit --game loose_caboose --iterations 10 --out runs/lc``
+
+Every game is seeded by (seed, iteration, game index), so the samples, and therefore
+the trained weights, are the same on one worker, a process pool or a Ray cluster; the
+fit runs single-threaded from a seed of (seed, iteration). ``--out`` keeps one
+checkpoint and one sample file per iteration and a ``run.json`` with the settings and
+the log; a rerun with the same settings resumes after the last finished iteration, one
+with other settings stops (exit status 2) naming each difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from transit_gym.agents.learned.network import Network, NetworkRecord
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game
+from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.runner import check_backend, make_backend, run_with_progress
+
+#: settings that may change between a run and its resumption
+RESUMABLE = ("iterations", "workers", "ray", "eval_games", "progress")
+
+
+@dataclass(frozen=True)
+class ExitSettings:
+    """Everything that fixes a run (stored in ``run.json``)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    hidden: tuple[int, ...]
+    iterations: int
+    games: int
+    simulations: int
+    c_puct: float
+    root_noise: float
+    sample_moves: int
+    target: str
+    buffer: int
+    epochs: int
+    batch: int
+    lr: float
+    value_weight: float
+    eval_games: int
+    eval_opponents: tuple[str, ...]
+    seed: int
+    workers: int | None = None
+    ray: str | bool = False
+    progress: bool = True
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One self-play game: the network (as arrays) and its seed."""
+
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    record_json: str
+    weights: np.ndarray
+    simulations: int
+    c_puct: float
+    root_noise: float
+    sample_moves: int
+    target: str
+    seed: int
+
+
+def _game_seed(seed: int, iteration: int, index: int) -> int:
+    words = np.random.SeedSequence([seed, iteration, index, 0xE817]).generate_state(2)
+    return int(words[0]) | (int(words[1]) << 32)
+
+
+def improved_policy(result, mask: np.ndarray, c_visit: float = 50.0,
+                    c_scale: float = 1.0) -> np.ndarray:
+    """Gumbel AlphaZero's policy target (Danihelka et al. 2022): the softmax over the legal
+    actions of ``logits + sigma(completed Q)``, where a visited action's Q is its mean
+    reward, an unvisited one's the mixed value estimate of the root, rewards are mapped to
+    [0, 1] and ``sigma(q) = (c_visit + max visits) * c_scale * q``. With few simulations it
+    still moves the target towards the actions the search found better."""
+    logits = result.root_logits.astype(np.float64)
+    visits = result.visits * mask
+    visited = visits > 0
+    prior = np.where(mask, np.exp(logits - logits[mask].max()), 0.0)
+    prior /= prior.sum()
+    total = visits.sum()
+    if visited.any():
+        weighted = (prior[visited] * result.values[visited]).sum() / prior[visited].sum()
+        mixed = (result.root_value + total * weighted) / (1.0 + total)
+    else:
+        mixed = result.root_value
+    completed = np.where(visited, result.values, mixed)
+    sigma = (c_visit + visits.max()) * c_scale * (completed + 1.0) / 2.0
+    score = np.where(mask, logits + sigma, -np.inf)
+    target = np.exp(score - score.max())
+    return target / target.sum()
+
+
+def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
+    """Samples of one self-play game: ``obs``, ``mask``, ``policy``, ``value``."""
+    from transit_gym.agents.search.net_mcts import NetSearchAgent
+
+    game = cached_game(task.game, task.players, task.options)
+    net = Network(NetworkRecord.from_json(task.record_json), task.weights)
+    agent = NetSearchAgent(game, net, simulations=task.simulations, c_puct=task.c_puct,
+                           root_noise=task.root_noise, seed=task.seed)
+    rng = np.random.default_rng([task.seed & 0xFFFFFFFF, task.seed >> 32, 7])
+    state = game.new_state(task.seed)
+    obs, masks, policies, movers = [], [], [], []
+    moves = np.zeros(game.num_players, dtype=np.int64)
+    while (player := game.current_player(state)) >= 0:
+        mask = game.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:
+            game.apply(state, int(legal[0]))
+            continue
+        result = agent.search(state, player)
+        if task.target == "visits":
+            visits = result.visits * mask
+            target = visits / visits.sum()
+        else:
+            target = improved_policy(result, mask.astype(bool))
+        obs.append(game.observe(state, player).copy())
+        masks.append(mask.astype(np.int8))
+        policies.append(target.astype(np.float32))
+        movers.append(player)
+        if moves[player] < task.sample_moves:
+            action = int(rng.choice(game.num_actions, p=target))
+        else:
+            action = result.action
+        moves[player] += 1
+        game.apply(state, action)
+    rewards = game.rewards(state)
+    return {"obs": np.asarray(obs, dtype=np.float32).reshape(-1, game.obs_size),
+            "mask": np.asarray(masks, dtype=np.int8).reshape(-1, game.num_actions),
+            "policy": np.asarray(policies, dtype=np.float32).reshape(-1, game.num_actions),
+            "value": rewards[np.asarray(movers, dtype=np.int64)].astype(np.float32)}
+
+
+def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
+        iteration: int) -> tuple[Network, dict[str, float]]:
+    """The network after ``settings.epochs`` passes of Adam over ``samples``."""
+    import torch
+
+    from transit_gym.agents.learned.torch_net import TorchNet
+
+    torch.set_num_threads(1)
+    torch.manual_seed(_game_seed(settings.seed, iteration, 0xF17) & 0x7FFFFFFF)
+    model = TorchNet.from_network(net)
+    optimiser = torch.optim.Adam(model.parameters(), lr=settings.lr)
+    obs = torch.from_numpy(samples["obs"])
+    legal = torch.from_numpy(samples["mask"].astype(bool))
+    target = torch.from_numpy(samples["policy"])
+    value = torch.from_numpy(samples["value"])
+    order_rng = np.random.default_rng([settings.seed, iteration, 0x0F17])
+    n = len(obs)
+    totals = {"policy_loss": 0.0, "value_loss": 0.0}
+    steps = 0
+    for _ in range(settings.epochs):
+        order = torch.from_numpy(order_rng.permutation(n))
+        for start in range(0, n, settings.batch):
+            idx = order[start:start + settings.batch]
+            logits, v = model(obs[idx])
+            logits = logits.masked_fill(~legal[idx], -1e9)
+            policy_loss = -(target[idx] * torch.log_softmax(logits, dim=1)).sum(1).mean()
+            value_loss = ((v - value[idx]) ** 2).mean()
+            loss = policy_loss + settings.value_weight * value_loss
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            totals["policy_loss"] += float(policy_loss.detach())
+            totals["value_loss"] += float(value_loss.detach())
+            steps += 1
+    return model.to_network(), {k: v / max(steps, 1) for k, v in totals.items()}
+
+
+def elo_from_score(score: float, games: int) -> float:
+    """Elo difference implied by a score rate (clipped half a game from 0 and 1)."""
+    half = 0.5 / max(games, 1)
+    score = min(max(score, half), 1.0 - half)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def evaluate(game: Game, net: Network, settings: ExitSettings, iteration: int
+             ) -> dict[str, float]:
+    """Score rates of the network alone (``net``) and with its search (``net_mcts``)
+    against each evaluation opponent, seats alternated (one learner seat; the others all
+    the opponent), with the Elo each implies."""
+    from transit_gym.agents.learned.net_agent import NetAgent
+    from transit_gym.agents.registry import make_agent
+    from transit_gym.agents.search.net_mcts import NetSearchAgent
+
+    out: dict[str, float] = {}
+    n = settings.eval_games
+    if n <= 0:
+        return out
+    learners = {"net": NetAgent(game, net),
+                "net_mcts": NetSearchAgent(game, net, simulations=settings.simulations,
+                                           c_puct=settings.c_puct)}
+    for opponent_spec in settings.eval_opponents:
+        opponent = make_agent(opponent_spec, game, seed=settings.seed)
+        for name, learner in learners.items():
+            if name == "net_mcts" and opponent_spec == "random":
+                continue
+            score = 0.0
+            for g in range(n):
+                seed = _game_seed(settings.seed, 10_000 + iteration, g)
+                learner_seat = g % game.num_players
+                learner.reset(seed)
+                opponent.reset(seed + 1)
+                state = game.new_state(seed)
+                while (player := game.current_player(state)) >= 0:
+                    agent = learner if player == learner_seat else opponent
+                    game.apply(state, agent.act_state(state, player))
+                rewards = game.rewards(state)
+                best = rewards.max()
+                if rewards[learner_seat] == best:
+                    score += 1.0 / int((rewards == best).sum())
+            rate = score / n
+            out[f"{name}_vs_{opponent_spec}"] = rate
+            out[f"{name}_vs_{opponent_spec}_elo"] = elo_from_score(rate, n)
+    return out
+
+
+class Run:
+    """The ``--out`` folder of a run: settings, log, checkpoints and samples."""
+
+    def __init__(self, out: Path, settings: ExitSettings):
+        self.out, self.settings = out, settings
+        out.mkdir(parents=True, exist_ok=True)
+        self.meta_path = out / "run.json"
+        self.log: list[dict[str, Any]] = []
+        if self.meta_path.exists():
+            stored = json.loads(self.meta_path.read_text())
+            self._check(stored["settings"])
+            self.log = stored["log"]
+        self._save()
+
+    def _check(self, stored: dict[str, Any]) -> None:
+        mine = json.loads(json.dumps(asdict(self.settings)))
+        diffs = [f"{k}: stored {stored.get(k)!r}, now {v!r}" for k, v in mine.items()
+                 if k not in RESUMABLE and stored.get(k) != v]
+        if diffs:
+            raise ConfigError(f"--out {self.out} holds a run with other settings (use another "
+                              f"folder): " + "; ".join(diffs))
+
+    def _save(self) -> None:
+        self.meta_path.write_text(json.dumps({"settings": asdict(self.settings),
+                                              "log": self.log}, indent=2, default=str))
+
+    @property
+    def done(self) -> int:
+        return len(self.log)
+
+    def checkpoint(self, iteration: int) -> Path:
+        return self.out / f"net_{iteration:03d}.npz"
+
+    def samples_path(self, iteration: int) -> Path:
+        return self.out / f"samples_{iteration:03d}.npz"
+
+    def record(self, iteration: int, net: Network, samples: dict[str, np.ndarray],
+               entry: dict[str, Any]) -> None:
+        net.save(self.checkpoint(iteration))
+        with self.samples_path(iteration).open("wb") as handle:
+            np.savez_compressed(handle, **samples)
+        net.save(self.out / "latest.npz")
+        self.log.append(entry)
+        self._save()
+
+
+def train(settings: ExitSettings, out: Path) -> Network:
+    """Run (or resume) expert iteration; returns the last network."""
+    game = cached_game(settings.game, settings.players,
+                       options_key(settings.options))
+    check_backend(settings.workers, settings.ray)
+    run = Run(out, settings)
+    if run.done:
+        net = Network.load(run.checkpoint(run.done - 1))
+    else:
+        net = Network.initial(game, settings.hidden, seed=settings.seed)
+    writer = _tensorboard(out)
+    options = options_key(settings.options)
+    for iteration in range(run.done, settings.iterations):
+        started = time.perf_counter()
+        tasks = [(self_play_game, GameTask(settings.game, settings.players, options,
+                                            net.record.to_json(), net.weights,
+                                            settings.simulations, settings.c_puct,
+                                            settings.root_noise, settings.sample_moves,
+                                            settings.target,
+                                            _game_seed(settings.seed, iteration, g)))
+                 for g in range(settings.games)]
+        backend = make_backend(settings.workers, settings.ray)
+        games = list(run_with_progress(backend, tasks, settings.games, settings.progress,
+                                       size=lambda _: 1))
+        # completion order varies with the backend: sort by content so the fit is the same
+        games.sort(key=lambda g: (len(g["value"]), g["obs"].tobytes()[:256],
+                                  g["value"].tobytes()))
+        samples = {k: np.concatenate([g[k] for g in games]) for k in games[0]}
+        play_seconds = time.perf_counter() - started
+        run_samples = _with_earlier(samples, run, iteration, settings.buffer - 1)
+        net, losses = fit(net, run_samples, settings, iteration)
+        scores = evaluate(game, net, settings, iteration)
+        entry = {"iteration": iteration, "games": settings.games,
+                 "samples": int(len(samples["value"])),
+                 "buffer": int(len(run_samples["value"])), **losses, **scores,
+                 "play_seconds": round(play_seconds, 1),
+                 "seconds": round(time.perf_counter() - started, 1)}
+        run.record(iteration, net, samples, entry)
+        _log(entry, writer)
+    if writer is not None:
+        writer.close()
+    return net
+
+
+def _with_earlier(new: dict[str, np.ndarray], run: Run, iteration: int, keep: int
+                  ) -> dict[str, np.ndarray]:
+    """The samples of the last ``keep`` earlier iterations followed by the new ones."""
+    first = max(0, iteration - keep)
+    parts = []
+    for it in range(first, iteration):
+        with np.load(run.samples_path(it)) as data:
+            parts.append({k: data[k] for k in data.files})
+    parts.append(new)
+    return {k: np.concatenate([p[k] for p in parts]) for k in new}
+
+
+def _tensorboard(out: Path):
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        print("note: tensorboard is not installed; the log goes to run.json only "
+              "(pip install 'transit-gym[train]')", file=sys.stderr)
+        return None
+    return SummaryWriter(str(out / "tensorboard"))
+
+
+def _log(entry: dict[str, Any], writer) -> None:
+    shown = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in entry.items()}
+    print(json.dumps(shown), flush=True)
+    if writer is not None:
+        for key, value in entry.items():
+            if isinstance(value, (int, float)) and key != "iteration":
+                writer.add_scalar(key, value, entry["iteration"])
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--hidden takes sizes like 64,64, got {text!r}"
+                                         ) from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"--hidden sizes must be >= 1, got {text!r}")
+    return sizes
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.exit",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option as JSON (repeatable)")
+    parser.add_argument("--hidden", type=_hidden, default=(64, 64))
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--games", type=int, default=50, help="self-play games an iteration")
+    parser.add_argument("--simulations", type=int, default=32)
+    parser.add_argument("--c-puct", type=float, default=1.5)
+    parser.add_argument("--root-noise", type=float, default=0.25)
+    parser.add_argument("--sample-moves", type=int, default=8)
+    parser.add_argument("--target", choices=("improved", "visits"), default="improved",
+                        help="policy target: Gumbel AlphaZero's improved policy (default) or "
+                             "the root's visit distribution (AlphaZero)")
+    parser.add_argument("--buffer", type=int, default=3, help="iterations of samples fitted")
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--value-weight", type=float, default=1.0)
+    parser.add_argument("--eval-games", type=int, default=40)
+    parser.add_argument("--eval-vs", nargs="+", default=["random", "rule_based"])
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--out", type=Path, required=True)
+    return parser
+
+
+def settings_from_args(args: argparse.Namespace) -> ExitSettings:
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--option takes KEY=VALUE, got {item!r}")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    for name in ("iterations", "games", "simulations", "epochs", "batch", "buffer"):
+        if getattr(args, name) < 1:
+            raise ConfigError(f"--{name} must be >= 1, got {getattr(args, name)}")
+    if args.eval_games < 0 or args.sample_moves < 0:
+        raise ConfigError("--eval-games and --sample-moves must be >= 0")
+    return ExitSettings(args.game, args.players, options, tuple(args.hidden), args.iterations,
+                        args.games, args.simulations, args.c_puct, args.root_noise,
+                        args.sample_moves, args.target, args.buffer, args.epochs, args.batch,
+                        args.lr, args.value_weight, args.eval_games, tuple(args.eval_vs), args.seed,
+                        args.workers, args.ray, not args.no_progress)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = settings_from_args(args)
+        train(settings, args.out)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
