@@ -92,4 +92,16 @@ class JitPolicyAgent(Agent):
         mask = np.ascontiguousarray(action_mask, dtype=np.int8)
         if not mask.any():
             raise ValueError(f"{self.name}.act: the mask has no legal action")
-        return int(self.policy(self.code, self.game.params, obs, mask, self._words))
+        return int(self.policy(self.code, self.game.observation_params, obs, mask,
+                               self._words))
+
+    def act_state(self, state: State, seat: int) -> int:
+        """``act`` on ``seat``'s observation and mask, with the parameter row of ``state``
+        (a game whose options draw per reset plays one row per game), without the seat's
+        forbidden actions under restricted play."""
+        game = state.game
+        obs = game.observe(state, seat)
+        mask = np.ascontiguousarray(self.legal_mask(state, seat), dtype=np.int8)
+        if not mask.any():
+            raise ValueError(f"{self.name}.act_state: the mask has no legal action")
+        return int(self.policy(self.code, game.params_of(state), obs, mask, self._words))

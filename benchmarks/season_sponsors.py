@@ -32,7 +32,8 @@ def win_rate(players: int, seasons: int, seed: int = 0) -> float:
             if player != smart and int(state.data[ss.SEASON_PHASE]) != ss.S_RACE:
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
-                action = int(policy(1, game.params, game.observe(state, player), mask, words))
+                action = int(policy(1, game.params_of(state), game.observe(state, player), mask,
+                                    words))
             game.apply(state, action)
         wins += int(game.rewards(state)[smart] > 0)
     return wins / seasons

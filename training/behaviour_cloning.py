@@ -114,7 +114,7 @@ def collect(game: Game, n_samples: int, seed: int, teacher: str = "rule_based",
         return _collect_search(game, n_samples, seed, teacher, opponents, num_envs, actor,
                                keep_states)
     batch = SelfPlayBatch(game, num_envs, opponents, seed=seed)
-    policy, code, params = policy_kernel(game.name), AGENT_CODES[teacher], game.params
+    policy, code = policy_kernel(game.name), AGENT_CODES[teacher]
     words = seeded_words(seed, 0x7EAC)
     open_rows: list[list[int]] = [[] for _ in range(num_envs)]
     obs, masks, labels, returns = [], [], [], []
@@ -122,7 +122,8 @@ def collect(game: Game, n_samples: int, seed: int, teacher: str = "rule_based",
     labels_now = np.zeros(num_envs, dtype=np.int64)
     while kept < n_samples:
         for b in range(num_envs):
-            labels_now[b] = policy(code, params, batch.obs[b], batch.masks[b], words)
+            labels_now[b] = policy(code, game.params_of(batch.states[b]), batch.obs[b],
+                                   batch.masks[b], words)
         played = labels_now
         if actor is not None:
             logits = policy_logits(actor, batch.obs)

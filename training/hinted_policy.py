@@ -35,7 +35,7 @@ def rule_based_choices(game, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
     template = seeded_words(0, HINT_STREAM)
     out = np.empty(len(obs), dtype=np.int64)
     for i in range(len(obs)):
-        out[i] = policy(code, game.params, obs[i], masks[i], template.copy())
+        out[i] = policy(code, game.observation_params, obs[i], masks[i], template.copy())
     return out
 
 

@@ -186,7 +186,8 @@ class SingleAgentEnv(gymnasium.Env):
                         False, info)
             action = legal[int(self._substitutes.integers(len(legal)))]
             info["played_action"] = action
-        self.game.kernels.apply(self.state.data, self.game.params, int(_plain(action)))
+        self.game.kernels.apply(self.state.data, self.game.params_of(self.state),
+                                int(_plain(action)))
         self._play_opponents()
         if self.game.is_over(self.state):
             reward = float(self.game.rewards(self.state)[self.seat])

@@ -164,7 +164,7 @@ class SelfPlayBatch:
         self._play_policies()
 
     def _common_head(self):
-        return (self.states, self.game.params)
+        return (self.states, self.game.param_table, self.game.variant_slot)
 
     def _common_tail(self):
         return (self._lo, self._hi, self.episodes, self.words, self.seat_mode, self.pool_codes,
@@ -183,7 +183,7 @@ class SelfPlayBatch:
         self._play_policies()
 
     def _advance(self, actions: np.ndarray, pending: np.ndarray, learner: bool) -> None:
-        bad = self._loops.vec_advance(self.states, self.game.params, actions, pending,
+        bad = self._loops.vec_advance(self.states, *self._common_head()[1:], actions, pending,
                                       *self._common_tail())
         if bad >= 0:
             legal = [int(a) for a in np.flatnonzero(self.masks[bad])]

@@ -67,7 +67,7 @@ def _validation(module, seed: int) -> None:
     game.validate(state)
     determinize = game.kernels.determinize
     if determinize is not None:
-        determinize(state.data.copy(), game.params, 0, seeded_words(seed, 1))
+        determinize(state.data.copy(), game.params_of(state), 0, seeded_words(seed, 1))
 
 
 def _batch(module, seed: int) -> None:

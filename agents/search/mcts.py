@@ -300,7 +300,7 @@ class MCTSAgent(Agent):
                                                                 self.simulations - done)
             if n <= 0:
                 break
-            n_nodes = int(self._kernel(root, game.params, seat, ints, floats, n_nodes, n,
+            n_nodes = int(self._kernel(root, game.params_of(state), seat, ints, floats, n_nodes, n,
                                        self.exploration,
                                        config.prior_at(self.simulations),
                                        ROLLOUTS[config.rollout], float(config.epsilon),

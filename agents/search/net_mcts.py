@@ -110,7 +110,7 @@ class NetSearchAgent(Agent):
 
     def _run(self, root: np.ndarray, seat: int, n_nodes: int, n: int) -> int:
         game, net = self.game, self.network
-        return int(self._kernel(root, game.params, seat, self._ints, self._floats,
+        return int(self._kernel(root, game.params_of(root), seat, self._ints, self._floats,
                                 self._logits, n_nodes, n, self.c_puct, self._words,
                                 game.num_players, game.num_actions, game.obs_size,
                                 net.weights, net.sizes, net.scratch_size))

@@ -75,6 +75,7 @@ class AutomobileGame(Game):
     """Automobile (Martin Wallace) for 3-5 players."""
 
     name = "automobile"
+    random_options = ({"first_player": "random"},)
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.automobile.render"

@@ -30,15 +30,16 @@ def _pile(s: np.ndarray, base: int, seat: int) -> str:
     return " ".join(f"{SHORT[c]}{int(counts[c])}" for c in range(NUM_COLOURS) if counts[c]) or "-"
 
 
-def clockwise(game: Game) -> bool:
-    """The board is driven clockwise (drawn mirrored: travel right to left)."""
-    return game.track.direction == "clockwise"
+def clockwise(game: Game, s: np.ndarray) -> bool:
+    """The board of the game in ``s`` is driven clockwise (drawn mirrored: travel right
+    to left)."""
+    return game.track_of(s).direction == "clockwise"
 
 
 def _cells(game: Game, state: State) -> list[list[str]]:
     """Characters per lane and position: space colours, '|' at a space's rear edge, ':'
     where the checkered flag cuts a space."""
-    track = game.track
+    track = game.track_of(state.data)
     lap = track.lap_length
     rows = [["  "] * lap for _ in range(track.lanes)]
     for sp in range(track.num_spaces):
@@ -108,10 +109,10 @@ def card_help(game: Game) -> dict[str, str]:
 def track_lines(game: Game, state: State, width: int = WIDTH) -> list[str]:
     """The lanes as text, cut into blocks of positions so that no line passes ``width``
     columns (each block: its lanes, outer lane on top, and a position ruler)."""
-    track = game.track
+    track = game.track_of(state.data)
     rows = _cells(game, state)
     order = list(range(track.lap_length))
-    if clockwise(game):
+    if clockwise(game, state.data):
         order.reverse()
         rows = [[cell[1] + cell[0] for cell in row] for row in rows]
     per_block = max((width - len("lane 0 ")) // 2, 5)
@@ -129,9 +130,9 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     """The table as text. Nothing in it is hidden from any seat (bags show counts only),
     so ``viewer`` changes nothing."""
     s = state.data
-    p = game.params
+    p = game.params_of(s)
     phase = int(s[st.PHASE])
-    track = game.track
+    track = game.track_of(s)
     if phase == st.PH_OVER:
         status = "game over"
     else:
@@ -148,7 +149,7 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
         "stock: " + _pile(s, st.STOCK, 0),
         "track (w/l/d/b colours, upper case = combo, '|' space edge, ':' flag inside a space, "
         "digits = cars, * = cubes placed this turn; finish line at position 0; "
-        + ("clockwise: travel right to left):" if clockwise(game)
+        + ("clockwise: travel right to left):" if clockwise(game, s)
            else "counter-clockwise: travel left to right):"),
     ]
     lines.extend(track_lines(game, state))
@@ -202,8 +203,8 @@ def _cubes(canvas: Canvas, x: int, y: int, label: str, counts: np.ndarray) -> in
 
 def _track(canvas: Canvas, game: Game, s: np.ndarray, top: int) -> None:
     """The unrolled track (outer lane on top), cubes placed this turn, the cars."""
-    track = game.track
-    mirrored = clockwise(game)
+    track = game.track_of(s)
+    mirrored = clockwise(game, s)
     lap = track.lap_length
 
     def cell(lane: int, pos: int) -> tuple[int, int]:
@@ -266,8 +267,8 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
     stock per colour), then per player: place, lap, and the bag, active, used and discard
     cubes (counts, and the active and discarded cubes by colour)."""
     s = state.data
-    p = game.params
-    track = game.track
+    p = game.params_of(s)
+    track = game.track_of(s)
     width = max(track.lap_length * CELL_W, NUM_COLOURS * (CARD_W + CARD_GAP)) + 2 * MARGIN
     track_top = 30
     market_top = track_top + track.lanes * CELL_H + 18

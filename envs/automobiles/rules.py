@@ -7,8 +7,10 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``laps=3``: finish-line crossings to finish (the lap marker's start space), 1-8.
 - ``track="daytona"``: ``"daytona"``, ``"monza"``, the Racing Season's ``"talladega"``,
   ``"monte_carlo"``, ``"tucson"`` (all RECONSTRUCTED) or a TOML path (track_options.py).
-- ``track="random"`` / ``"random_expansion"`` / ``"random_all"`` with ``track_seed=None``:
-  one race on a board drawn from ``track_seed`` (kept in the options when drawn fresh).
+- ``track="random"`` / ``"random_expansion"`` / ``"random_all"``: one race on a board
+  drawn at every reset from the reset seed (one parameter row per board of the pool, the
+  state's ``variant`` field names its row: ``params_of(state)``, ``track_of(state)``);
+  ``track_seed=N`` pins the one board ``N`` draws instead (as before the per-reset draw).
 - ``weaving=False``: Variant Weaving (R-YUC): a moving cube may change lanes from the
   early segments of a long space (docs/racing_season/tracks_weaving.md).
 - ``card_set="First Game"``: a suggested set's name (case and punctuation ignored; the
@@ -118,6 +120,10 @@ class AutomobilesGame(Game):
     max_players = 5
     start_option = "start_player"
     violation_messages = MESSAGES
+    random_options = ({"start_player": "random"}, {"track": "random"},
+                      {"track": "random_expansion"}, {"track": "random_all"},
+                      {"card_set": "random"},
+                      {"card_set": "random", "card_pool": "all", "track": "random_all"})
 
     def _build(self, laps: int | None = None, track: str = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
@@ -136,66 +142,77 @@ class AutomobilesGame(Game):
         if card_data is not None and not isinstance(card_data, (str, Path)):
             raise ConfigError(f"card_data must be a path to a TOML file or None, "
                               f"got {card_data!r}")
-        track, seed = resolve_track(track, track_seed)   # Racing Season: random boards
-        if seed is not None:
-            self._options["track_seed"] = seed
-        check_track(track)
+        names = resolve_track(track, track_seed)   # Racing Season: random boards
+        for name in names:
+            check_track(name)
         weave = weaving_flag(weaving)
         cards = auto_data.load_cards(self._data_file("card_data", card_data))
-        board_data = auto_data.load_track(self._data_file("track", track, auto_data.TRACKS))
+        boards = [auto_data.load_track(self._data_file("track", name, auto_data.TRACKS))
+                  for name in names]
         if laps is None:
             laps = cards.default_laps
         laps = _int_option("laps", laps, 1, cards.max_laps)
-        if len(board_data.grid) < self.num_players:
-            raise ConfigError(
-                f"track {board_data.name!r} has {len(board_data.grid)} grid slots, too few "
-                f"for {self.num_players} players")
+        for board_data in boards:
+            if len(board_data.grid) < self.num_players:
+                raise ConfigError(
+                    f"track {board_data.name!r} has {len(board_data.grid)} grid slots, too "
+                    f"few for {self.num_players} players")
         if start_player == "random":
             first = -1
         else:
             first = _int_option("start_player (or 'random')", start_player, 0,
                                 self.num_players - 1)
         self.cards = cards
-        self.track = board_data
+        #: the boards, one per parameter row; ``track`` is the board when there is one
+        #: (None when a board is drawn per reset: ``track_of(state)``)
+        self.tracks = tuple(boards)
+        self.track = boards[0] if len(boards) == 1 else None
         self.card_set = self._resolve_set(card_set, cards)
         self.card_pool = self._resolve_pool(card_pool, cards)
         self.laps = laps
-        self._fill_params(cards, board_data, laps, first, max_rounds=_int_option(
-            "max_rounds", max_rounds, 1, 100_000), flags={
+        rounds = _int_option("max_rounds", max_rounds, 1, 100_000)
+        flags = {
             st.P_OPEN_BAGS: _flag("open_bags", open_bags),
             st.P_ACCELERATED: _flag("accelerated_play", accelerated_play),
             st.P_BRANCH: _flag("branch_from_car", branch_from_car),
             st.P_DRAFT_SPACE: _flag("draft_behind_space", draft_behind_space),
             st.P_BUY_WEAR: _flag("buy_wear", buy_wear),
-        }, grid_offset=0 if _flag("grid_crossing_counts", grid_crossing_counts)
-            else board_data.lap_length)
-        fill_track_params(self.params, board_data, weave)   # Racing Season
-        self._fill_drivers(drivers)   # Racing Season drivers
+        }
+        crossing = _flag("grid_crossing_counts", grid_crossing_counts)
+        self.drivers = drv_data.load_drivers()
+        rows = []
+        for board_data in boards:   # one parameter row per board
+            p = self._race_params(cards, board_data, laps, first, max_rounds=rounds,
+                                  flags=flags,
+                                  grid_offset=0 if crossing else board_data.lap_length)
+            fill_track_params(p, board_data, weave)   # Racing Season
+            self._fill_drivers(p, drivers)   # Racing Season drivers
+            rows.append(p)
+        self.param_table = np.stack(rows)
         self.num_actions = kernels.NUM_ACTIONS
         self.obs_size = OBS.size
 
     def with_card_set(self, card_set: list[str] | tuple[str, ...]) -> AutomobilesGame:
         """This game with the market ``card_set`` (five card names, one per colour): a copy
-        sharing everything but its params and options, the same as building the game
-        with that ``card_set`` and far cheaper (for searches over many markets)."""
+        sharing everything but its parameter rows and options, the same as building the
+        game with that ``card_set`` and far cheaper (for searches over many markets)."""
         chosen = self._resolve_set(list(card_set), self.cards)
         other = object.__new__(type(self))   # not copy.copy: a Game pickles (and copies)
         other.__dict__.update(self.__dict__)  # by rebuilding itself from its options
         other._options = {**self._options, "card_set": list(card_set)}
         other.card_set = chosen
-        other.params = self.params.copy()
+        table = self.param_table.copy()
         for k, colour in enumerate(CARD_COLOURS):
-            other.params[st.P_CARD_SET + colour] = self.cards.card_id(chosen[k])
+            table[:, st.P_CARD_SET + colour] = self.cards.card_id(chosen[k])
+        other.param_table = table
         return other
 
-    def _fill_drivers(self, drivers: Any) -> None:
-        """The ``drivers`` option (False, True or "all") and the driver table."""
+    def _fill_drivers(self, p: np.ndarray, drivers: Any) -> None:
+        """The ``drivers`` option (False, True or "all") and the driver table, into ``p``."""
         modes = {False: 0, True: 1, "all": 2}
         if not (isinstance(drivers, bool) or (isinstance(drivers, str) and drivers == "all")):
             raise ConfigError(f"drivers must be False, True or 'all' (the BGA table option: "
                               f"draft from all ten), got {drivers!r}")
-        self.drivers = drv_data.load_drivers()
-        p = self.params
         p[st.P_DRIVERS] = modes[drivers]
         p[st.P_DRIVER_EXTRA] = self.drivers.extra
         p[st.P_DRIVER_AMOUNT:st.P_DRIVER_AMOUNT + drv_data.NUM_DRIVERS] = self.drivers.amounts
@@ -240,9 +257,10 @@ class AutomobilesGame(Game):
                     f"card_pool {card_pool!r} has no {COLOURS[colour]} card")
         return pool.astype(np.int64)
 
-    def _fill_params(self, cards: auto_data.CardData, board_data: auto_data.TrackData,
+    def _race_params(self, cards: auto_data.CardData, board_data: auto_data.TrackData,
                      laps: int, first: int, max_rounds: int, flags: dict[int, int],
-                     grid_offset: int) -> None:
+                     grid_offset: int) -> np.ndarray:
+        """The parameter row of one board."""
         p = np.zeros(st.PARAMS.size, dtype=np.int64)
         p[st.P_NUM_PLAYERS] = self.num_players
         p[st.P_LAPS] = laps
@@ -287,14 +305,22 @@ class AutomobilesGame(Game):
             p[st.P_CARD_SET + colour] = -1 if self.card_set is None \
                 else cards.card_id(self.card_set[k])
         p[st.P_CARD_IN_POOL:st.P_CARD_IN_POOL + m] = self.card_pool
-        self.params = p
+        return p
+
+    def track_of(self, state: State | np.ndarray) -> auto_data.TrackData:
+        """The board of ``state`` (a ``State`` or its vector): the game's board, or the
+        one drawn at its reset when ``track`` is random."""
+        if self.variant_slot < 0:
+            return self.tracks[0]
+        data = state.data if isinstance(state, State) else state
+        return self.tracks[int(data[self.variant_slot])]
 
     # ----- words and pictures ----------------------------------------------------------------
     def describe_action(self, state: State, action: int) -> str:
         action = int(action)
-        if kernels.A_SPACE <= action < kernels.A_SPACE + self.track.num_spaces:
+        t = self.track_of(state)
+        if kernels.A_SPACE <= action < kernels.A_SPACE + t.num_spaces:
             sp = action - kernels.A_SPACE
-            t = self.track
             colours = "+".join(COLOURS[g] for g in GEARS if t.colours[sp] & (1 << g))
             return (f"move to track space {sp} (lane {int(t.lane[sp])}, positions "
                     f"{int(t.start[sp])}-{int(t.start[sp] + t.length[sp])}, {colours})")
@@ -308,16 +334,19 @@ class AutomobilesGame(Game):
 
     def race_order(self, state: State) -> list[int]:
         """Seats from first to last place (farthest along; inner lane breaks ties)."""
-        ranks = [int(board.rank(state.data, self.params, seat)) for seat in range(self.num_players)]
+        p = self.params_of(state)
+        ranks = [int(board.rank(state.data, p, seat)) for seat in range(self.num_players)]
         return sorted(range(self.num_players), key=lambda seat: ranks[seat])
 
     def progress_past_line(self, state: State, seat: int) -> int:
         """Segments seat's car is past the line of its last lap (negative: not finished)."""
-        return int(state.data[st.CAR_ABS + seat]) - (self.laps - 1) * self.track.lap_length
+        lap = self.track_of(state).lap_length
+        return int(state.data[st.CAR_ABS + seat]) - (self.laps - 1) * lap
 
     def scores(self, state: State) -> list[int]:
         """Rank per seat (1 = first)."""
-        return [int(board.rank(state.data, self.params, seat)) for seat in range(self.num_players)]
+        p = self.params_of(state)
+        return [int(board.rank(state.data, p, seat)) for seat in range(self.num_players)]
 
     def final_info(self, state: State) -> list[dict[str, Any]]:
         s = state.data
@@ -329,7 +358,7 @@ class AutomobilesGame(Game):
                 "rank": ranks[seat],
                 "winner": ranks[seat] == 1,
                 "past_line": self.progress_past_line(state, seat),
-                "crossings": int(board.crossings(s, self.params, seat)),
+                "crossings": int(board.crossings(s, self.params_of(state), seat)),
                 "rounds": int(s[st.ROUNDS]),
                 "turns": int(s[st.STAT_TURNS + seat]),
                 "wear_gained": int(s[st.STAT_WEAR + seat]),
@@ -370,10 +399,11 @@ class AutomobilesGame(Game):
         return places
 
     def obs_low_high(self) -> tuple[np.ndarray, np.ndarray]:
-        """True per-slot bounds of ``encode.OBS`` for this configuration."""
+        """True per-slot bounds of ``encode.OBS`` for this configuration (over every
+        board a reset may draw)."""
         from transit_gym.envs.automobiles import encode as e
 
-        p = self.params
+        p = self.param_table.max(axis=0)   # the largest lap, allowance... of any board
         supply = self.cards.supply.astype(np.float32)
         cubes = float(supply.sum())
         rounds = float(p[st.P_MAX_ROUNDS])
@@ -440,7 +470,7 @@ class AutomobilesGame(Game):
 
     def check_invariants(self, state: State) -> None:
         s = state.data
-        p = self.params
+        p = self.params_of(state)
         places = self.cube_places(state)
         for name, counts in places.items():
             assert (counts >= 0).all(), f"negative cube count in {name}: {counts.tolist()}"
@@ -470,12 +500,13 @@ class AutomobilesGame(Game):
         if phase != st.PH_NITRO:
             assert not places["drawn"].any(), "drawn cubes outside a Nitro decision"
         self._check_drivers(state)   # Racing Season drivers
-        lap = self.track.lap_length
+        track = self.track_of(state)
+        lap = track.lap_length
         ends = p[st.P_SPACE_END:st.P_SPACE_END + st.MAX_SPACES]
         for seat in range(n):
             space, seg = int(s[st.CAR_SPACE + seat]), int(s[st.CAR_SEG + seat])
-            assert 0 <= space < self.track.num_spaces, f"car {seat} off the track"
-            assert 0 <= seg < self.track.length[space], f"car {seat} on a missing segment"
+            assert 0 <= space < track.num_spaces, f"car {seat} off the track"
+            assert 0 <= seg < track.length[space], f"car {seat} on a missing segment"
             assert (int(s[st.CAR_ABS + seat]) - (int(ends[space]) - seg)) % lap == 0, (
                 f"car {seat}: position does not match its space and segment")
             ahead = [o for o in range(n) if o != seat and s[st.CAR_SPACE + o] == space
@@ -493,7 +524,7 @@ class AutomobilesGame(Game):
         assert not held[n:].any(), "a seat beyond the table has a driver"
         taken = [int(d) for d in held[:n] if d > 0]
         assert len(taken) == len(set(taken)), f"a driver is held twice: {taken}"
-        if self.params[st.P_DRIVERS] == 0:
+        if self.params_of(state)[st.P_DRIVERS] == 0:
             assert not taken, "drivers are off but a seat has one"
         pool = s[st.DRIVER_POOL:st.DRIVER_POOL + drv_data.NUM_DRIVERS]
         assert ((pool == 0) | (pool == 1)).all(), "driver pool flags must be 0 or 1"

@@ -4,10 +4,14 @@ variant, and the board's own-space start slots and Weaving flag in the parameter
 ``track`` is a shipped board's name (``data.TRACKS``: the base game's ``daytona`` and
 ``monza``, the Racing Season's ``talladega``, ``monte_carlo`` and ``tucson``), a path to a
 TOML file, or a random draw for a single race (R-YUC "Track Cards"; BGA's three random
-options): ``"random"`` (base boards), ``"random_expansion"`` or ``"random_all"``, drawn
-from ``track_seed`` (same seed, same board; without one a fresh seed is drawn and kept
-in the options, so a saved state restores the same board). ``weaving`` switches the
-official Variant Weaving on (R-YUC; see docs/racing_season/tracks_weaving.md).
+options): ``"random"`` (base boards), ``"random_expansion"`` or ``"random_all"``. A random
+board is drawn at every reset from the reset seed (the state's own generator), so the
+same seed gives the same board in any env built with the same options: the game holds
+one parameter row per board of the pool (``Game.param_table``) and the state records the
+row it plays (``envs.core.variants``). ``track_seed=N`` pins the board instead: the one
+board ``N`` draws (the same board for every ``N`` as before the per-reset draw, so states
+saved with a ``track_seed`` restore unchanged). ``weaving`` switches the official Variant
+Weaving on (R-YUC; see docs/racing_season/tracks_weaving.md).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.rng import fresh_seed, split_seed
+from transit_gym.envs.core.rng import split_seed
 
 #: the random draws of ``track`` and the boards each draws from
 RANDOM_TRACKS = {
@@ -30,27 +34,32 @@ RANDOM_TRACKS = {
 }
 
 
-def resolve_track(track: Any, track_seed: Any) -> tuple[Any, int | None]:
-    """``(board, seed)``: a random ``track`` becomes the board its seed draws (``seed`` is
-    the one used, drawn fresh when ``track_seed`` is None); any other ``track`` comes back
-    as it is, with ``seed`` None."""
+def resolve_track(track: Any, track_seed: Any) -> list[Any]:
+    """The boards a game plays, one parameter row each: every board of a random
+    ``track``'s pool (drawn per reset), or the one board ``track_seed`` pins, or ``track``
+    itself (a shipped name or a path)."""
     if not (isinstance(track, str) and track in RANDOM_TRACKS):
         if track_seed is not None:
             raise ConfigError(f"track_seed only applies to a random track "
                               f"{sorted(RANDOM_TRACKS)}, got track={track!r}")
-        return track, None
+        return [track]
+    pool = list(RANDOM_TRACKS[track])
     if track_seed is None:
-        track_seed = fresh_seed()
+        return pool
     if isinstance(track_seed, bool) or not isinstance(track_seed, (int, np.integer)):
-        raise ConfigError(f"track_seed must be a non-negative integer or None, "
-                          f"got {track_seed!r}")
+        raise ConfigError(f"track_seed must be a non-negative integer (pins the board) or "
+                          f"None (a board drawn at every reset), got {track_seed!r}")
     try:
         split_seed(int(track_seed))
     except ValueError as exc:
         raise ConfigError(f"track_seed: {exc}") from exc
-    pool = RANDOM_TRACKS[track]
-    return pool[int(np.random.default_rng(int(track_seed)).integers(len(pool)))], \
-        int(track_seed)
+    return [pinned_board(pool, int(track_seed))]
+
+
+def pinned_board(pool: list[str], track_seed: int) -> str:
+    """The board ``track_seed`` pins among ``pool`` (a seeded numpy ``Generator`` of its
+    own, never the global one: the mapping saved states with a ``track_seed`` rely on)."""
+    return pool[int(np.random.default_rng(track_seed).integers(len(pool)))]
 
 
 def check_track(track: Any) -> None:

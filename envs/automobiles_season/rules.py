@@ -102,6 +102,9 @@ class AutomobilesSeasonGame(Game):
     max_players = 5
     start_option = "start_player"
     violation_messages = MESSAGES
+    random_options = ({"tracks": "random"}, {"tracks": "random_expansion", "races": 4},
+                      {"tracks": "random_all", "races": 5, "card_set": "random",
+                       "card_pool": "all"})
 
     def _build(self, tracks: str | list[str] = "random", races: int | None = None,
                laps: int | None = 1, sponsors: bool = True,

@@ -105,7 +105,10 @@ class TransitAECEnv(AECEnv):
         """Keep the hot callables and sizes as plain attributes (no lookups per step)."""
         self._step_fused = fused_kernels(self.game.kernels).step
         self._observe_kernel = self.game.kernels.observe
-        self._params = self.game.params
+        # the parameter row of the live game (set with each new game_state: a game whose
+        # options draw per reset plays its own row, ``Game.params_of``)
+        live = getattr(self, "game_state", None)
+        self._params = None if live is None else self.game.params_of(live)
         self._obs_size = self.game.obs_size
         self._num_actions = self.game.num_actions
         # mid-game infos hook (Game.step_info): None for games that publish only at the end
@@ -131,6 +134,7 @@ class TransitAECEnv(AECEnv):
                 self._seed = fresh_seed()
             self._episode += 1
         self.game_state = self.game.new_state(self._seed, stream=self._episode)
+        self._params = self.game.params_of(self.game_state)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -138,7 +142,7 @@ class TransitAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._mask[:] = 0
-        self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
+        self.game.kernels.legal_mask(self.game_state.data, self._params, self._mask)
         self._player = self.game.current_player(self.game_state)
         self._restrict()
         self.agent_selection = self.possible_agents[self._player]
@@ -209,7 +213,7 @@ class TransitAECEnv(AECEnv):
 
     def _finish(self) -> None:
         state = self.game_state
-        self.game.kernels.rewards(state.data, self.game.params, self._rewards_buf)
+        self.game.kernels.rewards(state.data, self.game.params_of(state), self._rewards_buf)
         final = self.game.final_info(state)
         for i, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._rewards_buf[i])
@@ -235,6 +239,7 @@ class TransitAECEnv(AECEnv):
         candidate = self.game.adopt(state)
         self.game.validate(candidate)
         self.game_state = candidate
+        self._params = self.game.params_of(candidate)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -242,7 +247,7 @@ class TransitAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._mask[:] = 0
-        self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
+        self.game.kernels.legal_mask(self.game_state.data, self._params, self._mask)
         self._player = self.game.current_player(self.game_state)
         self._restrict()
         if self._player < 0:
@@ -299,8 +304,9 @@ class TransitAECEnv(AECEnv):
         self._bind_kernels()
         if self.game_state is not None:  # unpickled state: validated like a loaded file
             self.game.validate(self.game_state)
+            self._params = self.game.params_of(self.game_state)
             self._mask[:] = 0
-            self.game.kernels.legal_mask(self.game_state.data, self.game.params, self._mask)
+            self.game.kernels.legal_mask(self.game_state.data, self._params, self._mask)
             self._player = self.game.current_player(self.game_state)
             self._restrict()
 

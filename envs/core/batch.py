@@ -1,5 +1,9 @@
 """Batched stepping: one call advances B independent games of one configuration.
 
+A configuration whose options draw at random per reset (a random board, a random
+market) mixes them in one batch: each slot plays its own parameter row
+(``Game.param_table``, recorded in the state; see ``envs.core.variants``).
+
 Every array is preallocated and overwritten in place by a single numba call:
 ``obs[B, O]`` (observation of the player to move), ``masks[B, A]``,
 ``rewards[B, P]`` (terminal rewards of the game that just ended in that slot, else 0),
@@ -55,8 +59,9 @@ class BatchEnv:
         self.seed = int(seed)
         self._lo, self._hi = split64(self.seed)
         self.episodes[:] = 0
-        self._fused.batch_reset(self.states, self.game.params, self._lo, self._hi, self.episodes,
-                                self.obs, self.masks, self.rewards, self.players, self.dones)
+        self._fused.batch_reset(self.states, self.game.param_table, self.game.variant_slot,
+                                self._lo, self._hi, self.episodes, self.obs, self.masks,
+                                self.rewards, self.players, self.dones)
         self._restrict()
 
     def step(self, actions: np.ndarray) -> None:
@@ -69,7 +74,8 @@ class BatchEnv:
             )
         if actions.dtype != np.int64:
             actions = actions.astype(np.int64)
-        bad = self._fused.batch_step(self.states, self.game.params, actions, self._lo, self._hi,
+        bad = self._fused.batch_step(self.states, self.game.param_table,
+                                     self.game.variant_slot, actions, self._lo, self._hi,
                                      self.episodes, self.obs, self.masks, self.rewards,
                                      self.players, self.dones)
         if bad >= 0:
@@ -117,14 +123,16 @@ class BatchEnv:
         self.states[slot] = candidate.data
         self.rewards[slot] = 0.0
         self.dones[slot] = False
-        if self.game.kernels.current_player(self.states[slot], self.game.params) < 0:
-            self._fused.final_rewards(self.states[slot], self.game.params, self.rewards[slot])
+        p = self.game.params_of(candidate)
+        if self.game.kernels.current_player(self.states[slot], p) < 0:
+            self._fused.final_rewards(self.states[slot], p, self.rewards[slot])
             self.dones[slot] = True
             self.episodes[slot] += 1
-            self._fused.new_game(self.states[slot], self.game.params, self._lo, self._hi,
-                                 int(self.episodes[slot]) * SLOT_STRIDE + int(slot))
-        self._fused.refresh(self.states[slot], self.game.params, int(slot), self.obs,
-                            self.masks, self.players)
+            p = self._fused.new_game(self.states[slot], self.game.param_table,
+                                     self.game.variant_slot, self._lo, self._hi,
+                                     int(self.episodes[slot]) * SLOT_STRIDE + int(slot))
+        self._fused.refresh(self.states[slot], p, int(slot), self.obs, self.masks,
+                            self.players)
         self._restrict()
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:

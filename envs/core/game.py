@@ -30,6 +30,7 @@ from transit_gym.envs.core.errors import (
 )
 from transit_gym.envs.core.layout import Layout
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
+from transit_gym.envs.core.variants import VARIANT_FIELD, start_variant
 
 STATE_FORMAT = 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -93,6 +94,10 @@ class Game(ABC):
     #: the option naming the seat that starts (a seat number or ``"random"``); sweeps
     #: and tournaments set it to 0 so that seat 0 is the first in turn order
     start_option: ClassVar[str] = "first_player"
+    #: option sets that draw at random, each drawn at ``reset(seed)`` from the reset seed
+    #: (a draw in ``init`` from the state's generator, or a parameter row per candidate:
+    #: ``param_table``); the cross-game tests run PettingZoo's seed test on each
+    random_options: ClassVar[tuple[dict[str, Any], ...]] = ()
     #: what each code of ``kernels.violation`` means
     violation_messages: ClassVar[dict[int, str]] = {}
     #: observation bounds used until a game declares per-slot ones (``obs_low_high``)
@@ -101,7 +106,9 @@ class Game(ABC):
     num_players: int
     num_actions: int
     obs_size: int
-    params: np.ndarray
+    #: index in the state vector of the ``variant`` field (the state's parameter row), or
+    #: -1 when the game has a single row (no option drawn per reset)
+    variant_slot: int = -1
 
     def __init__(self, num_players: int | None = None, **options: Any):
         if num_players is None:
@@ -132,7 +139,80 @@ class Game(ABC):
                     f"{self.name} name no data file"
                 )
             del self._restoring
-        self.params = np.ascontiguousarray(self.params, dtype=np.int64)
+        self._seal_params()
+
+    # ----- parameters: one row, or a table of rows drawn per reset ----------------------------
+    @property
+    def params(self) -> np.ndarray:
+        """The parameter vector of a game with a single row. A game that draws an option
+        per reset has one row per candidate: use :meth:`params_of` (``ConfigError`` here)."""
+        table = self._param_table
+        if table.shape[0] > 1:
+            raise ConfigError(
+                f"{self!r} draws its parameters per reset ({table.shape[0]} rows): use "
+                f"game.params_of(state) for the row of a state")
+        return table[0]
+
+    @params.setter
+    def params(self, value: np.ndarray) -> None:
+        self._param_table = np.asarray(value)[None, :]
+        self._rows = list(self._param_table)
+
+    @property
+    def param_table(self) -> np.ndarray:
+        """Every parameter row, shape ``(num_variants, P)`` (C-contiguous int64)."""
+        return self._param_table
+
+    @param_table.setter
+    def param_table(self, value: np.ndarray) -> None:
+        value = np.asarray(value)
+        if value.ndim != 2 or value.shape[0] < 1:
+            raise ValueError(f"param_table must be 2-D with at least one row, "
+                             f"got shape {value.shape}")
+        self._param_table = value
+        self._rows = list(value)
+
+    @property
+    def num_variants(self) -> int:
+        """How many parameter rows a new game draws from (1: nothing drawn per reset)."""
+        return int(self._param_table.shape[0])
+
+    def params_of(self, state: State | np.ndarray) -> np.ndarray:
+        """The parameter row the kernels take for ``state`` (a ``State`` or its vector):
+        the row its ``variant`` field names, the only row of a game without one."""
+        if self.variant_slot < 0:
+            return self._rows[0]
+        data = state.data if isinstance(state, State) else state
+        return self._rows[int(data[self.variant_slot])]
+
+    @property
+    def observation_params(self) -> np.ndarray:
+        """The row handed to an observation-only policy kernel when no state is at hand
+        (row 0). Such a kernel may read from ``p`` only what every row shares (player
+        count, option flags); what differs per row (the board) it reads from the
+        observation."""
+        return self._param_table[0]
+
+    def _seal_params(self) -> None:
+        """Freeze the table as C-contiguous int64 and, with several rows, extend this
+        game's state layout by the ``variant`` field (last slot)."""
+        self._param_table = np.ascontiguousarray(self._param_table, dtype=np.int64)
+        self._rows = list(self._param_table)   # views, one per row (params_of is hot)
+        if self._param_table.shape[0] > 1:
+            base = type(self).layout
+            self.layout = Layout([*((n, base.length(n)) for n in base.names()),
+                                  (VARIANT_FIELD, 1)])
+            self.variant_slot = base.size
+
+    def _check_variant(self, data: np.ndarray) -> None:
+        """``StateDictError`` unless the state's ``variant`` indexes a parameter row."""
+        if self.variant_slot < 0:
+            return
+        v = int(data[self.variant_slot])
+        if not 0 <= v < self.num_variants:
+            raise StateDictError(
+                f"{self.name} state rejected: field {VARIANT_FIELD} = {v}, allowed "
+                f"0..{self.num_variants - 1} (the parameter rows of {self!r})")
 
     @classmethod
     def restore(cls, options: dict[str, Any], data_files: Any = None) -> Game:
@@ -269,23 +349,25 @@ class Game(ABC):
             )
         if not data.flags.c_contiguous:
             raise StateDictError(f"{self.name} state vector must be contiguous")
+        self._check_variant(data)
+        p = self.params_of(state)
         violation = self.kernels.violation
         if violation is not None:
             where = np.full(3, -1, dtype=np.int64)
-            code = int(violation(data, self.params, where))
+            code = int(violation(data, p, where))
             if code:
                 raise StateDictError(self._violation_message(data, code, where))
         try:
             self.check_invariants(state)
         except (AssertionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:
             raise StateDictError(f"{self.name} state is inconsistent: {exc}") from exc
-        if self.kernels.current_player(data, self.params) >= 0:
+        if self.kernels.current_player(data, p) >= 0:
             mask = np.zeros(self.num_actions, dtype=np.int8)
-            self.kernels.legal_mask(data, self.params, mask)
+            self.kernels.legal_mask(data, p, mask)
             if not mask.any():
                 raise StateDictError(
                     f"{self.name} state is a live game (seat "
-                    f"{int(self.kernels.current_player(data, self.params))} to move) with no "
+                    f"{int(self.kernels.current_player(data, p))} to move) with no "
                     f"legal action"
                 )
 
@@ -328,7 +410,8 @@ class Game(ABC):
                 0 <= seat < self.num_players):
             raise ConfigError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
         out = state.copy()
-        self.kernels.determinize(out.data, self.params, int(seat), seeded_words(seed, 0xDE7))
+        self.kernels.determinize(out.data, self.params_of(out), int(seat),
+                                 seeded_words(seed, 0xDE7))
         return out
 
     # ----- identity --------------------------------------------------------------------------
@@ -362,16 +445,16 @@ class Game(ABC):
     # ----- rules -----------------------------------------------------------------------------
     def new_state(self, seed: int | None = None, stream: int = 0) -> State:
         """A new game, every chance event fixed by ``seed`` and ``stream`` (fresh entropy
-        when ``seed`` is None)."""
+        when ``seed`` is None); an option drawn per reset (the parameter row) included."""
         data = np.zeros(self.layout.size, dtype=np.int64)
         data[:RNG_WORDS] = seeded_words(fresh_seed() if seed is None else seed, stream)
-        self.kernels.init(data, self.params)
+        self.kernels.init(data, start_variant(data, self._param_table, self.variant_slot))
         return State(self, data)
 
     def legal_mask(self, state: State) -> np.ndarray:
         """The int8 mask of the pending decision (all zero when the game is over)."""
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        self.kernels.legal_mask(state.data, self.params, mask)
+        self.kernels.legal_mask(state.data, self.params_of(state), mask)
         return mask
 
     def legal_actions(self, state: State) -> list[int]:
@@ -380,7 +463,7 @@ class Game(ABC):
 
     def current_player(self, state: State) -> int:
         """Seat deciding now, or -1 when the game is over."""
-        return int(self.kernels.current_player(state.data, self.params))
+        return int(self.kernels.current_player(state.data, self.params_of(state)))
 
     def is_over(self, state: State) -> bool:
         return self.current_player(state) < 0
@@ -410,13 +493,13 @@ class Game(ABC):
     def apply(self, state: State, action: int) -> None:
         """Play ``action`` in place after checking it is legal."""
         action = self.check_action(state, action)
-        self.kernels.apply(state.data, self.params, action)
+        self.kernels.apply(state.data, self.params_of(state), action)
 
     def rewards(self, state: State) -> np.ndarray:
         """Terminal rewards per seat (zeros while the game runs)."""
         out = np.zeros(self.num_players, dtype=np.float32)
         if self.is_over(state):
-            self.kernels.rewards(state.data, self.params, out)
+            self.kernels.rewards(state.data, self.params_of(state), out)
         return out
 
     def observe(self, state: State, seat: int) -> np.ndarray:
@@ -424,7 +507,7 @@ class Game(ABC):
         if not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be in 0..{self.num_players - 1}, got {seat}")
         out = np.zeros(self.obs_size, dtype=np.float32)
-        self.kernels.observe(state.data, self.params, seat, out)
+        self.kernels.observe(state.data, self.params_of(state), seat, out)
         return out
 
     # ----- state dictionaries ----------------------------------------------------------------

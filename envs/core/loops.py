@@ -3,7 +3,11 @@
 :mod:`transit_gym.envs.core.fused` copies each function here with a globals dictionary
 holding one game's kernels (``init``, ``legal_mask``, ``apply``, ``current_player``,
 ``rewards``, ``observe``, and for ``play_games`` the agents' ``policy``) and the other
-loops of that game, then jits the copy with ``cache=True``. The kernels are thus
+loops of that game, then jits the copy with ``cache=True``.
+
+Loops over whole games take the game's parameter table and variant slot
+(``table, vslot``: see :mod:`transit_gym.envs.core.variants`) and call the kernels of
+each game with that game's row, so one batch can mix boards drawn per reset. The kernels are thus
 globals of a function named after its game, not cells of a closure, which is what lets
 numba keep the compiled loops on disk between processes.
 """
@@ -15,6 +19,7 @@ import numpy as np
 from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.core.restrict import apply_forbidden
 from transit_gym.envs.core.rng import RNG_WORDS, seed_into
+from transit_gym.envs.core.variants import row_of, start_variant
 
 #: streams of auto-reset games in the batch API: episode * SLOT_STRIDE + slot
 SLOT_STRIDE = 1 << 24
@@ -35,11 +40,14 @@ def step(s, p, action, mask):
     return player
 
 
-def new_game(s, p, seed_lo, seed_hi, stream):
-    """Clear ``s``, seed its generator with (seed, stream) and set up a new game."""
+def new_game(s, table, vslot, seed_lo, seed_hi, stream):
+    """Clear ``s``, seed its generator with (seed, stream), draw its parameter row and set
+    up a new game; return the row."""
     s[:] = 0
     seed_into(s[:RNG_WORDS], seed_lo, seed_hi, stream)
+    p = start_variant(s, table, vslot)
     init(s, p)
+    return p
 
 
 def refresh(s, p, b, obs, masks, players):
@@ -60,17 +68,18 @@ def final_rewards(s, p, out):
     out[:] = tmp
 
 
-def batch_reset(states, p, seed_lo, seed_hi, episodes, obs, masks, rewards_out, players, dones):
+def batch_reset(states, table, vslot, seed_lo, seed_hi, episodes, obs, masks, rewards_out,
+                players, dones):
     """Start a new game in every slot and write the outputs."""
     for b in range(states.shape[0]):
-        new_game(states[b], p, seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
+        p = new_game(states[b], table, vslot, seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
         rewards_out[b, :] = 0.0
         dones[b] = False
         refresh(states[b], p, b, obs, masks, players)
 
 
-def batch_step(states, p, actions, seed_lo, seed_hi, episodes, obs, masks, rewards_out,
-               players, dones):
+def batch_step(states, table, vslot, actions, seed_lo, seed_hi, episodes, obs, masks,
+               rewards_out, players, dones):
     """Step every game; finished games auto-reset. Returns the first bad slot or -1."""
     n_actions = masks.shape[1]
     for b in range(states.shape[0]):
@@ -79,6 +88,7 @@ def batch_step(states, p, actions, seed_lo, seed_hi, episodes, obs, masks, rewar
             return b
     for b in range(states.shape[0]):
         s = states[b]
+        p = row_of(s, table, vslot)
         apply(s, p, actions[b])
         rewards_out[b, :] = 0.0
         dones[b] = False
@@ -86,12 +96,12 @@ def batch_step(states, p, actions, seed_lo, seed_hi, episodes, obs, masks, rewar
             final_rewards(s, p, rewards_out[b])
             dones[b] = True
             episodes[b] += 1
-            new_game(s, p, seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
+            p = new_game(s, table, vslot, seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
         refresh(s, p, b, obs, masks, players)
     return -1
 
 
-def random_rollouts(p, seed_lo, seed_hi, first_game, n_games, state_size, n_actions):
+def random_rollouts(table, vslot, seed_lo, seed_hi, first_game, n_games, state_size, n_actions):
     """Play ``n_games`` uniformly random games; return the number of decisions."""
     s = np.zeros(state_size, dtype=np.int64)
     mask = np.zeros(n_actions, dtype=np.int8)
@@ -99,7 +109,7 @@ def random_rollouts(p, seed_lo, seed_hi, first_game, n_games, state_size, n_acti
     seed_into(words, seed_lo ^ 0x5BD1E995, seed_hi, first_game)
     decisions = 0
     for g in range(first_game, first_game + n_games):
-        new_game(s, p, seed_lo, seed_hi, g)
+        p = new_game(s, table, vslot, seed_lo, seed_hi, g)
         while current_player(s, p) >= 0:
             mask[:] = 0
             legal_mask(s, p, mask)
@@ -108,7 +118,7 @@ def random_rollouts(p, seed_lo, seed_hi, first_game, n_games, state_size, n_acti
     return decisions
 
 
-def play_games(p, seed_lo, seed_hi, first_game, n_games, codes, state_size, n_actions,
+def play_games(table, vslot, seed_lo, seed_hi, first_game, n_games, codes, state_size, n_actions,
                obs_size, out_rewards, out_decisions, final_states, forbidden):
     """Play games with built-in agents (``codes[seat]``); record rewards and end states.
     ``forbidden[seat]`` are the actions a seat may not take (restricted play; zero rows:
@@ -128,7 +138,7 @@ def play_games(p, seed_lo, seed_hi, first_game, n_games, codes, state_size, n_ac
     reward = np.zeros(n_players, dtype=np.float32)
     for i in range(n_games):
         g = first_game + i
-        new_game(s, p, seed_lo, seed_hi, g)
+        p = new_game(s, table, vslot, seed_lo, seed_hi, g)
         seed_into(words, seed_lo ^ 0x5BD1E995, seed_hi ^ 0x1B873593, g)
         decisions = 0
         while True:

@@ -27,8 +27,8 @@ def random_rollouts(game: Game, n_games: int, seed: int = 0, first_game: int = 0
     split_seed(seed)
     lo, hi = split64(seed)
     fused = fused_kernels(game.kernels)
-    return int(fused.random_rollouts(game.params, lo, hi, first_game, n_games,
-                                     game.layout.size, game.num_actions))
+    return int(fused.random_rollouts(game.param_table, game.variant_slot, lo, hi, first_game,
+                                     n_games, game.layout.size, game.num_actions))
 
 
 @dataclass
@@ -66,8 +66,8 @@ def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 
     rewards = np.zeros((n_games, game.num_players), dtype=np.float32)
     decisions = np.zeros(n_games, dtype=np.int64)
     finals = np.zeros((n_games, game.layout.size), dtype=np.int64)
-    bad = loop(game.params, lo, hi, first_game, n_games, codes, game.layout.size,
-               game.num_actions, game.obs_size, rewards, decisions, finals,
+    bad = loop(game.param_table, game.variant_slot, lo, hi, first_game, n_games, codes,
+               game.layout.size, game.num_actions, game.obs_size, rewards, decisions, finals,
                as_loop_argument(restriction, game.num_actions))
     if bad >= 0:
         state = State(game, finals[bad].copy())

@@ -7,6 +7,8 @@ built-in agent code ``0`` random / ``1`` rule-based, or ``POLICY + k`` for the k
 opponent, which Python plays with one batched forward). ``status[b]`` is ``READY`` when the
 learner is to move (its observation and mask are in ``obs[b]``, ``masks[b]``) or
 ``WAITING + k`` when policy opponent k is (its observation and mask are there instead).
+Each game calls the kernels with its own parameter row (``table, vslot``: see
+:mod:`transit_gym.envs.core.variants`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from transit_gym.envs.core.rng import below, seed_into
+from transit_gym.envs.core.variants import row_of, start_variant
 
 LEARNER = -1
 POLICY = 2
@@ -25,12 +28,12 @@ SLOT_STRIDE = 1 << 24
 init = legal_mask = apply = current_player = rewards = observe = policy = None
 
 
-def vec_new_episode(s, p, b, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
+def vec_new_episode(s, table, vslot, b, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
                     pool_weights, seats, codes):
     """New game in slot ``b``; draw the learner's seat and the opponents of the others."""
     s[:] = 0
     seed_into(s[:4], seed_lo, seed_hi, episodes[b] * SLOT_STRIDE + b)
-    init(s, p)
+    init(s, start_variant(s, table, vslot))
     n_players = codes.shape[1]
     seat = seat_mode
     if seat < 0:
@@ -51,23 +54,23 @@ def vec_new_episode(s, p, b, seed_lo, seed_hi, episodes, words, seat_mode, pool_
         codes[b, other] = pool_codes[k]
 
 
-def vec_reset(states, p, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
+def vec_reset(states, table, vslot, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
               pool_weights, seats, codes, obs, masks, status, rewards_out, dones, finals,
               final_obs, moved):
     """Start every slot (episode counters and opponents' words already set)."""
     for b in range(states.shape[0]):
-        vec_new_episode(states[b], p, b, seed_lo, seed_hi, episodes, words, seat_mode,
-                        pool_codes, pool_weights, seats, codes)
+        vec_new_episode(states[b], table, vslot, b, seed_lo, seed_hi, episodes, words,
+                        seat_mode, pool_codes, pool_weights, seats, codes)
         moved[b] = 0
     pending = np.ones(states.shape[0], dtype=np.int8)
-    return vec_run(states, p, pending, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
-                   pool_weights, seats, codes, obs, masks, status, rewards_out, dones, finals,
-                   final_obs, moved)
+    return vec_run(states, table, vslot, pending, seed_lo, seed_hi, episodes, words, seat_mode,
+                   pool_codes, pool_weights, seats, codes, obs, masks, status, rewards_out,
+                   dones, finals, final_obs, moved)
 
 
-def vec_advance(states, p, actions, pending, seed_lo, seed_hi, episodes, words, seat_mode,
-                pool_codes, pool_weights, seats, codes, obs, masks, status, rewards_out, dones,
-                finals, final_obs, moved):
+def vec_advance(states, table, vslot, actions, pending, seed_lo, seed_hi, episodes, words,
+                seat_mode, pool_codes, pool_weights, seats, codes, obs, masks, status,
+                rewards_out, dones, finals, final_obs, moved):
     """Apply ``actions[b]`` in every slot with ``pending[b]`` (a learner's or a policy
     opponent's move), then play on until each is READY or WAITING. Returns -1; the first
     slot whose given action is illegal (nothing applied then); or ``-2 - b`` when a built-in
@@ -82,14 +85,14 @@ def vec_advance(states, p, actions, pending, seed_lo, seed_hi, episodes, words, 
         if pending[b] != 0:
             if status[b] == READY:
                 moved[b] = 1
-            apply(states[b], p, actions[b])
-    bad = vec_run(states, p, pending, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
-                  pool_weights, seats, codes, obs, masks, status, rewards_out, dones, finals,
-                  final_obs, moved)
+            apply(states[b], row_of(states[b], table, vslot), actions[b])
+    bad = vec_run(states, table, vslot, pending, seed_lo, seed_hi, episodes, words, seat_mode,
+                  pool_codes, pool_weights, seats, codes, obs, masks, status, rewards_out, dones,
+                  finals, final_obs, moved)
     return -1 if bad < 0 else -2 - bad
 
 
-def vec_run(states, p, pending, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
+def vec_run(states, table, vslot, pending, seed_lo, seed_hi, episodes, words, seat_mode, pool_codes,
             pool_weights, seats, codes, obs, masks, status, rewards_out, dones, finals,
             final_obs, moved):
     """Play built-in seats of the ``pending`` slots until the learner or a policy opponent
@@ -103,6 +106,7 @@ def vec_run(states, p, pending, seed_lo, seed_hi, episodes, words, seat_mode, po
         if pending[b] == 0:
             continue
         s = states[b]
+        p = row_of(s, table, vslot)
         while True:
             player = current_player(s, p)
             if player < 0:
@@ -114,8 +118,9 @@ def vec_run(states, p, pending, seed_lo, seed_hi, episodes, words, seat_mode, po
                     final_obs[b, :] = 0.0
                     observe(s, p, seats[b], final_obs[b])
                 episodes[b] += 1
-                vec_new_episode(s, p, b, seed_lo, seed_hi, episodes, words, seat_mode,
-                                pool_codes, pool_weights, seats, codes)
+                vec_new_episode(s, table, vslot, b, seed_lo, seed_hi, episodes, words,
+                                seat_mode, pool_codes, pool_weights, seats, codes)
+                p = row_of(s, table, vslot)
                 moved[b] = 0
                 continue
             masks[b, :] = 0

@@ -58,6 +58,7 @@ class LooseCabooseGame(Game):
     """Loose Caboose! for 2-4 players."""
 
     name = "loose_caboose"
+    random_options = ({"first_player": "random"},)
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.loose_caboose.render"

@@ -94,6 +94,7 @@ class PlanesGame(Game):
     """Planes for 2-4 players (both airports, all 15 cards, the optional rules)."""
 
     name = "planes"
+    random_options = ({"first_player": "random"},)
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.planes.render"

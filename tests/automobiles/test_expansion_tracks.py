@@ -375,10 +375,11 @@ def test_every_board_plays_whole_games_for_2_to_5_players(track):
 
 
 # ----- random boards for a single race ----------------------------------------------------------
-def test_random_tracks_draw_from_their_pool_by_track_seed_and_restore():
+def test_random_tracks_pin_a_board_by_track_seed_or_draw_per_reset():
     """R-YUC "Track Cards" (and BGA's random base / expansion / any options): a random
-    board comes from its pool, the same track_seed gives the same board, a fresh seed is
-    kept in the options, and a saved state (JSON) rebuilds the game on the same board."""
+    board comes from its pool; the same track_seed pins the same board; without one the
+    board is drawn at every reset from the reset seed (issue 23), and a saved state
+    (JSON) rebuilds the game on the board it played."""
     import json
 
     from transit_gym.envs.core.game import State
@@ -394,10 +395,13 @@ def test_random_tracks_draw_from_their_pool_by_track_seed_and_restore():
     assert AutomobilesGame(num_players=2, track="random_all", track_seed=7).track.name \
         == one.track.name
     fresh = AutomobilesGame(num_players=2, track="random_expansion")
-    assert isinstance(fresh.options["track_seed"], int)
+    assert "track_seed" not in fresh.options
+    assert {fresh.track_of(fresh.new_state(k)).name for k in range(30)} \
+        == pools["random_expansion"]
     state = fresh.new_state(3)
     restored = State.from_dict(json.loads(json.dumps(state.to_dict())))
-    assert restored.game.track.name == fresh.track.name and restored == state
+    assert restored.game.track_of(restored).name == fresh.track_of(state).name
+    assert restored == state
     with pytest.raises(ConfigError, match="track_seed only applies to a random track"):
         AutomobilesGame(num_players=2, track="monza", track_seed=1)
     with pytest.raises(ConfigError, match="track_seed must be"):

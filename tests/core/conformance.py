@@ -44,6 +44,21 @@ def check_api_and_seed(make_env: EnvFactory, cycles: int = 200) -> None:
     seed_test(make_env, num_cycles=cycles)
 
 
+def check_options_drawn_per_reset(make_env: EnvFactory, seeds: range = range(8),
+                                  cycles: int = 100) -> None:
+    """Issue 23 item 1: an option that draws at random draws from ``reset(seed)``:
+    PettingZoo's ``seed_test`` passes, and two envs built apart with the same options
+    start the same game (state vector and parameter row) for each seed."""
+    seed_test(make_env, num_cycles=cycles)
+    for seed in seeds:
+        one, two = make_env(), make_env()
+        one.reset(seed=seed)
+        two.reset(seed=seed)
+        a, b = one.unwrapped, two.unwrapped
+        assert np.array_equal(a.game_state.data, b.game_state.data), f"seed {seed}"
+        assert np.array_equal(a.game.params_of(a.game_state), b.game.params_of(b.game_state))
+
+
 def check_copy_and_pickle_mid_game(env: Any, seed: int = 11, before: int = 25,
                                    after: int = 60) -> None:
     """deepcopy and pickle mid-game keep the state, and the same actions give the same

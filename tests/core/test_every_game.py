@@ -21,6 +21,7 @@ from tests.core.conformance import (
     check_copy_and_pickle_mid_game,
     check_illegal_actions,
     check_jitted_rollouts,
+    check_options_drawn_per_reset,
     check_random_game_keeps_invariants,
     check_state_dict_json_round_trip,
 )
@@ -36,6 +37,10 @@ for _name in GAMES:
     _cls = env_module(_name).Game
     CASES += [(_name, n) for n in range(_cls.min_players, _cls.max_players + 1)]
 IDS = [f"{g}-{n}p" for g, n in CASES]
+#: every option set that draws at random (``Game.random_options``), per game
+RANDOM_CASES = [(_name, options) for _name in GAMES
+                for options in env_module(_name).Game.random_options]
+RANDOM_IDS = [f"{g}-" + ",".join(f"{k}={v}" for k, v in o.items()) for g, o in RANDOM_CASES]
 
 
 def _game(name, players):
@@ -50,6 +55,31 @@ def test_pettingzoo_api_seed_and_render(name, players):
     render_test(lambda render_mode=None: module.env(num_players=players,
                                                     render_mode=render_mode))
 
+
+
+@pytest.mark.parametrize(("name", "options"), RANDOM_CASES, ids=RANDOM_IDS)
+def test_options_drawn_at_random_follow_the_reset_seed(name, options):
+    """Issue 23 item 1: PettingZoo's seed test passes for every option that draws at
+    random (a random board, market, season tracks or first player): the same seed gives
+    the same game in any env built with the same options."""
+    module = env_module(name)
+    players = module.Game.min_players
+    check_options_drawn_per_reset(
+        lambda **kw: module.env(num_players=players, **options, **kw))
+
+
+@pytest.mark.parametrize(("name", "options"), RANDOM_CASES, ids=RANDOM_IDS)
+def test_random_options_keep_batch_rollouts_and_saved_states(name, options):
+    """Games whose options draw per reset run in the batch API (each slot on its own
+    draw, matching single games), in jitted rollouts, and save and restore exactly
+    (JSON, deepcopy, pickle)."""
+    module = env_module(name)
+    players = module.Game.min_players
+    game = module.Game(num_players=players, **options)
+    check_batch_api(game, finished_games=2)
+    check_jitted_rollouts(game, games=6)
+    check_state_dict_json_round_trip(game)
+    check_copy_and_pickle_mid_game(module.env(num_players=players, **options))
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)

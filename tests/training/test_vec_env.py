@@ -169,3 +169,20 @@ def test_illegal_learner_action_and_bad_opponents_are_refused(game):
         SelfPlayBatch(game, 2, opponents=["mcts"])
     with pytest.raises(ConfigError, match="positive total weight"):
         SelfPlayBatch(game, 2, opponents={"random": 0})
+
+
+def test_issue23_a_training_batch_mixes_boards_drawn_per_reset():
+    """Issue 23 item 1: a learner trains over random boards: the training batch of
+    ``track="random_all"`` holds several boards, and every slot's observation and mask are
+    the learner's view of its own board, also after auto-resets."""
+    mixed = game_class("automobiles")(num_players=2, track="random_all", laps=1)
+    batch = SelfPlayBatch(mixed, B, opponents=("rule_based",), seed=2)
+    boards = {mixed.track_of(batch.states[b]).name for b in range(B)}
+    assert len(boards) >= 3
+    assert_learner_view(mixed, batch)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        batch.step(random_actions(batch.masks, rng))
+        assert_learner_view(mixed, batch)
+    boards |= {mixed.track_of(batch.states[b]).name for b in range(B)}
+    assert len(boards) >= 4

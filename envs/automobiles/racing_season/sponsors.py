@@ -66,7 +66,6 @@ from transit_gym.envs.automobiles_season.state import (
     seat_of,
     sponsor_value,
 )
-from transit_gym.envs.automobiles.state import BAG, COST, STOCK
 from transit_gym.envs.core.validate import bump
 
 
