@@ -7,7 +7,7 @@ import importlib
 from transit_gym.agents.base import Agent, JitPolicyAgent, RandomAgent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
-from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.core.rollout import AGENT_CODES, GameResults, play_games
 
 POLICY_MODULES = {
     "loose_caboose": "transit_gym.agents.loose_caboose",
@@ -25,10 +25,35 @@ def policy_kernel(game_name: str):
     return importlib.import_module(POLICY_MODULES[game_name]).policy
 
 
+def is_jit_spec(spec: str) -> bool:
+    """Whether agent ``spec`` plays inside the jitted whole-game loops (``play_specs``)."""
+    from transit_gym.agents.tuned import is_tuned_spec
+
+    return spec in AGENT_CODES or is_tuned_spec(spec)
+
+
+def play_specs(game: Game, specs: list[str], n_games: int, seed: int = 0,
+               first_game: int = 0) -> GameResults:
+    """``play_games`` for seats given as agent specs: random, rule_based, tuned, tuned:FILE."""
+    from transit_gym.agents.tuned import is_tuned_spec, jit_setup
+
+    if not any(is_tuned_spec(s) for s in specs):
+        return play_games(game, policy_kernel(game.name), list(specs), n_games, seed=seed,
+                          first_game=first_game)
+    policy, params, codes = jit_setup(game, list(specs))
+    return play_games(game, policy, list(specs), n_games, seed=seed, first_game=first_game,
+                      params=params, codes=codes)
+
+
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
-    simulations per move), or ``"ppo"`` (the game's shipped MaskablePPO checkpoint) for
+    simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint), or the
+    parameter-vector agents ``"tuned"`` (shipped generalist) / ``"tuned:FILE"`` for
     ``game``."""
+    if kind == "tuned" or kind.startswith("tuned:"):
+        from transit_gym.agents.tuned import TunedAgent
+
+        return TunedAgent(game, kind, seed)
     if kind == "ppo":
         from transit_gym.agents.ppo import shipped_agent  # lazy: imports torch
 
@@ -40,5 +65,6 @@ def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     if kind == "random":
         return RandomAgent(seed)
     if kind not in AGENT_CODES:
-        raise ConfigError(f"unknown agent {kind!r}; built-in agents: {sorted(AGENT_CODES)}")
+        raise ConfigError(f"unknown agent {kind!r}; built-in agents: {sorted(AGENT_CODES)}, "
+                          "mcts, mcts:N, ppo, tuned, tuned:FILE")
     return JitPolicyAgent(game, policy_kernel(game.name), AGENT_CODES[kind], kind, seed)

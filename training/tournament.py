@@ -24,7 +24,8 @@ import numpy as np
 
 from transit_gym.agents.base import Agent
 from transit_gym.agents.mcts import is_search_spec, parse_spec
-from transit_gym.agents.registry import make_agent
+from transit_gym.agents.registry import is_jit_spec, make_agent, play_specs
+from transit_gym.agents.tuned import is_tuned_spec, spec_vector
 from transit_gym.benchmarks.runner import (
     WorkerDiedError,
     check_backend,
@@ -43,7 +44,7 @@ CHUNK = 100
 
 def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """A built-in agent by name, or a MaskablePPO checkpoint by path."""
-    if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo":
+    if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo" or is_tuned_spec(spec):
         return make_agent(spec, game, seed=seed)
     from transit_gym.agents.ppo import PolicyAgent
 
@@ -79,15 +80,11 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, float]]:
     game = cached_game(chunk.game, chunk.players, chunk.options)
     spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
     results = []
-    if spec_a in AGENT_CODES and spec_b in AGENT_CODES:
-        from transit_gym.agents.registry import policy_kernel
-        from transit_gym.envs.core.rollout import play_games
-
+    if is_jit_spec(spec_a) and is_jit_spec(spec_b):   # built-in and tuned: inside numba
         for g in range(chunk.first, chunk.first + chunk.count):
             sides = seating(chunk.players, g)
             names = [spec_a if side == 0 else spec_b for side in sides]
-            out = play_games(game, policy_kernel(game.name), names, 1, seed=chunk.seed,
-                             first_game=g)
+            out = play_specs(game, names, 1, seed=chunk.seed, first_game=g)
             share = seat_wins(out.rewards)[0]
             results.append((chunk.a, chunk.b, float(share[np.array(sides) == 0].sum())))
         return results
@@ -170,7 +167,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
                         help="random, rule_based, mcts (information-set MCTS, default "
                              "budget), mcts:N (N simulations a move), ppo (the game's shipped "
-                             "checkpoint), or MaskablePPO checkpoint paths")
+                             "checkpoint), tuned (shipped parameter vector), tuned:FILE "
+                             "(a vector saved by benchmarks.tune), or MaskablePPO checkpoint "
+                             "paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
@@ -191,9 +190,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 from transit_gym.agents.ppo import shipped_checkpoint
 
                 shipped_checkpoint(cls(num_players=players))
+            elif is_tuned_spec(spec):
+                spec_vector(spec, args.game)   # ConfigError: no such file / game
             elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
                 raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                                  "mcts:N, ppo or a MaskablePPO checkpoint path")
+                                  "mcts:N, ppo, tuned, tuned:FILE or a MaskablePPO "
+                                  "checkpoint path")
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them

@@ -38,26 +38,32 @@ class GameResults:
 
 
 def play_games(game: Game, policy, agents: list[str], n_games: int, seed: int = 0,
-               first_game: int = 0) -> GameResults:
+               first_game: int = 0, params: np.ndarray | None = None,
+               codes: dict[str, int] | None = None) -> GameResults:
     """Play games between built-in agents inside numba (``agents[seat]`` by name).
 
-    ``policy`` is the game's jitted agent kernel (see ``agents.<game>``).
+    ``policy`` is the game's jitted agent kernel (see ``agents.<game>``). A policy with
+    more agents than ``AGENT_CODES`` (the tuned agents) passes its name-to-code map as
+    ``codes`` and the game parameters it reads as ``params`` (``game.params`` followed
+    by its own data; the game's kernels read only the leading part).
     Game ``first_game + i`` is fixed by ``seed`` and its index alone, so any split of a
     sweep over processes or machines gives the same games.
     """
     loop = fused_play_games(game.kernels, policy)
     if len(agents) != game.num_players:
         raise ConfigError(f"need one agent per seat ({game.num_players}), got {agents}")
-    unknown = [a for a in agents if a not in AGENT_CODES]
+    codes = AGENT_CODES if codes is None else codes
+    unknown = [a for a in agents if a not in codes]
     if unknown:
-        raise ConfigError(f"unknown built-in agents {unknown}; known: {sorted(AGENT_CODES)}")
+        raise ConfigError(f"unknown built-in agents {unknown}; known: {sorted(codes)}")
+    params = game.params if params is None else np.ascontiguousarray(params, dtype=np.int64)
     split_seed(seed)
     lo, hi = split64(seed)
-    codes = np.array([AGENT_CODES[a] for a in agents], dtype=np.int64)
+    seat_codes = np.array([codes[a] for a in agents], dtype=np.int64)
     rewards = np.zeros((n_games, game.num_players), dtype=np.float32)
     decisions = np.zeros(n_games, dtype=np.int64)
     finals = np.zeros((n_games, game.layout.size), dtype=np.int64)
-    bad = loop(game.params, lo, hi, first_game, n_games, codes, game.layout.size,
+    bad = loop(params, lo, hi, first_game, n_games, seat_codes, game.layout.size,
                game.num_actions, game.obs_size, rewards, decisions, finals)
     if bad >= 0:
         state = State(game, finals[bad].copy())
