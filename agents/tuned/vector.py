@@ -38,6 +38,7 @@ CARDS = ("white_gear", "light_gray_gear", "dark_gray_gear", "black_gear", "wear"
 NUM_CARDS = len(CARDS)
 #: card index of effect ``e`` (>= 2); gear colour ``c`` is card ``c``, wear is card 4
 FIRST_EFFECT_CARD = 5 - 2
+WEAR_CARD = WEAR
 CARD_PARAMS = ("keep", "buy", "order", "want", "buy_per_wear", "gate")
 K_KEEP, K_BUY, K_ORDER, K_WANT, K_BUY_WEAR, K_GATE = range(len(CARD_PARAMS))
 NUM_CARD_PARAMS = len(CARD_PARAMS)
