@@ -91,3 +91,16 @@ def test_bad_market_is_a_usage_error(tmp_path):
     with pytest.raises(SystemExit) as exc:
         tune.main(["--cards", "Burnout,Redline", "--out", str(tmp_path)])
     assert exc.value.code == 2
+
+
+def test_tune_speed_reports_both_agents_and_the_optimiser_time(tmp_path, capsys):
+    from transit_gym.benchmarks import tune_speed
+
+    out = tmp_path / "t"
+    assert _run(out) == 0
+    capsys.readouterr()
+    assert tune_speed.main(["--games", "2", "--tune-dir", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.count("| First Game, 2p |") == 1
+    (row,) = [line for line in text.splitlines() if line.startswith("| shake-bake")]
+    assert row.split("|")[3].strip() == "2"     # generations run
