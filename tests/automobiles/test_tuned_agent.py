@@ -216,3 +216,16 @@ def test_season_tuned_agent_plays_its_races_with_the_vector(tmp_path):
     seat = game.current_player(state)
     assert game.legal_mask(state)[agent.act(game.observe(state, seat),
                                             game.legal_mask(state))] == 1
+
+
+def test_play_and_replay_seat_tuned_agents():
+    """``training.play`` and ``training.replay`` take the ``tuned`` spec like any agent."""
+    import io
+
+    from transit_gym.training.play import new_session
+    from transit_gym.training.replay import record
+
+    session = new_session("automobiles", 2, 0, ["tuned"], 4, {}, io.StringIO())
+    assert isinstance(session.agents[1], TunedAgent)
+    frames = record("automobiles", 2, ["tuned", "rule_based"], 4, at=5)
+    assert len(frames) == 1 and frames[0].ndim == 3
