@@ -104,3 +104,15 @@ def test_tune_speed_reports_both_agents_and_the_optimiser_time(tmp_path, capsys)
     assert text.count("| First Game, 2p |") == 1
     (row,) = [line for line in text.splitlines() if line.startswith("| shake-bake")]
     assert row.split("|")[3].strip() == "2"     # generations run
+
+
+def test_driver_shares_count_every_seat_once_with_intervals():
+    from transit_gym.benchmarks.driver_shares import driver_shares
+
+    rows = driver_shares("tuned", 3, 10, 1, True, "random", "daytona")
+    assert [r[0] for r in rows] == list(range(1, 11))
+    assert sum(r[1] for r in rows) == 30              # 10 games x 3 seats, one driver each
+    assert sum(r[2] * r[1] for r in rows if r[1]) >= 10 - 1e-9   # at least a winner a game
+    for _, held, share, low, high in rows:
+        if held:
+            assert low - 1e-9 <= share <= high + 1e-9
