@@ -229,3 +229,21 @@ def test_play_and_replay_seat_tuned_agents():
     assert isinstance(session.agents[1], TunedAgent)
     frames = record("automobiles", 2, ["tuned", "rule_based"], 4, at=5)
     assert len(frames) == 1 and frames[0].ndim == 3
+
+
+def test_shipped_vectors_load_and_name_their_market():
+    """The generalist and the per-market vectors in the package load with this layout and
+    say what they were tuned on (file name = the optimiser's market name)."""
+    from pathlib import Path
+
+    from transit_gym.agents import tuned
+    from transit_gym.benchmarks.tune import market_name
+
+    general = tv.load(tuned.SHIPPED["automobiles"])
+    assert len(general.market["markets"]) == 10 and general.meta["eval_vs_rule_based"]
+    files = sorted((Path(tuned.__file__).parent / "markets").glob("*.json"))
+    assert files
+    for path in files:
+        v = tv.load(path)
+        assert path.stem == market_name([v.market["markets"]], v.market["players"])
+        assert v.meta["eval_vs_rule_based"]["games"] == 200
