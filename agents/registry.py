@@ -8,18 +8,43 @@ from transit_gym.agents.base import Agent, JitPolicyAgent, RandomAgent
 from transit_gym.agents.policies import POLICY_MODULES, policy_kernel
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
-from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.envs.core.rollout import AGENT_CODES, GameResults, play_games
 
 __all__ = ["POLICY_MODULES", "make_agent", "policy_kernel"]
+
+
+def is_jit_spec(spec: str) -> bool:
+    """Whether agent ``spec`` plays inside the jitted whole-game loops (``play_specs``)."""
+    from transit_gym.agents.tuned import is_tuned_spec
+
+    return spec in AGENT_CODES or is_tuned_spec(spec)
+
+
+def play_specs(game: Game, specs: list[str], n_games: int, seed: int = 0,
+               first_game: int = 0) -> GameResults:
+    """``play_games`` for seats given as agent specs: random, rule_based, tuned, tuned:FILE."""
+    from transit_gym.agents.tuned import is_tuned_spec, jit_setup
+
+    if not any(is_tuned_spec(s) for s in specs):
+        return play_games(game, policy_kernel(game.name), list(specs), n_games, seed=seed,
+                          first_game=first_game)
+    policy, params, codes = jit_setup(game, list(specs))
+    return play_games(game, policy, list(specs), n_games, seed=seed, first_game=first_game,
+                      params=params, codes=codes)
 
 
 def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
     simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint), the
-    path of a MaskablePPO checkpoint (``.zip``), or the network agents ``"net"`` /
+    path of a MaskablePPO checkpoint (``.zip``), the parameter-vector agents ``"tuned"``
+    (shipped generalist) / ``"tuned:FILE"``, or the network agents ``"net"`` /
     ``"net:FILE"`` (alone) and ``"net_mcts[:N][:FILE]"`` (with its search) for ``game``.
     A checkpoint or network is checked against ``game`` (its recorded game and observation
     layout) before it is loaded."""
+    if kind == "tuned" or kind.startswith("tuned:"):
+        from transit_gym.agents.tuned import TunedAgent
+
+        return TunedAgent(game, kind, seed)
     if kind == "net" or kind.startswith("net:") or kind.startswith("net_mcts"):
         from transit_gym.agents.learned.specs import network_agent  # lazy: compiles search
 
@@ -42,5 +67,6 @@ def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
     if kind == "random":
         return RandomAgent(seed)
     if kind not in AGENT_CODES:
-        raise ConfigError(f"unknown agent {kind!r}; built-in agents: {sorted(AGENT_CODES)}")
+        raise ConfigError(f"unknown agent {kind!r}; built-in agents: {sorted(AGENT_CODES)}, "
+                          "mcts, mcts:N, ppo, tuned, tuned:FILE")
     return JitPolicyAgent(game, policy_kernel(game.name), AGENT_CODES[kind], kind, seed)

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from transit_gym.agents.registry import is_jit_spec
+from transit_gym.agents.tuned import is_tuned_spec, spec_vector
 from transit_gym.benchmarks import balance_report, card_sets
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
@@ -83,17 +85,16 @@ def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     """Play one chunk and return a record per game (the worker's whole job)."""
     options = {k: list(v) if isinstance(v, tuple) else v for k, v in chunk.options}
     game = cached_game(chunk.game, chunk.players, options_key(options))
-    if all(a in AGENT_CODES for a in chunk.agents):
+    if all(is_jit_spec(a) for a in chunk.agents):
         return _jitted_records(game, chunk)
     return _python_records(game, chunk)
 
 
 def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
-    from transit_gym.agents.registry import policy_kernel
-    from transit_gym.envs.core.rollout import play_games
+    from transit_gym.agents.registry import play_specs
 
-    results = play_games(game, policy_kernel(game.name), list(chunk.agents), chunk.count,
-                         seed=chunk.seed, first_game=chunk.first)
+    results = play_specs(game, list(chunk.agents), chunk.count, seed=chunk.seed,
+                         first_game=chunk.first)
     return [
         balance_report.game_record(game, results.state(game, i), results.rewards[i],
                                    int(results.decisions[i]), chunk.set_name, chunk.first + i)
@@ -135,7 +136,7 @@ def chunks(sweep: Sweep, done: set[tuple[str, int]]) -> Iterator[Chunk]:
     Seat 0 starts every game (the game's start option is set to 0 unless the sweep's
     options say otherwise), so that seats are turn-order positions."""
     seat_zero_starts = {game_class(sweep.game).start_option: 0}
-    size = CHUNK if all(a in AGENT_CODES for a in sweep.agents) else PYTHON_CHUNK
+    size = CHUNK if all(is_jit_spec(a) for a in sweep.agents) else PYTHON_CHUNK
     for set_name, set_options in sweep.sets:
         options = options_key({**seat_zero_starts, **sweep.base_options, **set_options})
         played = sorted(g for name, g in done if name == set_name and 0 <= g < sweep.games)
@@ -227,9 +228,12 @@ def parse_agents(text: str, players: int) -> list[str]:
     for spec in specs:
         if is_search_spec(spec):
             parse_spec(spec)   # ConfigError naming the spec and the accepted forms
+        elif is_tuned_spec(spec):
+            continue   # checked against the game in ``sweep`` (spec_vector)
         elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
             raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                              f"mcts:N, mcts:N:rule_based or a MaskablePPO checkpoint path")
+                              f"mcts:N, mcts:N:rule_based, tuned, tuned:FILE or a "
+                              f"MaskablePPO checkpoint path")
     return specs
 
 
@@ -299,7 +303,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         game = cls(num_players=players, **base, **sets[0][1])  # options valid?
         from transit_gym.training.tournament import check_agents
 
-        check_agents(sorted(set(sweep.agents)), game)   # checkpoints fit this game?
+        check_agents(sorted(set(sweep.agents)), game)   # checkpoints, tuned vectors fit?
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
         check_out(out)

@@ -488,7 +488,8 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
     parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
     parser.add_argument("--vs", nargs="+", default=None,
                         help="agent kind for every other seat, or one per other seat "
-                             "(random, rule_based, mcts, mcts:N); default rule_based")
+                             "(random, rule_based, mcts, mcts:N, tuned, tuned:FILE); default "
+                             "rule_based")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--load", default=None, help="continue a game saved with 's FILE'")
     parser.add_argument("--option", action="append", default=[],

@@ -151,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--agents", nargs="+", default=["rule_based"],
-                        help="agent kind for every seat, or one per seat (random, rule_based)")
+                        help="agent kind for every seat, or one per seat (random, rule_based, "
+                             "mcts, tuned, tuned:FILE)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True, help="file.gif, file.mp4 or file.png")
     parser.add_argument("--fps", type=float, default=4.0)

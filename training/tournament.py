@@ -28,8 +28,10 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.base import Agent
-from transit_gym.agents.registry import make_agent
+from transit_gym.agents.learned.specs import parse_network_spec
+from transit_gym.agents.registry import is_jit_spec, make_agent, play_specs
 from transit_gym.agents.search.mcts import is_search_spec, parse_spec
+from transit_gym.agents.tuned import is_tuned_spec, spec_vector
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.core.rollout import AGENT_CODES
@@ -54,12 +56,8 @@ CHUNK = 100
 
 
 def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
-    """A built-in agent by name, or a MaskablePPO checkpoint by path."""
-    if spec in AGENT_CODES or is_search_spec(spec) or spec == "ppo":
-        return make_agent(spec, game, seed=seed)
-    from transit_gym.agents.learned.ppo import PolicyAgent
-
-    return PolicyAgent(spec, deterministic=True, game=game)
+    """Any agent spec (``make_agent``'s), a MaskablePPO checkpoint path included."""
+    return make_agent(spec, game, seed=seed)
 
 
 def is_checkpoint_spec(spec: str) -> bool:
@@ -82,6 +80,11 @@ def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
     return found
 
 
+def is_network_spec(spec: str) -> bool:
+    """Whether an agent spec names a network agent (``net...`` or ``net_mcts...``)."""
+    return spec == "net" or spec.startswith(("net:", "net_mcts"))
+
+
 def check_agents(specs: list[str], game: Game) -> None:
     """Every agent spec valid for ``game``, checkpoints checked against it (their recorded
     game and observation layout): a ``ConfigError`` before any game, not a worker's
@@ -93,9 +96,17 @@ def check_agents(specs: list[str], game: Game) -> None:
             parse_spec(spec)
         elif spec == "ppo" or is_checkpoint_spec(spec):
             check_agent_spec(spec, game)
+        elif is_tuned_spec(spec):
+            spec_vector(spec, game.name)   # ConfigError: no such file, no tuned policy
+        elif is_network_spec(spec):
+            _, _, path = parse_network_spec(spec)
+            from transit_gym.agents.learned.net_agent import load_network
+
+            load_network(path, game)   # ConfigError: no such file, another game
         elif spec not in AGENT_CODES:
             raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                              "mcts:N, ppo or a MaskablePPO checkpoint path")
+                              "mcts:N, ppo, tuned, tuned:FILE, net, net:FILE, "
+                              "net_mcts[:N][:FILE] or a MaskablePPO checkpoint path")
 
 
 @dataclass(frozen=True)
@@ -127,15 +138,11 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, int, float]]:
     game = cached_game(chunk.game, chunk.players, chunk.options)
     spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
     results = []
-    if spec_a in AGENT_CODES and spec_b in AGENT_CODES:
-        from transit_gym.agents.registry import policy_kernel
-        from transit_gym.envs.core.rollout import play_games
-
+    if is_jit_spec(spec_a) and is_jit_spec(spec_b):   # built-in and tuned: inside numba
         for g in range(chunk.first, chunk.first + chunk.count):
             sides = seating(chunk.players, g)
             names = [spec_a if side == 0 else spec_b for side in sides]
-            out = play_games(game, policy_kernel(game.name), names, 1, seed=chunk.seed,
-                             first_game=g)
+            out = play_specs(game, names, 1, seed=chunk.seed, first_game=g)
             share = seat_wins(out.rewards)[0]
             results.append((chunk.a, chunk.b, g, float(share[np.array(sides) == 0].sum())))
         return results
@@ -261,7 +268,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
                         help="random, rule_based, mcts (information-set MCTS, default "
                              "budget), mcts:N (N simulations a move), ppo (the game's shipped "
-                             "checkpoint), or MaskablePPO checkpoint paths")
+                             "checkpoint), tuned (shipped parameter vector), tuned:FILE "
+                             "(a vector saved by benchmarks.tune), or MaskablePPO checkpoint "
+                             "paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)

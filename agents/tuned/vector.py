@@ -1,0 +1,204 @@
+"""The named parameter layout of the tuned Automobiles policy, and its JSON files.
+
+A vector is one float per named parameter. Per card (the 40 card ids of the data: the
+four gear colours, wear, the 20 base cards and the 15 Racing Season cards):
+
+- ``keep``: how much a cube of the card is worth keeping (which cube to give up, discard
+  or fetch back; the rule-based agent's keep scale),
+- ``buy``: buy priority (0 or less: never bought), plus ``buy_per_wear`` times the wear
+  cubes the buyer owns (so a card can be wanted more as the deck wears),
+- ``want``: how many cubes of the card the buyer wants to own at most,
+- ``order``: activation order in the Action Phase (lower first; 99 or more: never),
+- ``gate``: 1 to activate the card only when the rule-based check says it helps (cleaning
+  cards with wear to clean, Fuel Injection with enough gears...), 0 to activate it always.
+
+Then scalars (pit-stop threshold, the expansion cards' own decisions, the drivers'
+thresholds) and per driver a draft score and whether to use its ability. The rule-based
+agent is the point :func:`rule_based_vector`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from transit_gym.envs.automobiles.data import EFFECTS, GEARS, NUM_COLOURS, WEAR
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.core.errors import ConfigError
+
+#: bump when the layout changes: a file of another version is refused
+LAYOUT_VERSION = 1
+GAME = "automobiles"
+
+#: the 40 card ids: gear colours, wear, then every effect after "gear" and "wear"
+CARDS = ("white_gear", "light_gray_gear", "dark_gray_gear", "black_gear", "wear") + EFFECTS[2:]
+NUM_CARDS = len(CARDS)
+#: card index of effect ``e`` (>= 2); gear colour ``c`` is card ``c``, wear is card 4
+FIRST_EFFECT_CARD = 5 - 2
+WEAR_CARD = WEAR
+CARD_PARAMS = ("keep", "buy", "order", "want", "buy_per_wear", "gate")
+K_KEEP, K_BUY, K_ORDER, K_WANT, K_BUY_WEAR, K_GATE = range(len(CARD_PARAMS))
+NUM_CARD_PARAMS = len(CARD_PARAMS)
+
+#: scalar parameters and what they mean (rule-based value in ``rule_based_vector``)
+SCALARS = (
+    "pit_stop_wear",          # wear cubes in the active pile that make a pit stop worth it
+    "fuel_min_gears",         # Fuel Injection: gear cubes in hand needed to use it
+    "camber_max_gear",        # Camber & Toe: used with an active gear this low (0 white..3)
+    "bump_min_rank",          # Bump & Run: used when the start rank is above this
+    "adrenaline_min_pass",    # Adrenaline: option 2 when the car will pass this many cars
+    "take_back_keep",         # Internal Combustion: take back cubes worth this much
+    "fs_remove_keep",         # Factory Support: used when a cube worth this little can go
+    "boost_min_picks",        # Boost: draw when more than this many picks are left
+    "supercharged_min_keep",  # Supercharged: take back a cube worth at least this
+    "driver_wanted",          # Driver 02: fetch a discard cube worth this much
+    "driver_bag_wanted",      # Driver 03: bag a discard cube worth this much
+    "driver_weak",            # Driver 04: spend a drawn cube worth this little as money
+    "cost_weight",            # buy: weight of a colour's cost in the priority (ties)
+)
+S = {name: i for i, name in enumerate(SCALARS)}
+(S_PIT_STOP_WEAR, S_FUEL_MIN_GEARS, S_CAMBER_MAX_GEAR, S_BUMP_MIN_RANK, S_ADRENALINE_MIN_PASS,
+ S_TAKE_BACK_KEEP, S_FS_REMOVE_KEEP, S_BOOST_MIN_PICKS, S_SUPERCHARGED_MIN_KEEP, S_DRIVER_WANTED,
+ S_DRIVER_BAG_WANTED, S_DRIVER_WEAK, S_COST_WEIGHT) = range(len(SCALARS))
+DRIVER_PARAMS = ("draft", "use")
+
+CARD_BLOCK = NUM_CARDS * NUM_CARD_PARAMS
+SCALAR_BASE = CARD_BLOCK
+DRIVER_BASE = SCALAR_BASE + len(SCALARS)
+VECTOR_SIZE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+
+
+def card_param(card: int, param: int) -> int:
+    """Index of ``param`` (``K_*``) of card ``card`` in the vector."""
+    return card * NUM_CARD_PARAMS + param
+
+
+def driver_param(driver: int, param: int) -> int:
+    """Index of the draft score (0) or use flag (1) of driver ``driver`` (1..10)."""
+    return DRIVER_BASE + (driver - 1) * len(DRIVER_PARAMS) + param
+
+
+def names() -> list[str]:
+    """The name of every entry, in vector order (``card.param``, scalars, ``driverNN.param``)."""
+    out = [f"{card}.{param}" for card in CARDS for param in CARD_PARAMS]
+    out += list(SCALARS)
+    out += [f"driver{d:02d}.{param}" for d in range(1, NUM_DRIVERS + 1) for param in DRIVER_PARAMS]
+    return out
+
+
+def card_of_effect(effect: int) -> int:
+    """Card index of effect id ``effect`` (not gear or wear)."""
+    return effect + FIRST_EFFECT_CARD
+
+
+def card_of_name(name: str) -> int:
+    """Card index of a card's data name ("Camber & Toe") or effect name ("camber_toe")."""
+    key = name.strip().lower().replace("&", "").replace(" ", "_").replace("__", "_")
+    key = {"diesel_engine": "diesel", "hybrid_engine": "hybrid", "rotary_engine": "rotary",
+           "fuel_injection_engine": "fuel_injection", "bump__run": "bump_run",
+           "camber__toe": "camber_toe"}.get(key, key)
+    if key not in CARDS:
+        raise ConfigError(f"unknown Automobiles card {name!r}; known: {', '.join(CARDS)}")
+    return CARDS.index(key)
+
+
+def rule_based_vector() -> np.ndarray:
+    """The vector at which the tuned policy plays exactly like the rule-based agent."""
+    from transit_gym.agents.rule_based import automobiles as rb  # the rule-based tables and kernels
+
+    v = np.zeros(VECTOR_SIZE, dtype=np.float64)
+    eff = np.zeros(NUM_COLOURS, dtype=np.int64)
+    for c in GEARS:
+        eff[:] = 0
+        v[card_param(c, K_KEEP)] = rb._keep(eff, c)
+        v[card_param(c, K_BUY)] = rb._buy_want(eff, c)
+        v[card_param(c, K_ORDER)] = rb._order(eff, c)
+    eff[:] = 0
+    eff[WEAR] = 1
+    v[card_param(WEAR, K_KEEP)] = rb._keep(eff, WEAR)
+    v[card_param(WEAR, K_BUY)] = rb._buy_want(eff, WEAR)
+    v[card_param(WEAR, K_ORDER)] = rb._order(eff, WEAR)
+    market = 5   # a market colour holding the effect
+    for e in range(2, len(EFFECTS)):
+        eff[:] = 0
+        eff[market] = e
+        card = card_of_effect(e)
+        v[card_param(card, K_KEEP)] = rb._keep(eff, market)
+        v[card_param(card, K_BUY)] = rb._buy_want(eff, market)
+        v[card_param(card, K_ORDER)] = rb._order(eff, market)
+    for card in range(NUM_CARDS):
+        v[card_param(card, K_WANT)] = 99.0
+        v[card_param(card, K_GATE)] = 1.0
+    v[SCALAR_BASE + S["pit_stop_wear"]] = rb.PIT_STOP_WEAR
+    v[SCALAR_BASE + S["fuel_min_gears"]] = rb.FUEL_MIN_GEARS
+    v[SCALAR_BASE + S["camber_max_gear"]] = 1       # white or light gray
+    v[SCALAR_BASE + S["bump_min_rank"]] = 1         # not when starting first
+    v[SCALAR_BASE + S["adrenaline_min_pass"]] = 1
+    v[SCALAR_BASE + S["take_back_keep"]] = rb.TAKE_BACK_KEEP
+    v[SCALAR_BASE + S["fs_remove_keep"]] = rb.FS_REMOVE_KEEP
+    v[SCALAR_BASE + S["boost_min_picks"]] = 1
+    v[SCALAR_BASE + S["supercharged_min_keep"]] = 2
+    v[SCALAR_BASE + S["driver_wanted"]] = rb.DRIVER_WANTED
+    v[SCALAR_BASE + S["driver_bag_wanted"]] = rb.DRIVER_BAG_WANTED
+    v[SCALAR_BASE + S["driver_weak"]] = rb.DRIVER_WEAK
+    v[SCALAR_BASE + S["cost_weight"]] = 0.01        # ``want * 100 + cost``, scaled by 1/100
+    for rank, d in enumerate(rb.DRIVER_PREFERENCE):
+        v[driver_param(int(d), 0)] = NUM_DRIVERS - rank
+        v[driver_param(int(d), 1)] = 1.0
+    return v
+
+
+@dataclass
+class TunedVector:
+    """A parameter vector with what it was tuned for."""
+
+    values: np.ndarray
+    market: dict = field(default_factory=dict)   # the configuration it was tuned on
+    meta: dict = field(default_factory=dict)     # optimiser, seed, budget, score...
+
+    def __post_init__(self) -> None:
+        self.values = np.asarray(self.values, dtype=np.float64)
+        if self.values.shape != (VECTOR_SIZE,):
+            raise ConfigError(f"a tuned {GAME} vector has {VECTOR_SIZE} entries, "
+                              f"got shape {self.values.shape}")
+        if not np.all(np.isfinite(self.values)):
+            raise ConfigError("a tuned vector must hold finite numbers only")
+
+    def to_json(self) -> dict:
+        return {"game": GAME, "layout_version": LAYOUT_VERSION, "market": self.market,
+                "meta": self.meta, "params": dict(zip(names(), self.values.tolist(), strict=True))}
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        return path
+
+
+def load(path: str | Path) -> TunedVector:
+    """Read a vector file; a wrong game, layout version or parameter set is a ConfigError."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"no tuned vector file {str(path)!r}")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"tuned vector file {str(path)!r} is not JSON: {err}") from None
+    if data.get("game") != GAME:
+        raise ConfigError(f"{str(path)!r} is a vector for game {data.get('game')!r}, "
+                          f"not {GAME!r}")
+    if data.get("layout_version") != LAYOUT_VERSION:
+        raise ConfigError(f"{str(path)!r} has layout version {data.get('layout_version')!r}; "
+                          f"this code reads version {LAYOUT_VERSION}")
+    params = data.get("params", {})
+    expected = names()
+    missing = [n for n in expected if n not in params]
+    extra = [n for n in params if n not in expected]
+    if missing or extra:
+        raise ConfigError(f"{str(path)!r}: parameters missing {missing[:5]} / unknown "
+                          f"{extra[:5]}")
+    values = np.array([float(params[n]) for n in expected], dtype=np.float64)
+    return TunedVector(values, data.get("market", {}), data.get("meta", {}))

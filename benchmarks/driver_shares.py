@@ -1,0 +1,76 @@
+"""Each Racing Season driver's win share in mirror games of one agent spec (every seat
+the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson intervals
+(issue 22, item 7).
+
+    python -m transit_gym.benchmarks.driver_shares --agent tuned --players 4 --games 400
+
+``--drivers all`` drafts from all ten (every driver is held often enough to measure);
+``--drivers on`` from players + 1. Games are jitted (``play_specs``); the market is drawn
+per game from all 35 cards (``card_pool="all"``) unless ``--card-set`` names one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from transit_gym.agents.registry import play_specs
+from transit_gym.training.stats import wilson_interval
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.registry import cached_game, options_key
+
+
+def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str | bool,
+                  card_set: str, track: str) -> list[tuple[int, int, float, float, float]]:
+    """(driver, seats holding it, win share, low, high) per driver."""
+    options = {"drivers": drivers, "card_set": card_set, "track": track}
+    if card_set == "random":
+        options["card_pool"] = "all"
+    game = cached_game("automobiles", players, options_key(options))
+    result = play_specs(game, [agent] * players, games, seed=seed)
+    held = np.zeros(NUM_DRIVERS + 1)
+    won = np.zeros(NUM_DRIVERS + 1)
+    for i in range(games):
+        for seat in range(players):
+            d = int(result.final_states[i][st.DRIVER_OF + seat])
+            held[d] += 1
+            won[d] += float(result.rewards[i, seat] > 0)
+    rows = []
+    for d in range(1, NUM_DRIVERS + 1):
+        low, high = wilson_interval(won[d], int(held[d]))
+        rows.append((d, int(held[d]), won[d] / held[d] if held[d] else float("nan"), low, high))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.driver_shares",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agent", default="tuned")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--drivers", default="on", choices=["on", "all"])
+    parser.add_argument("--card-set", default="random")
+    parser.add_argument("--track", default="daytona")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be positive, got {args.games}")
+    try:
+        rows = driver_shares(args.agent, args.players, args.games, args.seed,
+                             True if args.drivers == "on" else "all", args.card_set,
+                             args.track)
+    except ValueError as exc:   # ConfigError: unknown agent, bad options
+        parser.error(str(exc))
+    print(f"{args.agent} mirror, {args.players} players, {args.games} games, drivers "
+          f"{args.drivers} (fair share {1 / args.players:.2f})")
+    print("| driver | seats | win share | 95% interval |\n|---|---|---|---|")
+    for d, held, share, low, high in rows:
+        print(f"| {d:02d} | {held} | {share:.2f} | {low:.2f}-{high:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,395 @@
+"""Tune the Automobiles parameter-vector agent for one market, or a generalist over
+random markets, by CMA-ES self-play (issue 22, item 2).
+
+    python -m transit_gym.benchmarks.tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
+    python -m transit_gym.benchmarks.tune --cards "Factory Support,Air Jacks,Burnout,\
+        Overdrive,Crate Motor"
+    python -m transit_gym.benchmarks.tune --generalist --generations 200 --out reports/tune
+
+A candidate vector is the rule-based vector plus a scaled step per searched entry (the
+entries that matter in the market: the four gears, the market's five cards, the scalars,
+the drivers when they are in play; every card for the generalist). Each generation, every
+candidate plays ``--games`` games (seats alternated, the same deals for every candidate)
+against a field: the rule-based agent for half the games and the last ``--field``
+snapshots of the search's mean for the rest. The tuned vector is the final mean; it is
+then scored against the rule-based agent on ``--eval-games`` fresh games, with a 95%
+Wilson interval. The same seed and settings reproduce the vector (when the run ends by
+its generation count, not by ``--budget`` seconds of wall time; the file says which).
+
+Results are cached in ``--out``: one ``<market>.json`` vector per market, and
+``settings.json`` with the optimiser's settings. A second run with the same settings
+loads the cached vector; a run with other settings into the same folder stops (exit 2)
+naming the differences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from transit_gym.agents.tuned import vector as tv
+from transit_gym.training.runner import make_backend
+from transit_gym.training.stats import seat_wins, wilson_interval
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.registry import cached_game, options_key
+
+GAME = "automobiles"
+TRACKS = ("daytona", "monza", "talladega", "monte_carlo", "tucson")
+#: game index of the first evaluation game (far from the games used while tuning)
+EVAL_FIRST = 50_000_000
+
+#: step scale of each card parameter (one CMA unit), and of the scalars and drivers
+CARD_SCALE = {tv.K_KEEP: 2.0, tv.K_BUY: 2.0, tv.K_ORDER: 15.0, tv.K_WANT: 1.0,
+              tv.K_BUY_WEAR: 0.3, tv.K_GATE: 1.0}
+SCALAR_SCALE = {"pit_stop_wear": 1.5, "cost_weight": 0.01}
+DRIVER_SCALE = (3.0, 1.0)   # draft score, use flag
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What decides the tuned vector besides the market (compared on a cached folder)."""
+
+    seed: int = 0
+    generations: int = 60
+    popsize: int = 0          # 0: CMA's default for the dimension
+    games: int = 48           # games per candidate and generation
+    field: int = 3            # snapshots of the mean kept as opponents
+    field_every: int = 5      # generations between snapshots
+    sigma: float = 0.5        # CMA's initial step (in scale units)
+    eval_games: int = 200
+    budget: float = 300.0     # wall seconds: tuning stops early past this
+
+
+# ----- markets -------------------------------------------------------------------------------
+def market_options(card_set: str | None, cards: list[str] | None, track: str,
+                   drivers: str, laps: int | None) -> dict[str, Any]:
+    """Game options of one market (checked by building the game)."""
+    options: dict[str, Any] = {"track": track}
+    if cards:
+        if len(cards) != 5:
+            raise ConfigError(f"--cards needs five card names (one per colour), got {cards}")
+        options["card_set"] = list(cards)
+    else:
+        options["card_set"] = card_set or "First Game"
+    if drivers not in ("off", "on", "all"):
+        raise ConfigError(f"--drivers must be off, on or all, got {drivers!r}")
+    options["drivers"] = {"off": False, "on": True, "all": "all"}[drivers]
+    if laps is not None:
+        options["laps"] = laps
+    return options
+
+
+def generalist_markets() -> list[dict[str, Any]]:
+    """Random markets of all 35 cards on each of the five boards, drivers off and on."""
+    return [{"card_set": "random", "card_pool": "all", "track": t, "drivers": d}
+            for t in TRACKS for d in (False, True)]
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def market_name(markets: list[dict[str, Any]], players: int) -> str:
+    """A file name for the market(s)."""
+    if len(markets) > 1:
+        return f"generalist-{players}p"
+    m = markets[0]
+    cards = m["card_set"] if isinstance(m["card_set"], str) else "+".join(m["card_set"])
+    drivers = {False: "off", True: "on", "all": "all"}[m["drivers"]]
+    laps = f"-laps{m['laps']}" if "laps" in m else ""
+    return slug(f"{cards}-{m['track']}-{players}p-drivers-{drivers}{laps}")
+
+
+def searched_entries(markets: list[dict[str, Any]], players: int) -> np.ndarray:
+    """Vector indices the search moves: what can matter in these markets."""
+    cards: set[int] = set(range(4))
+    any_random = False
+    for m in markets:
+        game = cached_game(GAME, players, options_key(m))
+        if game.card_set is None:
+            any_random = True
+        else:
+            cards.update(tv.card_of_name(name) for name in game.card_set)
+    if any_random:
+        cards = set(range(tv.NUM_CARDS))
+    idx = [tv.card_param(tv.WEAR_CARD, tv.K_KEEP)]
+    for card in sorted(cards - {tv.WEAR_CARD}):
+        idx += [tv.card_param(card, k) for k in range(tv.NUM_CARD_PARAMS)]
+    idx += [tv.SCALAR_BASE + i for i in range(len(tv.SCALARS))]
+    if any(m.get("drivers") for m in markets):
+        idx += [tv.driver_param(d, k) for d in range(1, 11) for k in range(2)]
+    return np.array(sorted(set(idx)), dtype=np.int64)
+
+
+def scales(entries: np.ndarray) -> np.ndarray:
+    """One CMA unit of each searched entry."""
+    out = np.ones(entries.shape[0])
+    for j, i in enumerate(entries):
+        if i < tv.SCALAR_BASE:
+            out[j] = CARD_SCALE[int(i) % tv.NUM_CARD_PARAMS]
+        elif i < tv.DRIVER_BASE:
+            out[j] = SCALAR_SCALE.get(tv.SCALARS[i - tv.SCALAR_BASE], 1.0)
+        else:
+            out[j] = DRIVER_SCALE[(i - tv.DRIVER_BASE) % 2]
+    return out
+
+
+def to_vector(x: np.ndarray, entries: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """The policy vector of search point ``x`` (0: the rule-based vector). A ``want``
+    entry is unlimited (99) below 0.5 and a cap falling from 8 cubes above it."""
+    v = tv.rule_based_vector()
+    for j, i in enumerate(entries):
+        if i < tv.SCALAR_BASE and int(i) % tv.NUM_CARD_PARAMS == tv.K_WANT:
+            v[i] = 99.0 if x[j] < 0.5 else max(1.0, 8.0 - 4.0 * (x[j] - 0.5))
+        else:
+            v[i] = v[i] + scale[j] * x[j]
+    return v
+
+
+# ----- games (in worker processes) -----------------------------------------------------------
+def match_score(game, cand: np.ndarray, opponent: np.ndarray | None, games: int, seed: int,
+                first: int) -> tuple[float, int]:
+    """Win share of ``cand`` against ``opponent`` (None: the rule-based agent) over
+    ``games`` deals, each played with the candidate in every seat in turn (the other
+    seats held by the opponent). Returns (win shares summed, games played)."""
+    from transit_gym.agents.tuned import automobiles as tk
+    from transit_gym.envs.core.rollout import play_games
+
+    vectors = [cand] if opponent is None else [cand, opponent]
+    params = tk.params_with_vectors(game.param_table, vectors)
+    codes = {"cand": tk.TUNED_CODE, "opp": 1 if opponent is None else tk.TUNED_CODE + 1}
+    players = game.num_players
+    deals = max(1, games // players)
+    total = 0.0
+    for seat in range(players):
+        names = ["cand" if s == seat else "opp" for s in range(players)]
+        out = play_games(game, tk.policy, names, deals, seed=seed, first_game=first,
+                         params=params, codes=codes)
+        total += float(seat_wins(out.rewards)[:, seat].sum())
+    return total, deals * players
+
+
+def _evaluate(task: tuple) -> tuple[Any, float, int]:
+    """Worker task: (its key, win shares, games) over the markets and opponents."""
+    index, cand, opponents, markets, players, games, seed, first = task
+    wins, played = 0.0, 0
+    per = max(1, games // (len(opponents) * len(markets)))
+    for k, market in enumerate(markets):
+        game = cached_game(GAME, players, options_key(market))
+        for j, opp in enumerate(opponents):
+            w, n = match_score(game, cand, opp, per, seed,
+                               first + (k * len(opponents) + j) * per)
+            wins += w
+            played += n
+    return index, wins, played
+
+
+# ----- the search ----------------------------------------------------------------------------
+def _bar(total: int, label: str):
+    try:
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=label, unit="gen")
+    except ImportError:
+        from transit_gym.training.progress import Progress
+
+        return Progress(total, label=label)
+
+
+def tune(markets: list[dict[str, Any]], players: int, settings: Settings, workers: int = 2,
+         show: bool = True) -> tuple[tv.TunedVector, list[dict[str, Any]]]:
+    """Run CMA-ES for ``markets``; the tuned vector and the per-generation log."""
+    import cma
+
+    entries = searched_entries(markets, players)
+    scale = scales(entries)
+    dim = entries.shape[0]
+    opts = {"seed": settings.seed + 1, "verbose": -9, "maxiter": settings.generations,
+            "CMA_diagonal": dim > 60}
+    if settings.popsize:
+        opts["popsize"] = settings.popsize
+    es = cma.CMAEvolutionStrategy(np.zeros(dim), settings.sigma, opts)
+    field: list[np.ndarray] = []
+    log: list[dict[str, Any]] = []
+    backend = make_backend(workers)
+    bar = _bar(settings.generations, "tune ") if show else None
+    started = time.perf_counter()
+    stopped_by = "generations"
+    try:
+        for gen in range(settings.generations):
+            if time.perf_counter() - started > settings.budget:
+                stopped_by = "budget"
+                break
+            xs = es.ask()
+            field_used = len(field)
+            # rule-based for half of the games, the field for the other half
+            first = gen * 100_000
+            tasks = []
+            for i, x in enumerate(xs):
+                cand = to_vector(np.asarray(x), entries, scale)
+                if field:
+                    tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
+                                              settings.games // 2, settings.seed, first)))
+                    tasks.append((_evaluate, ((i, 1), cand, field, markets, players,
+                                              settings.games // 2, settings.seed,
+                                              first + 50_000)))
+                else:
+                    tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
+                                              settings.games, settings.seed, first)))
+            wins = np.zeros((len(xs), 2))     # against the rule-based agent, the field
+            played = np.zeros((len(xs), 2))
+            for (i, kind), w, n in backend.run(tasks):
+                wins[i, kind] += w
+                played[i, kind] += n
+            scores = wins.sum(axis=1) / np.maximum(played.sum(axis=1), 1)
+            vs_rule = wins[:, 0] / np.maximum(played[:, 0], 1)
+            es.tell(xs, list(-scores))
+            if (gen + 1) % settings.field_every == 0:
+                field = (field + [to_vector(np.asarray(es.mean), entries, scale)])
+                field = field[-settings.field:]
+            log.append({"generation": gen, "best": round(float(scores.max()), 4),
+                        "mean": round(float(scores.mean()), 4),
+                        "mean_vs_rule_based": round(float(vs_rule.mean()), 4),
+                        "best_vs_rule_based": round(float(vs_rule.max()), 4),
+                        "field": field_used,
+                        "games": int(played.sum()),
+                        "seconds": round(time.perf_counter() - started, 1)})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        backend.close()
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - started
+    values = to_vector(np.asarray(es.mean), entries, scale)
+    evaluation = evaluate_vs_rule_based(values, markets, players, settings.eval_games,
+                                        settings.seed, workers)
+    meta = {"optimiser": f"cma {cma.__version__} (CMA-ES)", "settings": asdict(settings),
+            "searched_entries": int(dim), "generations_run": len(log),
+            "stopped_by": stopped_by, "tuning_seconds": round(seconds, 1),
+            "workers": workers, "eval_vs_rule_based": evaluation}
+    market = {"game": GAME, "players": players,
+              "markets": markets if len(markets) > 1 else markets[0]}
+    return tv.TunedVector(values, market=market, meta=meta), log
+
+
+def evaluate_vs_rule_based(values: np.ndarray, markets: list[dict[str, Any]], players: int,
+                           games: int, seed: int, workers: int = 2) -> dict[str, Any]:
+    """Win share of ``values`` against the rule-based agent on fresh games (seats
+    alternated, games spread over the markets), with a 95% Wilson interval."""
+    chunks = max(1, min(2 * workers, games // max(1, players)))
+    per = max(1, games // chunks)
+    tasks = [(_evaluate, (c, values, [None], markets, players, per, seed,
+                          EVAL_FIRST + c * 1_000_000)) for c in range(chunks)]
+    wins, played = 0.0, 0
+    backend = make_backend(workers)
+    try:
+        for _, w, n in backend.run(tasks):
+            wins += w
+            played += n
+    finally:
+        backend.close()
+    low, high = wilson_interval(wins, played)
+    return {"games": played, "score": round(wins / played, 4), "low": round(low, 4),
+            "high": round(high, 4), "fair_share": round(1 / players, 4)}
+
+
+# ----- the cache and the CLI -----------------------------------------------------------------
+def check_settings(out: Path, settings: Settings) -> list[str]:
+    """The differences between ``settings`` and those a folder was made with."""
+    path = out / "settings.json"
+    if not path.is_file():
+        return []
+    saved = json.loads(path.read_text())
+    mine = asdict(settings)
+    return [f"{k}: {saved.get(k)!r} in the folder, {mine.get(k)!r} now"
+            for k in sorted(set(saved) | set(mine)) if saved.get(k) != mine.get(k)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.tune",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--card-set", default=None, help="a suggested set's name")
+    parser.add_argument("--cards", default=None,
+                        help="five card names, comma-separated (one per colour)")
+    parser.add_argument("--track", default="daytona", help=f"one of {', '.join(TRACKS)}")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--drivers", default="off", help="off, on or all")
+    parser.add_argument("--laps", type=int, default=None)
+    parser.add_argument("--generalist", action="store_true",
+                        help="random markets of all 35 cards, five boards, drivers off/on")
+    defaults = Settings()
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--generations", type=int, default=defaults.generations)
+    parser.add_argument("--popsize", type=int, default=defaults.popsize)
+    parser.add_argument("--games", type=int, default=defaults.games,
+                        help="games per candidate and generation")
+    parser.add_argument("--field", type=int, default=defaults.field)
+    parser.add_argument("--field-every", type=int, default=defaults.field_every)
+    parser.add_argument("--sigma", type=float, default=defaults.sigma)
+    parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
+    parser.add_argument("--budget", type=float, default=defaults.budget,
+                        help="wall seconds of tuning at most (default 300)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("reports") / "tune")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings(args.seed, args.generations, args.popsize, args.games, args.field,
+                            args.field_every, args.sigma, args.eval_games, args.budget)
+        for name in ("generations", "games", "field", "field_every", "eval_games"):
+            if getattr(settings, name) < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be positive, "
+                                  f"got {getattr(settings, name)}")
+        if settings.seed < 0 or settings.popsize < 0 or settings.sigma <= 0:
+            raise ConfigError("--seed and --popsize must be non-negative, --sigma positive")
+        if args.workers < 1:
+            raise ConfigError(f"--workers must be positive, got {args.workers}")
+        if args.generalist:
+            markets = generalist_markets()
+        else:
+            cards = [c.strip() for c in args.cards.split(",")] if args.cards else None
+            markets = [market_options(args.card_set, cards, args.track, args.drivers,
+                                      args.laps)]
+        for m in markets:
+            cached_game(GAME, args.players, options_key(m))   # options valid?
+    except ValueError as exc:   # ConfigError: bad arguments
+        parser.error(str(exc))
+    differences = check_settings(args.out, settings)
+    if differences:
+        parser.exit(2, f"tune: {args.out} holds vectors tuned with other settings; use "
+                       f"another --out or the same settings. Differences: "
+                       f"{'; '.join(differences)}\n")
+    name = market_name(markets, args.players)
+    path = args.out / f"{name}.json"
+    if path.is_file():
+        cached = tv.load(path)
+        print(f"cached: {path} (vs rule_based: {cached.meta.get('eval_vs_rule_based')})")
+        return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "settings.json").write_text(json.dumps(asdict(settings), indent=1) + "\n")
+    if not args.quiet:
+        print(f"tuning {name}: {len(markets)} market(s), {args.players} players, "
+              f"{settings.generations} generations of CMA-ES, {args.workers} workers "
+              f"(compiling the kernels first if needed)", file=sys.stderr)
+    vector, log = tune(markets, args.players, settings, args.workers, show=not args.quiet)
+    vector.save(path)
+    (args.out / f"{name}.log.json").write_text(json.dumps(log, indent=0) + "\n")
+    ev = vector.meta["eval_vs_rule_based"]
+    print(f"{path}: {ev['score']:.1%} vs rule_based over {ev['games']} games "
+          f"[{ev['low']:.1%}, {ev['high']:.1%}], tuned in {vector.meta['tuning_seconds']} s "
+          f"({vector.meta['generations_run']} generations, stopped by "
+          f"{vector.meta['stopped_by']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
