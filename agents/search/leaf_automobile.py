@@ -11,12 +11,11 @@ two numbers were fitted to rule-based self-play (docs/search.md).
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
+from transit_gym.agents.search.leaf import leaf_evaluation
 from transit_gym.envs.automobile.data import NUM_TURNS
 from transit_gym.envs.automobile.kernels import factory_value
 from transit_gym.envs.automobile.state import CASH, LOANS, P_LOAN_REPAY, P_NUM_PLAYERS, TURN
-from transit_gym.envs.core.leaf import softmax_rewards
 
 #: win-probability temperature in $1000 at the start and at the end of the game
 TEMPERATURE_START = 1.1
@@ -34,10 +33,10 @@ def strengths(s, p, out):
 
 
 @nb.njit(cache=True)
-def evaluate(s, p, out):
-    """Expected reward per seat of a running game (see the module docstring)."""
-    n = p[P_NUM_PLAYERS]
-    strength = np.zeros(n, dtype=np.float64)
-    left = strengths(s, p, strength)
-    temperature = TEMPERATURE_END + (TEMPERATURE_START - TEMPERATURE_END) * left
-    softmax_rewards(strength, n, temperature, out)
+def temperature(left):
+    """The win-probability temperature with ``left`` (0..1) of the game to go."""
+    return TEMPERATURE_END + (TEMPERATURE_START - TEMPERATURE_END) * left
+
+
+#: expected reward per seat of a running game (see the module docstring)
+evaluate = leaf_evaluation(strengths, temperature)

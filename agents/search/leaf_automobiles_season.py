@@ -12,7 +12,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from transit_gym.agents.search.leaf_automobiles import strengths
+from transit_gym.agents.search.leaf import leaf_evaluation
+from transit_gym.agents.search.leaf_automobiles import strengths as race_strengths
 from transit_gym.envs.automobiles_season.state import (
     PLAYER_OF,
     POINTS,
@@ -26,7 +27,6 @@ from transit_gym.envs.automobiles_season.state import (
     SEASON_PHASE,
     race_params,
 )
-from transit_gym.envs.core.leaf import softmax_rewards
 
 #: temperature in points with no race left to run, and added per race still to run
 TEMPERATURE_BASE = 1.0
@@ -34,17 +34,17 @@ TEMPERATURE_PER_RACE = 2.0
 
 
 @nb.njit(cache=True)
-def evaluate(s, p, out):
-    """Expected reward per player of a running season (see the module docstring)."""
+def strengths(s, p, out):
+    """Season points per player, plus during a race the points of the place each holds
+    now; returns the races still to run (the current one included)."""
     n = p[Q_NUM_PLAYERS]
-    strength = np.zeros(n, dtype=np.float64)
     for player in range(n):
-        strength[player] = s[POINTS + player]
+        out[player] = s[POINTS + player]
     race = s[RACE_NO]
     left = p[Q_NUM_RACES] - race - 1
     if s[SEASON_PHASE] == S_RACE:
         laps = np.zeros(n, dtype=np.float64)
-        strengths(s, race_params(s, p), laps)
+        race_strengths(s, race_params(s, p), laps)
         for seat in range(n):
             place = 1
             for other in range(n):
@@ -55,6 +55,16 @@ def evaluate(s, p, out):
                 gain = p[Q_FIRST + race]
             elif place == n and n > 2:
                 gain = p[Q_LAST + race]
-            strength[s[PLAYER_OF + seat]] += gain
+            out[s[PLAYER_OF + seat]] += gain
         left += 1
-    softmax_rewards(strength, n, TEMPERATURE_BASE + TEMPERATURE_PER_RACE * left, out)
+    return left
+
+
+@nb.njit(cache=True)
+def temperature(left):
+    """The win-probability temperature in points with ``left`` races still to run."""
+    return TEMPERATURE_BASE + TEMPERATURE_PER_RACE * left
+
+
+#: expected reward per player of a running season (see the module docstring)
+evaluate = leaf_evaluation(strengths, temperature)

@@ -8,9 +8,8 @@ wins); win probability per seat ``softmax(strength / TEMPERATURE)``.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
-from transit_gym.envs.core.leaf import softmax_rewards
+from transit_gym.agents.search.leaf import leaf_evaluation
 from transit_gym.envs.loose_caboose.kernels import pile_points
 from transit_gym.envs.loose_caboose.state import P_NUM_PLAYERS
 
@@ -19,10 +18,18 @@ TEMPERATURE = 4.0
 
 
 @nb.njit(cache=True)
-def evaluate(s, p, out):
-    """Expected reward per seat of a running game (see the module docstring)."""
-    n = p[P_NUM_PLAYERS]
-    strength = np.zeros(n, dtype=np.float64)
-    for seat in range(n):
-        strength[seat] = -pile_points(s, p, seat)
-    softmax_rewards(strength, n, TEMPERATURE, out)
+def strengths(s, p, out):
+    """Minus the penalty points per seat; the temperature does not change (returns 0)."""
+    for seat in range(p[P_NUM_PLAYERS]):
+        out[seat] = -pile_points(s, p, seat)
+    return 0.0
+
+
+@nb.njit(cache=True)
+def temperature(left):
+    """The win-probability temperature: ``TEMPERATURE`` all game long."""
+    return TEMPERATURE
+
+
+#: expected reward per seat of a running game (see the module docstring)
+evaluate = leaf_evaluation(strengths, temperature)

@@ -778,13 +778,29 @@ def _buy(s, p, seat, colour, money_field, to_bag):
 
 @nb.njit(cache=True)
 def _apply(s, p, action):
+    """One decision, handed to the kernel of its phase's group: the turn's own steps, the
+    base cards' cube picks, moves and draws, then the Racing Season's (delayed cards, cards
+    that move, drivers, cards that change piles), each of those in its own module."""
     phase = s[PHASE]
     seat = s[TURN_SEAT]
-    active = pile(seat, ACTIVE)
-    discard = pile(seat, DISCARD)
     colour = -1
     if A_ACTIVE <= action < A_SPACE:
         colour = (action - A_ACTIVE) % NC
+    if phase <= PH_MOVE:
+        _apply_turn(s, p, phase, seat, action, colour)
+    elif phase <= PH_PIT_TEAM_BUY:
+        _apply_pick(s, p, phase, seat, action, colour)
+    elif phase <= PH_TIRES:
+        _apply_start_move(s, phase, seat, colour)
+    elif phase <= PH_SUPERCHARGED:
+        _apply_draw(s, p, phase, seat, action, colour)
+    else:
+        _apply_racing_season(s, p, phase, seat, action, colour)
+
+
+@nb.njit(cache=True)
+def _apply_turn(s, p, phase, seat, action, colour):
+    """Setup purchases, the Action and Buy Phases, and a move's steps (Turn Sequence)."""
     if phase == PH_SETUP_BUY:
         if action == A_STOP:
             _setup_next(s, p)
@@ -808,14 +824,22 @@ def _apply(s, p, action):
         else:
             _buy(s, p, seat, colour, MONEY, False)
             s[BOUGHT_N] += 1
-    elif phase == PH_MOVE:
+    else:   # PH_MOVE
         if action == A_STOP:
             finish_move(s, p, seat)
         else:
             step_to(s, p, seat, action - A_SPACE)
             if s[MV_LEFT] == 0:
                 finish_move(s, p, seat)
-    elif phase == PH_CAR_CHIEF:
+
+
+@nb.njit(cache=True)
+def _apply_pick(s, p, phase, seat, action, colour):
+    """The base cards that pick cubes to remove, upgrade, bag or buy: Car Chief, Engineer
+    (then the removal it sets up), Manager, Mechanic, Pit Crew, Pit Team."""
+    active = pile(seat, ACTIVE)
+    discard = pile(seat, DISCARD)
+    if phase == PH_CAR_CHIEF:
         remove(s, discard, colour)
         if colour < BLACK:
             gain(s, seat, colour + 1, 1)
@@ -866,18 +890,30 @@ def _apply(s, p, action):
             remove(s, discard, colour)
             s[PK_TOTAL] += s[COST + colour]
             s[PK_LEFT] -= 1
-    elif phase == PH_PIT_TEAM_BUY:
+    else:   # PH_PIT_TEAM_BUY
         _buy(s, p, seat, colour, PK_TOTAL, False)
         s[PK_TOTAL] = 0
         s[PHASE] = PH_ACTION
-    elif phase == PH_STEERING:
-        move_cube(s, active, discard, colour)
+
+
+@nb.njit(cache=True)
+def _apply_start_move(s, phase, seat, colour):
+    """The base cards that start a move of the chosen gear: Steering, Suspension, Tires."""
+    if phase == PH_STEERING:
+        move_cube(s, pile(seat, ACTIVE), pile(seat, DISCARD), colour)
         start_move(s, 1 << (colour - 1), s[PK_LEFT], 0)
     elif phase == PH_SUSPENSION:
         start_move(s, 1 << colour, s[PK_LEFT], s[PK_LEFT])
-    elif phase == PH_TIRES:
+    else:   # PH_TIRES
         start_move(s, (1 << colour) - 1, s[PK_LEFT], s[PK_LEFT])
-    elif phase == PH_BOOST:
+
+
+@nb.njit(cache=True)
+def _apply_draw(s, p, phase, seat, action, colour):
+    """The base cards that draw cubes: Boost (and its offers to the others), Nitro,
+    Supercharged."""
+    active = pile(seat, ACTIVE)
+    if phase == PH_BOOST:
         if action == A_STOP:
             _boost_offers(s, p)
         else:
@@ -902,13 +938,19 @@ def _apply(s, p, action):
                 s[PK_LEFT] -= 1
     elif phase == PH_NITRO:
         _nitro_keep(s, p, seat, colour)
-    elif phase == PH_SUPERCHARGED:
+    else:   # PH_SUPERCHARGED
         if action == A_STOP:
             s[PHASE] = PH_ACTION
         else:
-            move_cube(s, discard, active, colour)
+            move_cube(s, pile(seat, DISCARD), active, colour)
             s[PK_LEFT] -= 1
-    elif phase == PH_ADRENALINE:       # Racing Season delayed cards
+
+
+@nb.njit(cache=True)
+def _apply_racing_season(s, p, phase, seat, action, colour):
+    """The Racing Season's decisions: delayed cards (Adrenaline, Crate Motor), cards that
+    move, drivers and cards that change piles (their kernels live in ``racing_season/``)."""
+    if phase == PH_ADRENALINE:       # Racing Season delayed cards
         if action == A_STOP:
             adrenaline_later(s, p, seat)
         else:

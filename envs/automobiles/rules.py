@@ -1,4 +1,5 @@
-"""Automobiles as a configured game: options, parameters, results and invariants.
+"""Automobiles as a configured game: its options (checked in ``options.py``, turned into
+the parameter tables by ``params.py``), results and invariants.
 
 Module functions follow DESIGN.md (``new_game``, ``legal_mask``, ``apply``,
 ``current_player``, ``is_over``, ``scores``); they delegate to the jitted kernels.
@@ -53,7 +54,6 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,7 @@ import numpy as np
 
 from transit_gym.envs.automobiles import board, kernels
 from transit_gym.envs.automobiles import data as auto_data
+from transit_gym.envs.automobiles import options as opt
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import (
     CARD_COLOURS,
@@ -74,6 +75,7 @@ from transit_gym.envs.automobiles.data import (
 from transit_gym.envs.automobiles.determinize import determinize
 from transit_gym.envs.automobiles.encode import OBS, action_name, observe
 from transit_gym.envs.automobiles.invariants import MESSAGES, violation
+from transit_gym.envs.automobiles.params import race_params
 from transit_gym.envs.automobiles.racing_season import (
     driver_data as drv_data,  # Racing Season drivers
 )
@@ -82,7 +84,6 @@ from transit_gym.envs.automobiles.racing_season.cards_delayed import (
 )
 from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
     check_track,
-    fill_track_params,
     resolve_track,
     weaving_flag,
 )
@@ -96,16 +97,8 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
     scores,
 )
 from transit_gym.envs.core.game import Game, Kernels, State
-from transit_gym.envs.core.options import check_flag, check_int
 
 KERNELS = Kernels.of(kernels, observe, violation=violation, determinize=determinize)
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
-_flag, _int_option = check_flag, check_int   # the shared option checkers (envs/core/options)
 
 
 class AutomobilesGame(Game):
@@ -149,46 +142,28 @@ class AutomobilesGame(Game):
         cards = auto_data.load_cards(self._data_file("card_data", card_data))
         boards = [auto_data.load_track(self._data_file("track", name, auto_data.TRACKS))
                   for name in names]
-        if laps is None:
-            laps = cards.default_laps
-        laps = _int_option("laps", laps, 1, cards.max_laps)
+        laps = opt.laps_option(laps, cards)
         for board_data in boards:
-            if len(board_data.grid) < self.num_players:
-                raise ConfigError(
-                    f"track {board_data.name!r} has {len(board_data.grid)} grid slots, too "
-                    f"few for {self.num_players} players")
-        if start_player == "random":
-            first = -1
-        else:
-            first = _int_option("start_player (or 'random')", start_player, 0,
-                                self.num_players - 1)
+            opt.check_grid(board_data, self.num_players)
+        first = opt.start_seat(start_player, self.num_players)
         self.cards = cards
         #: the boards, one per parameter row; ``track`` is the board when there is one
         #: (None when a board is drawn per reset: ``track_of(state)``)
         self.tracks = tuple(boards)
         self.track = boards[0] if len(boards) == 1 else None
-        self.card_set = self._resolve_set(card_set, cards)
-        self.card_pool = self._resolve_pool(card_pool, cards)
+        self.card_set = opt.resolve_set(card_set, cards)
+        self.card_pool = opt.resolve_pool(card_pool, cards)
         self.laps = laps
-        rounds = _int_option("max_rounds", max_rounds, 1, 100_000)
-        flags = {
-            st.P_OPEN_BAGS: _flag("open_bags", open_bags),
-            st.P_ACCELERATED: _flag("accelerated_play", accelerated_play),
-            st.P_BRANCH: _flag("branch_from_car", branch_from_car),
-            st.P_DRAFT_SPACE: _flag("draft_behind_space", draft_behind_space),
-            st.P_BUY_WEAR: _flag("buy_wear", buy_wear),
-        }
-        crossing = _flag("grid_crossing_counts", grid_crossing_counts)
+        rounds = opt.int_option("max_rounds", max_rounds, 1, 100_000)
+        flags = opt.rule_flags(open_bags, accelerated_play, branch_from_car,
+                               draft_behind_space, buy_wear)
+        mode = opt.drivers_mode(drivers)   # Racing Season drivers
         self.drivers = drv_data.load_drivers()
-        rows = []
-        for board_data in boards:   # one parameter row per board
-            p = self._race_params(cards, board_data, laps, first, max_rounds=rounds,
-                                  flags=flags,
-                                  grid_offset=0 if crossing else board_data.lap_length)
-            fill_track_params(p, board_data, weave)   # Racing Season
-            self._fill_drivers(p, drivers)   # Racing Season drivers
-            rows.append(p)
-        self.param_table = np.stack(rows)
+        self.param_table = np.stack([   # one parameter row per board
+            race_params(self.num_players, cards, board_data, laps, first, rounds, flags,
+                        opt.grid_offset(grid_crossing_counts, board_data), self.card_set,
+                        self.card_pool, weave, mode, self.drivers)
+            for board_data in boards])
         self.num_actions = kernels.NUM_ACTIONS
         self.obs_size = OBS.size
 
@@ -196,7 +171,7 @@ class AutomobilesGame(Game):
         """This game with the market ``card_set`` (five card names, one per colour): a copy
         sharing everything but its parameter rows and options, the same as building the
         game with that ``card_set`` and far cheaper (for searches over many markets)."""
-        chosen = self._resolve_set(list(card_set), self.cards)
+        chosen = opt.resolve_set(list(card_set), self.cards)
         other = object.__new__(type(self))   # not copy.copy: a Game pickles (and copies)
         other.__dict__.update(self.__dict__)  # by rebuilding itself from its options
         other._options = {**self._options, "card_set": list(card_set)}
@@ -206,106 +181,6 @@ class AutomobilesGame(Game):
             table[:, st.P_CARD_SET + colour] = self.cards.card_id(chosen[k])
         other.param_table = table
         return other
-
-    def _fill_drivers(self, p: np.ndarray, drivers: Any) -> None:
-        """The ``drivers`` option (False, True or "all") and the driver table, into ``p``."""
-        modes = {False: 0, True: 1, "all": 2}
-        if not (isinstance(drivers, bool) or (isinstance(drivers, str) and drivers == "all")):
-            raise ConfigError(f"drivers must be False, True or 'all' (the BGA table option: "
-                              f"draft from all ten), got {drivers!r}")
-        p[st.P_DRIVERS] = modes[drivers]
-        p[st.P_DRIVER_EXTRA] = self.drivers.extra
-        p[st.P_DRIVER_AMOUNT:st.P_DRIVER_AMOUNT + drv_data.NUM_DRIVERS] = self.drivers.amounts
-        p[st.P_DRIVER_PRICE:st.P_DRIVER_PRICE + drv_data.NUM_DRIVERS] = self.drivers.prices
-
-    @staticmethod
-    def _resolve_set(card_set: Any, cards: auto_data.CardData) -> tuple[str, ...] | None:
-        """Five card names (Garage, Pit, Handling, Performance, Engine), or None: random."""
-        if isinstance(card_set, str):
-            if card_set == "random":
-                return None
-            by_slug = {_slug(name): name for name in cards.sets}
-            if _slug(card_set) not in by_slug:
-                raise ConfigError(
-                    f"card_set {card_set!r} is not a suggested set; use one of "
-                    f"{sorted(cards.sets)}, 'random', or a list of five card names")
-            chosen = cards.sets[by_slug[_slug(card_set)]]
-        elif isinstance(card_set, (list, tuple)):
-            rows = {n: {"color": int(c)} for n, c in zip(cards.names, cards.colours,
-                                                          strict=True)}
-            problem = auto_data.set_problem(list(card_set), rows)
-            if problem:
-                raise ConfigError(f"card_set: {problem}")
-            chosen = tuple(card_set)
-        else:
-            raise ConfigError(f"card_set must be a set name, 'random' or a list of five "
-                              f"card names, got {card_set!r}")
-        by_colour = {int(cards.colours[cards.card_id(n)]): n for n in chosen}
-        return tuple(by_colour[c] for c in CARD_COLOURS)
-
-    @staticmethod
-    def _resolve_pool(card_pool: Any, cards: auto_data.CardData) -> np.ndarray:
-        """1 per card that ``card_set="random"`` may draw."""
-        pools = {"base": cards.expansion == 0, "expansion": cards.expansion == 1,
-                 "all": np.ones(cards.num_cards, dtype=bool)}
-        if not isinstance(card_pool, str) or card_pool not in pools:
-            raise ConfigError(f"card_pool must be one of {sorted(pools)}, got {card_pool!r}")
-        pool = pools[card_pool]
-        for colour in CARD_COLOURS:
-            if not pool[cards.colours == colour].any():
-                raise ConfigError(
-                    f"card_pool {card_pool!r} has no {COLOURS[colour]} card")
-        return pool.astype(np.int64)
-
-    def _race_params(self, cards: auto_data.CardData, board_data: auto_data.TrackData,
-                     laps: int, first: int, max_rounds: int, flags: dict[int, int],
-                     grid_offset: int) -> np.ndarray:
-        """The parameter row of one board."""
-        p = np.zeros(st.PARAMS.size, dtype=np.int64)
-        p[st.P_NUM_PLAYERS] = self.num_players
-        p[st.P_LAPS] = laps
-        p[st.P_LAP] = board_data.lap_length
-        p[st.P_NUM_SPACES] = board_data.num_spaces
-        p[st.P_START] = first
-        for offset, value in flags.items():
-            p[offset] = value
-        p[st.P_MAX_ROUNDS] = max_rounds
-        p[st.P_GRID_OFFSET] = grid_offset
-        p[st.P_HAND] = cards.hand_size
-        p[st.P_SUPPLY:st.P_SUPPLY + NUM_COLOURS] = cards.supply
-        p[st.P_STARTING_BAG:st.P_STARTING_BAG + NUM_COLOURS] = cards.starting_bag
-        p[st.P_WEAR_CHART:st.P_WEAR_CHART + len(GEARS)] = cards.wear_chart
-        slots = len(board_data.grid)
-        p[st.P_ALLOWANCE:st.P_ALLOWANCE + slots] = board_data.allowance
-        p[st.P_GRID:st.P_GRID + slots] = board_data.grid
-        n = board_data.num_spaces
-        p[st.P_SPACE_LANE:st.P_SPACE_LANE + n] = board_data.lane
-        p[st.P_SPACE_END:st.P_SPACE_END + n] = board_data.end
-        p[st.P_SPACE_LEN:st.P_SPACE_LEN + n] = board_data.length
-        p[st.P_SPACE_COLOURS:st.P_SPACE_COLOURS + n] = board_data.colours
-        tops = np.array([max(g for g in GEARS if m & (1 << g)) for m in board_data.colours],
-                        dtype=np.int64)
-        p[st.P_SPACE_TOP:st.P_SPACE_TOP + n] = tops
-        p[st.P_NEXT_SAME:st.P_NEXT_SAME + st.MAX_SPACES] = -1
-        p[st.P_NEXT_SAME:st.P_NEXT_SAME + n] = board_data.next_same
-        p[st.P_COVER:st.P_COVER + auto_data.MAX_LANES * auto_data.MAX_LAP] = -1
-        for lane in range(board_data.lanes):
-            start = st.P_COVER + lane * auto_data.MAX_LAP
-            p[start:start + board_data.lap_length] = board_data.cover[lane]
-        m = cards.num_cards
-        p[st.P_NUM_CARDS] = m
-        for table, values in ((st.P_CARD_COLOUR, cards.colours),
-                              (st.P_CARD_EFFECT, cards.effects), (st.P_CARD_COST, cards.costs),
-                              (st.P_CARD_VALUE, cards.values), (st.P_CARD_WEAR, cards.wear),
-                              (st.P_CARD_COUNT, cards.count), (st.P_CARD_BONUS, cards.bonus)):
-            p[table:table + m] = values
-        for colour in (*GEARS, WEAR):
-            p[st.P_CARD_SET + colour] = int(np.flatnonzero(cards.colours == colour)[0])
-        for k, colour in enumerate(CARD_COLOURS):
-            p[st.P_CARD_SET + colour] = -1 if self.card_set is None \
-                else cards.card_id(self.card_set[k])
-        p[st.P_CARD_IN_POOL:st.P_CARD_IN_POOL + m] = self.card_pool
-        return p
 
     def track_of(self, state: State | np.ndarray) -> auto_data.TrackData:
         """The board of ``state`` (a ``State`` or its vector): the game's board, or the

@@ -1,4 +1,5 @@
-"""The Racing Season campaign of Automobiles as a configured game (one episode = a season).
+"""The Racing Season campaign of Automobiles as a configured game (one episode = a season);
+its options are checked in ``options.py`` and fill the tables of ``params.py``.
 
 Options:
 - ``tracks="random"``: a list of 3-8 built-in track names (played in that order), or
@@ -51,7 +52,15 @@ from transit_gym.envs.automobiles_season.data import (
     load_sponsors,
 )
 from transit_gym.envs.automobiles_season.invariants import MESSAGES, violation
-from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.automobiles_season.options import (  # noqa: F401  (re-exported)
+    BASE_TRACKS,
+    EXPANSION_TRACKS,
+    MAX_RANDOM_RACES,
+    RANDOM_POOLS,
+    check_modules,
+    resolve_tracks,
+)
+from transit_gym.envs.automobiles_season.params import season_params
 from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
     apply,
     current_player,
@@ -62,12 +71,6 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 )
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.layout import Layout
-
-BASE_TRACKS = ("daytona", "monza")
-EXPANSION_TRACKS = ("talladega", "monte_carlo", "tucson")
-RANDOM_POOLS = {"random": BASE_TRACKS, "random_expansion": EXPANSION_TRACKS,
-                "random_all": BASE_TRACKS + EXPANSION_TRACKS}
-MAX_RANDOM_RACES = 5      # BGA offers 3-, 4- and 5-race seasons
 
 KERNELS = Kernels(init=kern.init, legal_mask=kern.legal_mask, apply=kern.apply,
                   current_player=kern.current_player, rewards=kern.rewards,
@@ -84,11 +87,6 @@ OBS = Layout([
     ("sponsor_effect", 7),         # place one-hot, cubes left, non-wear, extra, money
 ])
 assert OBS.offset("season_decision") == kern.SO_DECISION and OBS.size == kern.OBS_SIZE
-
-RACE_OPTIONS = ("card_set", "card_pool", "start_player", "open_bags", "accelerated_play",
-                "branch_from_car", "draft_behind_space", "grid_crossing_counts", "buy_wear",
-                "max_rounds")
-
 
 class AutomobilesSeasonGame(Game):
     """A Racing Season campaign of Automobiles for 2-5 players."""
@@ -118,13 +116,8 @@ class AutomobilesSeasonGame(Game):
             self._options["tracks"] = list(tracks)
         if isinstance(card_set, tuple):
             self._options["card_set"] = list(card_set)
-        pool, order, random_order = self._resolve_tracks(tracks, races)
-        if not isinstance(sponsors, bool):
-            raise ConfigError(f"sponsors must be True or False, got {sponsors!r}")
-        if not (isinstance(drivers, bool) or drivers == "all"):
-            raise ConfigError(f"drivers must be True (the rule), 'all' (the BGA table option: "
-                              f"draft from all ten) or False (no drivers, not a rule), "
-                              f"got {drivers!r}")
+        pool, order, random_order = resolve_tracks(tracks, races)
+        check_modules(sponsors, drivers)
         race_options: dict[str, Any] = {
             "laps": laps, "card_set": card_set, "card_pool": card_pool,
             "start_player": start_player, "open_bags": open_bags,
@@ -143,58 +136,12 @@ class AutomobilesSeasonGame(Game):
         self.points = load_points()
         self.laps = self.races_games[0].laps
         self.cards = self.races_games[0].cards
-        self._fill_params(order)
+        self.params = season_params(self.num_players, self.num_races, len(self.pool),
+                                    self.random_order, order, self.sponsors_on,
+                                    self.sponsor_data, self.points,
+                                    [g.params for g in self.races_games])
         self.num_actions = ss.NUM_ACTIONS
         self.obs_size = OBS.size
-
-    def _resolve_tracks(self, tracks: Any, races: Any) -> tuple[list[str], list[int] | None,
-                                                                bool]:
-        """The pool of track names, the fixed order (pool indexes) or None, random?"""
-        if isinstance(tracks, str):
-            if tracks not in RANDOM_POOLS:
-                raise ConfigError(f"tracks must be a list of {MIN_RACES}-{MAX_RACES} track "
-                                  f"names or one of {sorted(RANDOM_POOLS)}, got {tracks!r}")
-            if races is None:
-                races = MIN_RACES
-            if isinstance(races, bool) or not isinstance(races, (int, np.integer)) \
-                    or not MIN_RACES <= races <= MAX_RANDOM_RACES:
-                raise ConfigError(f"races must be an integer in {MIN_RACES}.."
-                                  f"{MAX_RANDOM_RACES} with tracks={tracks!r}, got {races!r}")
-            return list(RANDOM_POOLS[tracks]), None, True
-        if not isinstance(tracks, (list, tuple)) or not all(isinstance(t, str) for t in tracks):
-            raise ConfigError(f"tracks must be a list of track names or one of "
-                              f"{sorted(RANDOM_POOLS)}, got {tracks!r}")
-        if not MIN_RACES <= len(tracks) <= MAX_RACES:
-            raise ConfigError(f"a season has {MIN_RACES}-{MAX_RACES} tracks, got "
-                              f"{len(tracks)}: {list(tracks)}")
-        if races is not None and races != len(tracks):
-            raise ConfigError(f"races={races!r} disagrees with the {len(tracks)} tracks given")
-        for name in tracks:
-            if name.endswith(".toml"):
-                raise ConfigError(f"season tracks must be built-in track names, got {name!r}")
-        pool = list(dict.fromkeys(tracks))
-        return pool, [pool.index(t) for t in tracks], False
-
-    def _fill_params(self, order: list[int] | None) -> None:
-        header = np.zeros(ss.HEADER_SIZE, dtype=np.int64)
-        header[ss.Q_NUM_PLAYERS] = self.num_players
-        header[ss.Q_NUM_RACES] = self.num_races
-        header[ss.Q_POOL] = len(self.pool)
-        header[ss.Q_RANDOM] = int(self.random_order)
-        if order is not None:
-            header[ss.Q_FIXED:ss.Q_FIXED + len(order)] = order
-        header[ss.Q_SPONSORS] = int(self.sponsors_on)
-        sp = self.sponsor_data
-        header[ss.Q_NUM_SPONSORS] = len(sp.names)
-        header[ss.Q_STANDARD:ss.Q_STANDARD + 3] = sp.standard
-        for r in range(MAX_RACES):
-            first, middle, last = self.points.row(r)
-            header[ss.Q_FIRST + r] = first
-            header[ss.Q_MIDDLE + r] = middle
-            header[ss.Q_LAST + r] = last
-        table = sp.table.reshape(-1)
-        header[ss.Q_TABLE:ss.Q_TABLE + table.size] = table
-        self.params = np.concatenate([header] + [g.params for g in self.races_games])
 
     # ----- the current race --------------------------------------------------------------------
     def race_no(self, state: State) -> int:

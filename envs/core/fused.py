@@ -114,11 +114,15 @@ def _python_function(kernel: Callable) -> Callable:
 
 
 def game_tag(functions: dict[str, Callable]) -> str:
-    """``<game>_<hash>``: the game package of ``apply`` and a digest naming every function
-    a loop calls, so the cached copies of two games (or of two policies) never mix."""
+    """``<game>_<hash>``: the game package of ``apply`` (else the module of the first
+    function) and a digest naming every function a loop calls, so the cached copies of two
+    games (or of two policies) never mix."""
     names = sorted(f"{role}={_python_function(f).__module__}.{_python_function(f).__qualname__}"
                    for role, f in functions.items())
     digest = hashlib.sha256("|".join(names).encode()).hexdigest()[:12]
+    if "apply" not in functions:   # not a game's kernels (a leaf evaluation): its module
+        anchor = next(iter(functions.values()))
+        return f"{_python_function(anchor).__module__.split('.')[-1]}_{digest}"
     parts = _python_function(functions["apply"]).__module__.split(".")
     game = parts[-2] if len(parts) >= 2 else "game"
     return f"{game}_{digest}"
@@ -136,6 +140,8 @@ def stamp_sources(functions: dict[str, Callable]) -> tuple[str, ...] | None:
         if found is None:
             return None
         sources.update(found)
+        # a jitted copy of a template (a game's leaf evaluation) covers its own sources too
+        sources.update(getattr(_python_function(function), _numba_cache.STAMP_ATTR, ()))
     return tuple(sorted(sources))
 
 
