@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.registry import is_jit_spec
-from transit_gym.agents.tuned import is_tuned_spec, spec_vector
+from transit_gym.agents.tuned import is_tuned_spec
 from transit_gym.benchmarks import balance_report, card_sets
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES

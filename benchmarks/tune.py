@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.training.runner import make_backend
-from transit_gym.training.stats import seat_wins, wilson_interval
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.runner import make_backend
+from transit_gym.training.stats import seat_wins, wilson_interval
 
 GAME = "automobiles"
 TRACKS = ("daytona", "monza", "talladega", "monte_carlo", "tucson")

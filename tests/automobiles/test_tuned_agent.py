@@ -10,8 +10,8 @@ import json
 import numpy as np
 import pytest
 
-from transit_gym.agents.rule_based.automobiles import policy as rule_policy
 from transit_gym.agents.registry import make_agent, play_specs, policy_kernel
+from transit_gym.agents.rule_based.automobiles import policy as rule_policy
 from transit_gym.agents.tuned import TunedAgent
 from transit_gym.agents.tuned import automobiles as tk
 from transit_gym.agents.tuned import vector as tv
