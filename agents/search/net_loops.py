@@ -12,6 +12,8 @@ actions legal in this determinization, ``avail`` how often the child was availab
 stops at the first node not yet evaluated: the network evaluates it once, storing its
 logits for later visits and giving the value of the seat to move there (the other seats
 share its negation). No rollouts. A terminal node backs up the game's rewards.
+Restricted play: ``forbidden[seat]`` (zero rows: none) is cleared from every mask of
+that seat in the tree; a hypothetical position where it leaves nothing keeps its moves.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import math
 import numpy as np
 
 from transit_gym.agents.learned.network import forward
+from transit_gym.envs.core.restrict import apply_forbidden
 
 PARENT, ACTION, MOVER, FIRST, NEXT, EXPANDED = 0, 1, 2, 3, 4, 5
 INT_FIELDS = 6
@@ -86,7 +89,7 @@ def select(ints, floats, logits, node, mask, n_actions, c_puct):
 
 
 def net_simulate(root, p, seat, ints, floats, logits, n_nodes, n_sims, c_puct, rng,
-                 n_players, n_actions, obs_size, w, sizes, scratch_size):
+                 n_players, n_actions, obs_size, w, sizes, scratch_size, forbidden):
     """Run ``n_sims`` simulations into the tree; return the new node count."""
     s = np.empty_like(root)
     mask = np.zeros(n_actions, dtype=np.int8)
@@ -115,6 +118,7 @@ def net_simulate(root, p, seat, ints, floats, logits, n_nodes, n_sims, c_puct, r
                 break
             mask[:] = 0
             legal_mask(s, p, mask)
+            apply_forbidden(mask, forbidden, player)
             a = select(ints, floats, logits, node, mask, n_actions, c_puct)
             c = find_child(ints, node, a)
             if c < 0:

@@ -28,6 +28,7 @@ from transit_gym.agents.search.net_loops import (
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.fused import jit_templates
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.restrict import as_loop_argument
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
 #: simulations per move of the spec ``net_mcts`` (``net_mcts:N`` sets N)
@@ -103,7 +104,7 @@ class NetSearchAgent(Agent):
                           "act_state(state, seat)")
 
     def act_state(self, state: State, seat: int) -> int:
-        legal = np.flatnonzero(self.game.legal_mask(state))
+        legal = np.flatnonzero(self.legal_mask(state, seat))
         if legal.size == 1:
             return int(legal[0])
         return self.search(state, seat).action
@@ -113,7 +114,8 @@ class NetSearchAgent(Agent):
         return int(self._kernel(root, game.params_of(root), seat, self._ints, self._floats,
                                 self._logits, n_nodes, n, self.c_puct, self._words,
                                 game.num_players, game.num_actions, game.obs_size,
-                                net.weights, net.sizes, net.scratch_size))
+                                net.weights, net.sizes, net.scratch_size,
+                                as_loop_argument(self.forbidden, game.num_actions)))
 
     def search(self, state: State, seat: int) -> NetSearchResult:
         """Search from ``state`` for ``seat`` (to move); the state is not changed."""
@@ -125,7 +127,7 @@ class NetSearchAgent(Agent):
         self._ints[0, EXPANDED] = 0
         self._floats[0, :] = 0.0
         root = np.ascontiguousarray(state.data)
-        mask = game.legal_mask(state).astype(bool)
+        mask = self.legal_mask(state, seat).astype(bool)
         n_nodes = self._run(root, seat, 1, 1)   # evaluates the root
         root_logits = self._logits[0].copy()
         root_value = float(self._floats[0, VALUE])

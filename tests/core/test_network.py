@@ -164,3 +164,21 @@ def test_search_agent_rejects_bad_settings():
 def test_record_json_round_trip():
     record = NetworkRecord.for_game(_game(), (4, 4))
     assert NetworkRecord.from_json(record.to_json()) == record
+
+
+def test_restricted_search_never_plays_or_visits_a_forbidden_action():
+    """Restricted play (issue 22 item 4) holds for the network search: the action its prior
+    favours, once forbidden to the seat, is neither chosen nor visited at the root."""
+    from transit_gym.agents.search.net_mcts import NetSearchAgent
+
+    game = _game()
+    state = next(s for s in _states(game, 20) if game.legal_mask(s).sum() >= 3)
+    player = game.current_player(state)
+    favourite = int(np.flatnonzero(game.legal_mask(state))[-1])
+    agent = NetSearchAgent(game, _biased_network(game, favourite), simulations=40, seed=9)
+    forbidden = np.zeros((game.num_players, game.num_actions), dtype=bool)
+    forbidden[player, favourite] = True
+    agent.restrict(forbidden, game)
+    result = agent.search(state, player)
+    assert result.action != favourite and result.visits[favourite] == 0
+    assert agent.act_state(state, player) != favourite
