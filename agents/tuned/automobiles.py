@@ -77,7 +77,7 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.encode import (
     O_COST,
     O_DECISION,

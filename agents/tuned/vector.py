@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from transit_gym.envs.automobiles.data import EFFECTS, GEARS, NUM_COLOURS, WEAR
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.errors import ConfigError
 
 #: bump when the layout changes: a file of another version is refused

@@ -594,7 +594,8 @@ def test_drivers_all_is_labelled_as_the_bga_table_option():
     import re
     from pathlib import Path
 
-    from transit_gym.envs.automobiles import rules, season_rules
+    from transit_gym.envs.automobiles import rules
+    from transit_gym.envs.automobiles_season import rules as season_rules
 
     root = Path(__file__).resolve().parents[2]
     texts = {"rules.py": rules.__doc__, "season_rules.py": season_rules.__doc__}

@@ -204,7 +204,7 @@ def test_tournaments_and_balance_sweeps_take_tuned_specs(tmp_path):
 def test_season_tuned_agent_plays_its_races_with_the_vector(tmp_path):
     """The Racing Season campaign's tuned seat: races by the tuned race policy, sponsors
     by the rule-based season agent; at the rule-based vector the seasons are unchanged."""
-    from transit_gym.envs.automobiles.season_rules import AutomobilesSeasonGame
+    from transit_gym.envs.automobiles_season.rules import AutomobilesSeasonGame
 
     game = AutomobilesSeasonGame(num_players=2)
     path = tv.TunedVector(tv.rule_based_vector()).save(tmp_path / "rb.json")

@@ -268,7 +268,7 @@ def test_user_card_file_action_errors(tmp_path):
 @pytest.mark.parametrize(("options", "expected"), [
     ({"blockage_counts": "some"}, "blockage_counts must be one of"),
     ({"exact_goals": "fuzzy"}, "exact_goals must be one of"),
-    ({"end_at": 0}, "end_at must be a boarding-track space 1..12"),
+    ({"end_at": 0}, "end_at must be a boarding-track space in 1..12"),
     ({"end_at": 13}, "end_at"),
     ({"end_at": True}, "end_at"),
     ({"player_decks": "yes"}, "player_decks must be True or False"),
@@ -276,7 +276,7 @@ def test_user_card_file_action_errors(tmp_path):
     ({"skip": "sometimes"}, "skip must be one of"),
     ({"first_player": 2}, "first_player must be a seat 0..1"),
     ({"reward": "glory"}, "reward must be one of"),
-    ({"max_rounds": 0}, "max_rounds must be a positive integer or None"),
+    ({"max_rounds": 0}, r"max_rounds must be None \(no limit\) or a round count in 1..100000"),
     ({"cards": 5}, "cards must be a file path"),
     ({"poi": ["S1"]}, "poi must be a dict"),
     ({"poi": {"S99": "blank"}}, "'S99' is not a space of Flying Cloud"),
