@@ -77,7 +77,6 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
     WHITE,
 )
-from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.encode import (
     O_COST,
     O_DECISION,
@@ -104,6 +103,7 @@ from transit_gym.envs.automobiles.kernels import (
     A_STOP,
     A_USE_DRIVER,
 )
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     NUM_PHASES,
     PH_ACTION,
