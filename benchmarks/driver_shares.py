@@ -18,7 +18,7 @@ import numpy as np
 
 from transit_gym.agents.registry import play_specs
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.driver_data import NUM_DRIVERS
+from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.stats import wilson_interval
 

@@ -4,12 +4,13 @@ Each iteration plays self-play games in which every seat is the network-guided s
 (:class:`~transit_gym.agents.search.net_mcts.NetSearchAgent`, Dirichlet noise at the
 root, moves sampled in proportion to visits for the first ``--sample-moves`` decisions of
 a seat, then the most visited); each decision gives a training sample: the observation,
-the legal mask, the policy target (Gumbel AlphaZero's improved policy from the root's
-logits and completed Q-values, which keeps improving the policy with a handful of
-simulations; ``--target visits`` uses AlphaZero's visit distribution) and, once the game
-ends, the reward of the seat that decided (value target). The torch twin of the network is
-fitted on the samples of the last ``--buffer`` iterations; then the network alone and
-with its search is scored against fixed opponents, with an Elo estimate in the log.
+the legal mask, the policy target (AlphaZero's visit distribution of the root;
+``--target improved`` uses Gumbel AlphaZero's improved policy from the root's logits and
+completed Q-values instead, see docs/learning.md for what it did on Loose Caboose!) and,
+once the game ends, the reward of the seat that decided (value target). The torch twin
+of the network is fitted on the samples of the last ``--buffer`` iterations; then the
+network alone and with its search is scored against fixed opponents, with an Elo
+estimate in the log.
 
 ``python -m transit_gym.training.exit --game loose_caboose --iterations 10 --out runs/lc``
 
@@ -391,9 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--c-puct", type=float, default=1.5)
     parser.add_argument("--root-noise", type=float, default=0.25)
     parser.add_argument("--sample-moves", type=int, default=8)
-    parser.add_argument("--target", choices=("improved", "visits"), default="improved",
-                        help="policy target: Gumbel AlphaZero's improved policy (default) or "
-                             "the root's visit distribution (AlphaZero)")
+    parser.add_argument("--target", choices=("improved", "visits"), default="visits",
+                        help="policy target: the root's visit distribution (AlphaZero, the "
+                             "default) or Gumbel AlphaZero's improved policy")
     parser.add_argument("--buffer", type=int, default=3, help="iterations of samples fitted")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=256)

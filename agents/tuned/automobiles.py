@@ -91,7 +91,6 @@ from transit_gym.envs.automobiles.encode import (
     PB_DISCARD,
     PB_USED,
 )
-from transit_gym.envs.automobiles.expansion_piles import is_pile_effect, is_pile_phase
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
     A_ALL_WEAR,
@@ -103,6 +102,7 @@ from transit_gym.envs.automobiles.kernels import (
     A_STOP,
     A_USE_DRIVER,
 )
+from transit_gym.envs.automobiles.racing_season.cards_piles import is_pile_effect, is_pile_phase
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.state import (
     NUM_PHASES,

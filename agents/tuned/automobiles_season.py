@@ -20,7 +20,7 @@ from transit_gym.agents.tuned.automobiles import (  # noqa: F401  (re-exported)
 )
 from transit_gym.envs.automobiles.encode import OBS_SIZE as RACE_OBS_SIZE
 from transit_gym.envs.automobiles.kernels import NUM_ACTIONS as RACE_ACTIONS
-from transit_gym.envs.automobiles.season import SO_DECISION
+from transit_gym.envs.automobiles_season.kernels import SO_DECISION
 from transit_gym.envs.automobiles_season.state import NUM_SEASON_PHASES
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from transit_gym.envs.automobiles import render as race_render
-from transit_gym.envs.automobiles import season_state as ss
 from transit_gym.envs.automobiles_season import render as season_render
+from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.core import render
 
 from .helpers import award_state, season
