@@ -25,8 +25,6 @@ naming each difference. Outputs: ``rounds.csv``, ``finalists.md``, ``summary.jso
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 import time
@@ -39,7 +37,7 @@ from transit_gym.benchmarks.balance import parse_options
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, options_key
-from transit_gym.training.run_folder import CsvSink
+from transit_gym.training.run_folder import CsvSink, open_rows
 from transit_gym.training.runner import (
     WorkerDiedError,
     check_backend,
@@ -273,24 +271,9 @@ def load_csv_rows(path: Path) -> list[dict[str, Any]]:
     duplicates dropped. A last row cut short (no line end: the run stopped while writing
     it) is removed from the file, so its games are played again; other damage is a
     ``ConfigError`` naming the line."""
-    if not path.exists():
+    reader = open_rows(path, (*ROW_KEY, "outcomes"), ROUNDS_FILE)
+    if reader is None:
         return []
-    raw = path.read_bytes()
-    complete = raw.rfind(b"\n") + 1
-    if complete < len(raw):
-        print(f"{path}: removing the incomplete last row (the run was stopped while "
-              f"writing it); its games are played again", file=sys.stderr)
-        with path.open("r+b") as handle:
-            handle.truncate(complete)
-        raw = raw[:complete]
-    try:
-        reader = csv.DictReader(io.StringIO(raw.decode("utf-8"), newline=""))
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not a {ROUNDS_FILE} of this tool (not UTF-8); choose "
-                          f"another --out") from None
-    if raw and not set(ROW_KEY) | {"outcomes"} <= set(reader.fieldnames or ()):
-        raise ConfigError(f"{path} is not a {ROUNDS_FILE} of this tool (no columns "
-                          f"{', '.join(ROW_KEY)}, outcomes); choose another --out")
     rows, seen = [], set()
     for row in reader:
         if None in row or None in row.values() or not all(

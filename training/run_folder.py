@@ -118,6 +118,38 @@ def check_settings(out: Path, settings: dict[str, Any], tool: str) -> None:
 
 
 # ----- the games CSV ----------------------------------------------------------------------------
+def open_rows(path: Path, required: Sequence[str], what: str) -> csv.DictReader | None:
+    """A reader over the rows of a resumable CSV (None when there is none yet).
+
+    A last row cut short (the run stopped while writing it: no line end) is removed from
+    the file, so its work is done again and the next row starts on a line of its own. A
+    file that is not UTF-8 or lacks the ``required`` columns is a ``ConfigError`` naming
+    ``what`` it should be."""
+    if not path.exists():
+        return None
+    if not path.is_file():
+        raise ConfigError(f"{path} is not a file; choose another --out")
+    raw = path.read_bytes()
+    complete = raw.rfind(b"\n") + 1
+    if complete < len(raw):
+        print(f"{path}: removing the incomplete last row (the run was stopped while "
+              f"writing it); its work is done again", file=sys.stderr)
+        with path.open("r+b") as handle:
+            handle.truncate(complete)
+        raw = raw[:complete]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not a {what} written by this tool (not UTF-8); "
+                          f"choose another --out or delete the file") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if text and not set(required) <= set(reader.fieldnames or ()):
+        names = " and ".join(f"'{k}'" for k in required)
+        raise ConfigError(f"{path} is not a {what} written by this tool (no {names} "
+                          f"columns); choose another --out or delete the file")
+    return reader
+
+
 def load_csv(path: Path, key: Sequence[str] = ("set", "game")) -> list[dict[str, Any]]:
     """Rows of an earlier (possibly interrupted) run, numbers parsed, duplicates (same
     ``key`` columns) dropped.
@@ -125,28 +157,9 @@ def load_csv(path: Path, key: Sequence[str] = ("set", "game")) -> list[dict[str,
     A last row cut short (the run stopped while writing it: no line end) is removed from
     the file, so its game is played again and the next row starts on a line of its own.
     Any other damage is a ``ConfigError`` naming the line."""
-    if not path.exists():
+    reader = open_rows(path, key, "games.csv")
+    if reader is None:
         return []
-    if not path.is_file():
-        raise ConfigError(f"{path} is not a file; choose another --out")
-    raw = path.read_bytes()
-    complete = raw.rfind(b"\n") + 1
-    if complete < len(raw):
-        print(f"{path}: removing the incomplete last row (the run was stopped while "
-              f"writing it); its game is played again", file=sys.stderr)
-        with path.open("r+b") as handle:
-            handle.truncate(complete)
-        raw = raw[:complete]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not a games.csv written by this tool (not UTF-8); "
-                          f"choose another --out or delete the file") from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if text and not set(key) <= set(reader.fieldnames or ()):
-        names = " and ".join(f"'{k}'" for k in key)
-        raise ConfigError(f"{path} is not a games.csv written by this tool (no {names} "
-                          f"columns); choose another --out or delete the file")
     rows, seen = [], set()
     for row in reader:
         game = row.get("game") or ""
