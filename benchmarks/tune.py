@@ -5,6 +5,7 @@ random markets, by CMA-ES self-play (issue 22, item 2).
     python -m transit_gym.benchmarks.tune --cards "Factory Support,Air Jacks,Burnout,\
         Overdrive,Crate Motor"
     python -m transit_gym.benchmarks.tune --generalist --generations 200 --out reports/tune
+    python -m transit_gym.benchmarks.tune --season --players 2 --out reports/tune-season
 
 A candidate vector is the rule-based vector plus a scaled step per searched entry (the
 entries that matter in the market: the four gears, the market's five cards, the scalars,
@@ -15,6 +16,12 @@ snapshots of the search's mean for the rest. The tuned vector is the final mean;
 then scored against the rule-based agent on ``--eval-games`` fresh games, with a 95%
 Wilson interval. The same seed and settings reproduce the vector (when the run ends by
 its generation count, not by ``--budget`` seconds of wall time; the file says which).
+
+``--season`` tunes only the sponsor entries of the Racing Season campaign
+(``automobiles_season``), the race entries fixed at ``--race-vector`` (the shipped
+generalist unless given): every candidate plays ``--games`` seasons against seats with the
+same race entries and the rule-based sponsor entries, seats alternated, and the result is
+scored the same way over ``--eval-games`` fresh seasons.
 
 Results are cached in ``--out``: one ``<market>.json`` vector per market, and
 ``settings.json`` with the optimiser's settings. A second run with the same settings
@@ -160,8 +167,10 @@ def match_score(game, cand: np.ndarray, opponent: np.ndarray | None, games: int,
     """Win share of ``cand`` against ``opponent`` (None: the rule-based agent) over
     ``games`` deals, each played with the candidate in every seat in turn (the other
     seats held by the opponent). Returns (win shares summed, games played)."""
-    from transit_gym.agents.tuned import automobiles as tk
+    from transit_gym.agents.tuned import tuned_module
     from transit_gym.envs.core.rollout import play_games
+
+    tk = tuned_module(game.name)   # the race policy, or the season one for a season game
 
     vectors = [cand] if opponent is None else [cand, opponent]
     params = tk.params_with_vectors(game.param_table, vectors)
@@ -302,6 +311,119 @@ def evaluate_vs_rule_based(values: np.ndarray, markets: list[dict[str, Any]], pl
             "high": round(high, 4), "fair_share": round(1 / players, 4)}
 
 
+# ----- the season campaign's sponsor entries -------------------------------------------------
+SEASON_GAME = "automobiles_season"
+#: one CMA unit of each sponsor entry (``tv.SPONSOR_PARAMS`` order)
+SPONSOR_SCALE = np.array([1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 3.0, 1.0, 3.0, 2.0, 1.0])
+
+
+def race_vector(spec: str) -> tuple[np.ndarray, str]:
+    """The race entries of a season tuning: ``tuned`` (the shipped generalist),
+    ``rule_based`` or a vector file. Returns (vector, a name for file names)."""
+    if spec == "rule_based":
+        return tv.rule_based_vector(), "rule-based"
+    from transit_gym.agents import tuned
+
+    path = tuned.SHIPPED[SEASON_GAME] if spec == "tuned" else Path(spec)
+    return tv.load(path).values, slug(path.stem)
+
+
+def season_market_name(options: dict[str, Any], players: int, races: str) -> str:
+    """A file name for a season tuning: players, race entries and the season options."""
+    extra = "".join(f"-{k}-{v}" for k, v in sorted(options.items()))
+    return slug(f"season-{players}p-races-{races}{extra}")
+
+
+def season_to_vector(x: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """``base`` with its sponsor block at the rule-based entries plus ``x`` scale units
+    (``x = 0``: the rule-based sponsor decisions)."""
+    v = np.array(base, dtype=np.float64)
+    v[tv.SPONSOR_BASE:] = tv.rule_based_sponsor_entries() + SPONSOR_SCALE * np.asarray(x)
+    return v
+
+
+def _season_evaluate(task: tuple) -> tuple[Any, float, int]:
+    """Worker task: (its key, win shares, seasons) of ``cand`` against ``opponent``."""
+    index, cand, opponent, options, players, games, seed, first = task
+    game = cached_game(SEASON_GAME, players, options_key(options))
+    wins, played = match_score(game, cand, opponent, games, seed, first)
+    return index, wins, played
+
+
+def _season_scores(backend, vectors: list[np.ndarray], opponent: np.ndarray,
+                   options: dict[str, Any], players: int, games: int, seed: int,
+                   first: int, chunks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Win shares and seasons of each vector against ``opponent``, each vector's seasons
+    split in ``chunks`` tasks (the same deals for every vector)."""
+    per = max(1, games // chunks)
+    tasks = [(_season_evaluate, ((i, c), v, opponent, options, players, per, seed,
+                                 first + c * 100_000))
+             for i, v in enumerate(vectors) for c in range(chunks)]
+    wins = np.zeros(len(vectors))
+    played = np.zeros(len(vectors))
+    for (i, _), w, n in backend.run(tasks):
+        wins[i] += w
+        played[i] += n
+    return wins, played
+
+
+def tune_season(base: np.ndarray, races: str, options: dict[str, Any], players: int,
+                settings: Settings, workers: int = 2, show: bool = True
+                ) -> tuple[tv.TunedVector, list[dict[str, Any]]]:
+    """CMA-ES over the sponsor entries, race entries fixed at ``base``, by seasons against
+    ``base`` with the rule-based sponsor entries; the tuned vector and the log."""
+    import cma
+
+    opponent = season_to_vector(np.zeros(tv.NUM_SPONSOR_PARAMS), base)
+    opts = {"seed": settings.seed + 1, "verbose": -9, "maxiter": settings.generations}
+    if settings.popsize:
+        opts["popsize"] = settings.popsize
+    es = cma.CMAEvolutionStrategy(np.zeros(tv.NUM_SPONSOR_PARAMS), settings.sigma, opts)
+    log: list[dict[str, Any]] = []
+    backend = make_backend(workers)
+    bar = _bar(settings.generations, "tune season ") if show else None
+    started = time.perf_counter()
+    stopped_by = "generations"
+    try:
+        for gen in range(settings.generations):
+            if time.perf_counter() - started > settings.budget:
+                stopped_by = "budget"
+                break
+            xs = es.ask()
+            cands = [season_to_vector(x, base) for x in xs]
+            wins, played = _season_scores(backend, cands, opponent, options, players,
+                                          settings.games, settings.seed, gen * 1_000_000,
+                                          chunks=1)
+            scores = wins / np.maximum(played, 1)
+            es.tell(xs, list(-scores))
+            log.append({"generation": gen, "best": round(float(scores.max()), 4),
+                        "mean": round(float(scores.mean()), 4), "games": int(played.sum()),
+                        "seconds": round(time.perf_counter() - started, 1)})
+            if bar is not None:
+                bar.update(1)
+        seconds = time.perf_counter() - started
+        values = season_to_vector(np.asarray(es.mean), base)
+        chunks = max(1, min(2 * workers, settings.eval_games // max(1, players)))
+        wins, played = _season_scores(backend, [values], opponent, options, players,
+                                      settings.eval_games, settings.seed, EVAL_FIRST, chunks)
+    finally:
+        backend.close()
+        if bar is not None:
+            bar.close()
+    low, high = wilson_interval(float(wins[0]), int(played[0]))
+    evaluation = {"games": int(played[0]), "score": round(float(wins[0] / played[0]), 4),
+                  "low": round(low, 4), "high": round(high, 4),
+                  "fair_share": round(1 / players, 4),
+                  "opponent": f"race entries {races}, rule-based sponsor entries"}
+    meta = {"optimiser": f"cma {cma.__version__} (CMA-ES)", "settings": asdict(settings),
+            "searched_entries": tv.NUM_SPONSOR_PARAMS, "generations_run": len(log),
+            "stopped_by": stopped_by, "tuning_seconds": round(seconds, 1), "workers": workers,
+            "eval_vs_rule_based_sponsors": evaluation}
+    market = {"game": SEASON_GAME, "players": players, "options": options,
+              "race_vector": races}
+    return tv.TunedVector(values, market=market, meta=meta), log
+
+
 # ----- the cache and the CLI -----------------------------------------------------------------
 def check_settings(out: Path, settings: Settings) -> list[str]:
     """The differences between ``settings`` and those a folder was made with."""
@@ -326,6 +448,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--laps", type=int, default=None)
     parser.add_argument("--generalist", action="store_true",
                         help="random markets of all 35 cards, five boards, drivers off/on")
+    parser.add_argument("--season", action="store_true",
+                        help="tune the Racing Season sponsor entries (automobiles_season "
+                             "defaults, --laps and --card-set passed on), race entries fixed")
+    parser.add_argument("--race-vector", default=None,
+                        help="--season: race entries from tuned (the shipped generalist, "
+                             "default), rule_based or a vector file")
     defaults = Settings()
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--generations", type=int, default=defaults.generations)
@@ -353,16 +481,23 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--seed and --popsize must be non-negative, --sigma positive")
         if args.workers < 1:
             raise ConfigError(f"--workers must be positive, got {args.workers}")
-        if args.generalist:
+        if args.season:
+            season = _season_setup(args)
+        elif args.race_vector is not None:
+            raise ConfigError("--race-vector goes with --season")
+        elif args.generalist:
             markets = generalist_markets()
         else:
             cards = [c.strip() for c in args.cards.split(",")] if args.cards else None
             markets = [market_options(args.card_set, cards, args.track, args.drivers,
                                       args.laps)]
-        for m in markets:
-            cached_game(GAME, args.players, options_key(m))   # options valid?
+        if not args.season:
+            for m in markets:
+                cached_game(GAME, args.players, options_key(m))   # options valid?
     except ValueError as exc:   # ConfigError: bad arguments
         parser.error(str(exc))
+    if args.season:
+        return _main_season(parser, args, settings, *season)
     differences = check_settings(args.out, settings)
     if differences:
         parser.exit(2, f"tune: {args.out} holds vectors tuned with other settings; use "
@@ -388,6 +523,55 @@ def main(argv: list[str] | None = None) -> int:
           f"[{ev['low']:.1%}, {ev['high']:.1%}], tuned in {vector.meta['tuning_seconds']} s "
           f"({vector.meta['generations_run']} generations, stopped by "
           f"{vector.meta['stopped_by']})")
+    return 0
+
+
+def _season_setup(args: argparse.Namespace) -> tuple[dict[str, Any], np.ndarray, str]:
+    """The season options, the race entries and their name of ``--season`` (checked)."""
+    if args.generalist or args.cards:
+        raise ConfigError("--season takes --players, --laps, --card-set and --race-vector; "
+                          "not --generalist or --cards")
+    options: dict[str, Any] = {}
+    if args.laps is not None:
+        options["laps"] = args.laps
+    if args.card_set is not None:
+        options["card_set"] = args.card_set
+    cached_game(SEASON_GAME, args.players, options_key(options))   # options valid?
+    base, races = race_vector(args.race_vector or "tuned")
+    return options, base, races
+
+
+def _main_season(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                 settings: Settings, options: dict[str, Any], base: np.ndarray,
+                 races: str) -> int:
+    """``--season``: tune (or load from the cache) the sponsor entries."""
+    differences = check_settings(args.out, settings)
+    if differences:
+        parser.exit(2, f"tune: {args.out} holds vectors tuned with other settings; use "
+                       f"another --out or the same settings. Differences: "
+                       f"{'; '.join(differences)}\n")
+    name = season_market_name(options, args.players, races)
+    path = args.out / f"{name}.json"
+    if path.is_file():
+        cached = tv.load(path)
+        print(f"cached: {path} (vs rule-based sponsors: "
+              f"{cached.meta.get('eval_vs_rule_based_sponsors')})")
+        return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "settings.json").write_text(json.dumps(asdict(settings), indent=1) + "\n")
+    if not args.quiet:
+        print(f"tuning {name}: sponsor entries, {args.players} players, "
+              f"{settings.generations} generations of CMA-ES, {args.workers} workers "
+              f"(compiling the kernels first if needed)", file=sys.stderr)
+    vector, log = tune_season(base, races, options, args.players, settings, args.workers,
+                              show=not args.quiet)
+    vector.save(path)
+    (args.out / f"{name}.log.json").write_text(json.dumps(log, indent=0) + "\n")
+    ev = vector.meta["eval_vs_rule_based_sponsors"]
+    print(f"{path}: {ev['score']:.1%} vs rule-based sponsor choices over {ev['games']} "
+          f"seasons [{ev['low']:.1%}, {ev['high']:.1%}], tuned in "
+          f"{vector.meta['tuning_seconds']} s ({vector.meta['generations_run']} generations, "
+          f"stopped by {vector.meta['stopped_by']})")
     return 0
 
 

@@ -13,8 +13,14 @@ four gear colours, wear, the 20 base cards and the 15 Racing Season cards):
   cards with wear to clean, Fuel Injection with enough gears...), 0 to activate it always.
 
 Then scalars (pit-stop threshold, the expansion cards' own decisions, the drivers'
-thresholds) and per driver a draft score and whether to use its ability. The rule-based
-agent is the point :func:`rule_based_vector`.
+thresholds), per driver a draft score and whether to use its ability, and last the
+Racing Season campaign's sponsor decisions (``SPONSOR_PARAMS``: a weight per term of a
+sponsor effect's worth, the keep bias, the place that judges which sponsor to remove,
+the cube-removal thresholds and which keep/buy tables the sponsor cube decisions use).
+The rule-based agents (race and season) are the point :func:`rule_based_vector`.
+
+Layout versions: 1 had no sponsor block; a version-1 file is read with the sponsor
+entries at their rule-based values (:data:`MIGRATIONS`), so it plays as before.
 """
 
 from __future__ import annotations
@@ -29,8 +35,9 @@ from transit_gym.envs.automobiles.data import EFFECTS, GEARS, NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.errors import ConfigError
 
-#: bump when the layout changes: a file of another version is refused
-LAYOUT_VERSION = 1
+#: bump when the layout changes: a file of an unknown version is refused, one of an older
+#: version is migrated (``MIGRATIONS``)
+LAYOUT_VERSION = 2
 GAME = "automobiles"
 
 #: the 40 card ids: gear colours, wear, then every effect after "gear" and "wear"
@@ -65,10 +72,31 @@ S = {name: i for i, name in enumerate(SCALARS)}
  S_DRIVER_BAG_WANTED, S_DRIVER_WEAK, S_COST_WEIGHT) = range(len(SCALARS))
 DRIVER_PARAMS = ("draft", "use")
 
+#: the season campaign's sponsor decisions (rule-based value in ``rule_based_vector``)
+SPONSOR_PARAMS = (
+    "sponsor.money",        # worth: weight of the money ($) of the effect
+    "sponsor.extra",        # worth: weight of the additional cubes removed (B, F)
+    "sponsor.wear",         # worth: weight of the wear cubes removed (C)
+    "sponsor.gain",         # worth: weight of the free cubes gained (D)
+    "sponsor.per_extra",    # worth: weight of $ per additional cube times those cubes (F)
+    "sponsor.per_nonwear",  # worth: weight of the wear removed per non-wear cube (E)
+    "sponsor.keep_bias",    # keep the own sponsor when its worth plus this >= the best's
+    "sponsor.drop_place",   # the place (0 first .. 2 last) judging which sponsor to remove
+    "sponsor.min_bag",      # remove non-wear cubes only while the bag holds more than this
+    "sponsor.weak_cube",    # remove only non-wear cubes kept at most this much
+    "sponsor.own_tables",   # >= 0.5: cube removal and buying use this vector's keep / buy
+)                           # entries; below: the rule-based race agent's tables
+(P_MONEY, P_EXTRA, P_WEAR, P_GAIN, P_PER_EXTRA, P_PER_NONWEAR, P_KEEP_BIAS, P_DROP_PLACE,
+ P_MIN_BAG, P_WEAK_CUBE, P_OWN_TABLES) = range(len(SPONSOR_PARAMS))
+NUM_SPONSOR_PARAMS = len(SPONSOR_PARAMS)
+
 CARD_BLOCK = NUM_CARDS * NUM_CARD_PARAMS
 SCALAR_BASE = CARD_BLOCK
 DRIVER_BASE = SCALAR_BASE + len(SCALARS)
-VECTOR_SIZE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+SPONSOR_BASE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+VECTOR_SIZE = SPONSOR_BASE + NUM_SPONSOR_PARAMS
+#: layout version -> entries a file of that version holds (a prefix of today's names)
+VERSION_SIZES = {1: SPONSOR_BASE, 2: VECTOR_SIZE}
 
 
 def card_param(card: int, param: int) -> int:
@@ -81,11 +109,18 @@ def driver_param(driver: int, param: int) -> int:
     return DRIVER_BASE + (driver - 1) * len(DRIVER_PARAMS) + param
 
 
+def sponsor_param(param: int) -> int:
+    """Index of sponsor parameter ``param`` (``P_*``) in the vector."""
+    return SPONSOR_BASE + param
+
+
 def names() -> list[str]:
-    """The name of every entry, in vector order (``card.param``, scalars, ``driverNN.param``)."""
+    """The name of every entry, in vector order (``card.param``, scalars, ``driverNN.param``,
+    ``sponsor.*``)."""
     out = [f"{card}.{param}" for card in CARDS for param in CARD_PARAMS]
     out += list(SCALARS)
     out += [f"driver{d:02d}.{param}" for d in range(1, NUM_DRIVERS + 1) for param in DRIVER_PARAMS]
+    out += list(SPONSOR_PARAMS)
     return out
 
 
@@ -148,7 +183,35 @@ def rule_based_vector() -> np.ndarray:
     for rank, d in enumerate(rb.DRIVER_PREFERENCE):
         v[driver_param(int(d), 0)] = NUM_DRIVERS - rank
         v[driver_param(int(d), 1)] = 1.0
+    v[SPONSOR_BASE:] = rule_based_sponsor_entries()
     return v
+
+
+def rule_based_sponsor_entries() -> np.ndarray:
+    """The sponsor block at which the season policy decides like the rule-based season
+    agent (``agents.rule_based.automobiles_season``: its ``sponsor_worth`` weights, keep on
+    a tie, drop judged at the middle place, ``MIN_BAG``, ``WEAK_CUBE``, its race tables)."""
+    from transit_gym.agents.rule_based import automobiles_season as rs
+
+    out = np.zeros(NUM_SPONSOR_PARAMS, dtype=np.float64)
+    # sponsor_worth = money + 2 extra + wear + 4 gain + per_extra * extra + per_nonwear
+    out[[P_MONEY, P_EXTRA, P_WEAR, P_GAIN, P_PER_EXTRA, P_PER_NONWEAR]] = (1, 2, 1, 4, 1, 1)
+    out[P_KEEP_BIAS] = 0.0        # keeps the own sponsor on a tie
+    out[P_DROP_PLACE] = 1         # the sponsor worth most to the others, at the middle place
+    out[P_MIN_BAG] = rs.MIN_BAG
+    out[P_WEAK_CUBE] = rs.WEAK_CUBE
+    out[P_OWN_TABLES] = 0.0
+    return out
+
+
+def _migrate_v1(values: np.ndarray) -> np.ndarray:
+    """Version 1 (no sponsor block): append the rule-based sponsor entries, the sponsor
+    decisions a version-1 vector was played with."""
+    return np.concatenate([values, rule_based_sponsor_entries()])
+
+
+#: layout version -> the function that turns its values into the next version's
+MIGRATIONS = {1: _migrate_v1}
 
 
 @dataclass
@@ -190,15 +253,19 @@ def load(path: str | Path) -> TunedVector:
     if data.get("game") != GAME:
         raise ConfigError(f"{str(path)!r} is a vector for game {data.get('game')!r}, "
                           f"not {GAME!r}")
-    if data.get("layout_version") != LAYOUT_VERSION:
-        raise ConfigError(f"{str(path)!r} has layout version {data.get('layout_version')!r}; "
-                          f"this code reads version {LAYOUT_VERSION}")
+    version = data.get("layout_version")
+    if isinstance(version, bool) or version not in VERSION_SIZES:
+        raise ConfigError(f"{str(path)!r} has layout version {version!r}; this code reads "
+                          f"versions {sorted(VERSION_SIZES)}")
     params = data.get("params", {})
-    expected = names()
+    expected = names()[:VERSION_SIZES[version]]
     missing = [n for n in expected if n not in params]
     extra = [n for n in params if n not in expected]
     if missing or extra:
         raise ConfigError(f"{str(path)!r}: parameters missing {missing[:5]} / unknown "
                           f"{extra[:5]}")
     values = np.array([float(params[n]) for n in expected], dtype=np.float64)
+    while version < LAYOUT_VERSION:
+        values = MIGRATIONS[version](values)
+        version += 1
     return TunedVector(values, data.get("market", {}), data.get("meta", {}))

@@ -203,7 +203,8 @@ def test_tournaments_and_balance_sweeps_take_tuned_specs(tmp_path):
 
 def test_season_tuned_agent_plays_its_races_with_the_vector(tmp_path):
     """The Racing Season campaign's tuned seat: races by the tuned race policy, sponsors
-    by the rule-based season agent; at the rule-based vector the seasons are unchanged."""
+    by the vector's sponsor block; at the rule-based vector the seasons are unchanged
+    (decision for decision in ``tests/automobiles_season/test_tuned_sponsors.py``)."""
     from transit_gym.envs.automobiles_season.rules import AutomobilesSeasonGame
 
     game = AutomobilesSeasonGame(num_players=2)
@@ -247,3 +248,88 @@ def test_shipped_vectors_load_and_name_their_market():
         v = tv.load(path)
         assert path.stem == market_name([v.market["markets"]], v.market["players"])
         assert v.meta["eval_vs_rule_based"]["games"] == 200
+
+
+def _version_1_file(path, values, market=None):
+    """A vector file as layout version 1 wrote it (no sponsor block)."""
+    params = dict(zip(tv.names()[:tv.VERSION_SIZES[1]], values[:tv.VERSION_SIZES[1]].tolist(),
+                      strict=True))
+    path.write_text(json.dumps({"game": "automobiles", "layout_version": 1,
+                                "market": market or {}, "meta": {}, "params": params}))
+    return path
+
+
+def test_a_version_1_file_is_migrated_with_rule_based_sponsor_entries(tmp_path):
+    rng = np.random.default_rng(0)
+    values = tv.rule_based_vector() + rng.normal(size=tv.VECTOR_SIZE)
+    back = tv.load(_version_1_file(tmp_path / "v1.json", values, {"card_set": "First Game"}))
+    assert back.values.shape == (tv.VECTOR_SIZE,) and back.market == {"card_set": "First Game"}
+    np.testing.assert_array_equal(back.values[:tv.SPONSOR_BASE], values[:tv.SPONSOR_BASE])
+    np.testing.assert_array_equal(back.values[tv.SPONSOR_BASE:],
+                                  tv.rule_based_vector()[tv.SPONSOR_BASE:])
+    assert tv.names()[tv.SPONSOR_BASE:] == list(tv.SPONSOR_PARAMS)
+    data = json.loads((tmp_path / "v1.json").read_text())
+    data["params"]["sponsor.money"] = 1.0      # a sponsor entry in a version-1 file
+    (tmp_path / "v1.json").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match="sponsor.money"):
+        tv.load(tmp_path / "v1.json")
+    data["layout_version"] = True
+    (tmp_path / "v1.json").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match="layout version"):
+        tv.load(tmp_path / "v1.json")
+
+
+def _shipped_files():
+    from pathlib import Path
+
+    from transit_gym.agents import tuned
+
+    return [tuned.SHIPPED["automobiles"],
+            *sorted((Path(tuned.__file__).parent / "markets").glob("*.json"))]
+
+
+def test_shipped_vectors_keep_their_race_entries_and_race_decisions():
+    """The shipped generalist and the 13 market vectors load with their file's race
+    entries unchanged, and the race policy never reads the sponsor block: jitted races
+    with any sponsor entries end exactly as with the loaded ones."""
+    files = _shipped_files()
+    assert len(files) == 14
+    for path in files:
+        data = json.loads(path.read_text())
+        values = tv.load(path).values
+        np.testing.assert_array_equal(values[:tv.SPONSOR_BASE],
+                                      [data["params"][n] for n in tv.names()[:tv.SPONSOR_BASE]])
+    game = _game(CONFIGS[4])
+    wild = values.copy()
+    wild[tv.SPONSOR_BASE:] = np.random.default_rng(1).normal(scale=50, size=tv.NUM_SPONSOR_PARAMS)
+    games = []
+    for v in (values, wild):
+        params = tk.params_with_vectors(game.params, [v])
+        games.append(play_games(game, tk.policy, ["t", "rule_based"], 30, seed=4, params=params,
+                                codes={"t": tk.TUNED_CODE, "rule_based": 1}))
+    np.testing.assert_array_equal(games[0].decisions, games[1].decisions)
+    np.testing.assert_array_equal(games[0].final_states, games[1].final_states)
+
+
+@pytest.mark.parametrize("index", range(14))
+def test_shipped_vectors_replay_their_recorded_evaluation_exactly(index):
+    """Each shipped vector, loaded with today's layout, scores exactly the win share
+    against ``rule_based`` its file recorded when it was tuned (the optimiser's own
+    evaluation games: same deals, same seeds), so its race decisions are unchanged."""
+    from transit_gym.benchmarks import tune
+
+    vector = tv.load(_shipped_files()[index])
+    recorded = vector.meta["eval_vs_rule_based"]
+    settings, players = vector.meta["settings"], vector.market["players"]
+    markets = vector.market["markets"]
+    markets = markets if isinstance(markets, list) else [markets]
+    chunks = max(1, min(2 * vector.meta["workers"], settings["eval_games"] // players))
+    per = max(1, settings["eval_games"] // chunks)
+    wins = played = 0
+    for c in range(chunks):
+        _, w, n = tune._evaluate((c, vector.values, [None], markets, players, per,
+                                  settings["seed"], tune.EVAL_FIRST + c * 1_000_000))
+        wins += w
+        played += n
+    assert played == recorded["games"]
+    assert round(wins / played, 4) == recorded["score"]
