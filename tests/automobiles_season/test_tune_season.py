@@ -86,3 +86,31 @@ def test_the_search_origin_is_the_rule_based_sponsor_block():
     x[tv.P_KEEP_BIAS] = 1.0
     assert tune.season_to_vector(x, base)[tv.sponsor_param(tv.P_KEEP_BIAS)] == \
         tune.SPONSOR_SCALE[tv.P_KEEP_BIAS]
+
+
+def test_the_shipped_season_sponsor_vector_replays_its_recorded_evaluation():
+    """``agents/tuned/automobiles_season_sponsors.json`` (made by ``tune --season``, its
+    command in ``meta``) holds the generalist's race entries and scores exactly the win
+    share its file records against rule-based sponsor choices (the same 2,000 seasons)."""
+    from pathlib import Path
+
+    from transit_gym.agents import tuned
+    from transit_gym.training.runner import make_backend
+
+    vector = tv.load(Path(tuned.__file__).with_name("automobiles_season_sponsors.json"))
+    general = tv.load(tuned.SHIPPED["automobiles"]).values
+    np.testing.assert_array_equal(vector.values[:tv.SPONSOR_BASE], general[:tv.SPONSOR_BASE])
+    recorded = vector.meta["eval_vs_rule_based_sponsors"]
+    settings, players = vector.meta["settings"], vector.market["players"]
+    opponent = tune.season_to_vector(np.zeros(tv.NUM_SPONSOR_PARAMS), general)
+    chunks = max(1, min(2 * vector.meta["workers"], settings["eval_games"] // players))
+    backend = make_backend(1)
+    try:
+        wins, played = tune._season_scores(backend, [vector.values], opponent,
+                                           vector.market["options"], players,
+                                           settings["eval_games"], settings["seed"],
+                                           tune.EVAL_FIRST, chunks)
+    finally:
+        backend.close()
+    assert int(played[0]) == recorded["games"] == 2000
+    assert round(float(wins[0] / played[0]), 4) == recorded["score"]
