@@ -20,8 +20,9 @@ its generation count, not by ``--budget`` seconds of wall time; the file says wh
 ``--season`` tunes only the sponsor entries of the Racing Season campaign
 (``automobiles_season``), the race entries fixed at ``--race-vector`` (the shipped
 generalist unless given): every candidate plays ``--games`` seasons against seats with the
-same race entries and the rule-based sponsor entries, seats alternated, and the result is
-scored the same way over ``--eval-games`` fresh seasons.
+same race entries and the rule-based sponsor entries, seats alternated (no field of
+snapshots: ``--field`` is unused), and the result is scored the same way over
+``--eval-games`` fresh seasons.
 
 Results are cached in ``--out``: one ``<market>.json`` vector per market, and
 ``settings.json`` with the optimiser's settings. A second run with the same settings
