@@ -215,3 +215,28 @@ def test_tune_starts_from_a_given_vector_file(tmp_path):
     with pytest.raises(SystemExit):
         tune.main(["--card-set", "Broken Down", "--start", str(tmp_path / "none.json"),
                    "--out", str(tmp_path / "u")])
+
+
+@pytest.mark.parametrize("stem", ["first-game", "money-money-money"])
+def test_shipped_layout_1_vectors_replay_their_saved_evaluation(stem):
+    """Vectors saved before the choices block, in markets with its cards (First Game:
+    Suspension; Money, Money, Money: Car Chief and Pit Team), still play the same games:
+    their 200-game evaluation against the rule-based agent, replayed chunk by chunk as the
+    optimiser played it, gives exactly the saved score."""
+    from pathlib import Path
+
+    from transit_gym.agents import tuned
+
+    path = Path(tuned.__file__).parent / "markets" / f"{stem}-daytona-2p-drivers-off.json"
+    assert json.loads(path.read_text())["layout_version"] == 1
+    v = tv.load(path)
+    saved = v.meta["eval_vs_rule_based"]
+    games, seed, workers = saved["games"], v.meta["settings"]["seed"], v.meta["workers"]
+    chunks = max(1, min(2 * workers, games // 2))
+    wins = played = 0.0
+    for c in range(chunks):
+        _, w, n = tune._evaluate((c, v.values, [None], [v.market["markets"]], 2,
+                                  games // chunks, seed, tune.EVAL_FIRST + c * 1_000_000))
+        wins, played = wins + w, played + n
+    assert played == games
+    assert round(wins / played, 4) == saved["score"]
