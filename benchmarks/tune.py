@@ -7,8 +7,10 @@ random markets, by CMA-ES self-play (issue 22, item 2).
     python -m transit_gym.benchmarks.tune --generalist --generations 200 --out reports/tune
 
 A candidate vector is the rule-based vector plus a scaled step per searched entry (the
-entries that matter in the market: the four gears, the market's five cards, the scalars,
-the drivers when they are in play; every card for the generalist). Each generation, every
+entries that matter in the market: the four gears, the market's five cards and their
+choices, the scalars, the drivers when they are in play; every card for the generalist);
+``--start`` begins the search at another vector (``generalist`` or a FILE) instead of the
+rule-based one. Each generation, every
 candidate plays ``--games`` games (seats alternated, the same deals for every candidate)
 against a field: the rule-based agent for half the games and the last ``--field``
 snapshots of the search's mean for the rest. The tuned vector is the final mean; it is
