@@ -13,8 +13,10 @@ four gear colours, wear, the 20 base cards and the 15 Racing Season cards):
   cards with wear to clean, Fuel Injection with enough gears...), 0 to activate it always.
 
 Then scalars (pit-stop threshold, the expansion cards' own decisions, the drivers'
-thresholds) and per driver a draft score and whether to use its ability. The rule-based
-agent is the point :func:`rule_based_vector`.
+thresholds), per driver a draft score and whether to use its ability, and the choices
+block (layout 2): which discard gear Car Chief upgrades and Suspension moves on (a score
+per gear), the cubes Pit Team removes besides wear, and Diesel Engine's dark gray gate.
+The rule-based agent is the point :func:`rule_based_vector`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.errors import ConfigError
 
 #: bump when the layout changes: a file of another version is refused
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
+#: layout 1 files (before the choices block) still load: the choices take rule-based values
+READABLE_LAYOUTS = (1, 2)
 GAME = "automobiles"
 
 #: the 40 card ids: gear colours, wear, then every effect after "gear" and "wear"
@@ -68,7 +72,36 @@ DRIVER_PARAMS = ("draft", "use")
 CARD_BLOCK = NUM_CARDS * NUM_CARD_PARAMS
 SCALAR_BASE = CARD_BLOCK
 DRIVER_BASE = SCALAR_BASE + len(SCALARS)
-VECTOR_SIZE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+
+# ----- choices block (layout 2): decisions the rule-based agent fixes per gear or card -------
+#: one score per gear colour for the cards that pick a gear (highest legal score wins; 0 or
+#: less: never chosen while a positive one is legal), then the market's further thresholds.
+GEAR_NAMES = ("white", "light_gray", "dark_gray", "black")
+CHOICES = (
+    *(f"car_chief_pick.{g}" for g in GEAR_NAMES),    # Car Chief: discard gear to upgrade
+    *(f"suspension_pick.{g}" for g in GEAR_NAMES),   # Suspension: discard gear to move on
+    "pit_team_remove_keep",   # Pit Team: after wear, also remove cubes worth at most this
+    "diesel_min_dark",        # Diesel Engine (gate on): dark gray cubes in the discard needed
+)
+C = {name: i for i, name in enumerate(CHOICES)}
+C_CAR_CHIEF, C_SUSPENSION = C["car_chief_pick.white"], C["suspension_pick.white"]
+C_PIT_TEAM_REMOVE_KEEP, C_DIESEL_MIN_DARK = C["pit_team_remove_keep"], C["diesel_min_dark"]
+#: the card each choice belongs to (searched by the optimiser when that card is in play)
+CHOICE_CARD = ("car_chief",) * 4 + ("suspension",) * 4 + ("pit_team", "diesel")
+CHOICE_BASE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+VECTOR_SIZE = CHOICE_BASE + len(CHOICES)
+
+
+def choices_rule_based() -> dict[str, float]:
+    """The choices block at the rule-based agent: Car Chief upgrades the highest gear below
+    black, Suspension moves on the highest gear, Pit Team removes only wear by choice,
+    Diesel Engine is used whenever it can move."""
+    out = {f"car_chief_pick.{g}": score for g, score in zip(GEAR_NAMES, (1.0, 2.0, 3.0, 0.0),
+                                                             strict=True)}
+    out.update({f"suspension_pick.{g}": float(k + 1) for k, g in enumerate(GEAR_NAMES)})
+    out["pit_team_remove_keep"] = -99.0
+    out["diesel_min_dark"] = 0.0
+    return out
 
 
 def card_param(card: int, param: int) -> int:
@@ -86,6 +119,7 @@ def names() -> list[str]:
     out = [f"{card}.{param}" for card in CARDS for param in CARD_PARAMS]
     out += list(SCALARS)
     out += [f"driver{d:02d}.{param}" for d in range(1, NUM_DRIVERS + 1) for param in DRIVER_PARAMS]
+    out += list(CHOICES)
     return out
 
 
@@ -148,6 +182,8 @@ def rule_based_vector() -> np.ndarray:
     for rank, d in enumerate(rb.DRIVER_PREFERENCE):
         v[driver_param(int(d), 0)] = NUM_DRIVERS - rank
         v[driver_param(int(d), 1)] = 1.0
+    for name, value in choices_rule_based().items():
+        v[CHOICE_BASE + C[name]] = value
     return v
 
 
@@ -190,10 +226,13 @@ def load(path: str | Path) -> TunedVector:
     if data.get("game") != GAME:
         raise ConfigError(f"{str(path)!r} is a vector for game {data.get('game')!r}, "
                           f"not {GAME!r}")
-    if data.get("layout_version") != LAYOUT_VERSION:
-        raise ConfigError(f"{str(path)!r} has layout version {data.get('layout_version')!r}; "
-                          f"this code reads version {LAYOUT_VERSION}")
-    params = data.get("params", {})
+    version = data.get("layout_version")
+    if version not in READABLE_LAYOUTS:
+        raise ConfigError(f"{str(path)!r} has layout version {version!r}; this code reads "
+                          f"versions {', '.join(map(str, READABLE_LAYOUTS))}")
+    params = dict(data.get("params", {}))
+    if version == 1:   # written before the choices block: the rule-based choices
+        params.update({n: v for n, v in choices_rule_based().items() if n not in params})
     expected = names()
     missing = [n for n in expected if n not in params]
     extra = [n for n in params if n not in expected]

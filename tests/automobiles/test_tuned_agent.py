@@ -29,6 +29,9 @@ CONFIGS = [
     dict(num_players=2, card_set="random", card_pool="all", track="monza", drivers=True),
     dict(num_players=3, card_set="random", card_pool="expansion", drivers=True),
     dict(num_players=5, card_set="random", card_pool="all", laps=1, drivers="all"),
+    # every card of the choices block: Car Chief, Pit Team, Suspension, Diesel Engine
+    dict(num_players=2, card_set="Broken Down"),
+    dict(num_players=3, card_set="Broken Down", track="monza", drivers=True),
 ]
 
 
