@@ -8,8 +8,10 @@ random markets, by CMA-ES self-play (issue 22, item 2).
     python -m transit_gym.benchmarks.tune --season --players 2 --out reports/tune-season
 
 A candidate vector is the rule-based vector plus a scaled step per searched entry (the
-entries that matter in the market: the four gears, the market's five cards, the scalars,
-the drivers when they are in play; every card for the generalist). Each generation, every
+entries that matter in the market: the four gears, the market's five cards and their
+choices, the scalars, the drivers when they are in play; every card for the generalist);
+``--start`` begins the search at another vector (``generalist`` or a FILE) instead of the
+rule-based one. Each generation, every
 candidate plays ``--games`` games (seats alternated, the same deals for every candidate)
 against a field: the rule-based agent for half the games and the last ``--field``
 snapshots of the search's mean for the rest. The tuned vector is the final mean; it is
@@ -22,7 +24,8 @@ its generation count, not by ``--budget`` seconds of wall time; the file says wh
 generalist unless given): every candidate plays ``--games`` seasons against seats with the
 same race entries and the rule-based sponsor entries, seats alternated (no field of
 snapshots: ``--field`` is unused), and the result is scored the same way over
-``--eval-games`` fresh seasons.
+``--eval-games`` fresh seasons. The search starts at the sponsor entries of ``--start``
+(rule-based unless a FILE with other sponsor entries is given).
 
 Results are cached in ``--out``: one ``<market>.json`` vector per market, and
 ``settings.json`` with the optimiser's settings. A second run with the same settings
@@ -59,6 +62,9 @@ CARD_SCALE = {tv.K_KEEP: 2.0, tv.K_BUY: 2.0, tv.K_ORDER: 15.0, tv.K_WANT: 1.0,
               tv.K_BUY_WEAR: 0.3, tv.K_GATE: 1.0}
 SCALAR_SCALE = {"pit_stop_wear": 1.5, "cost_weight": 0.01}
 DRIVER_SCALE = (3.0, 1.0)   # draft score, use flag
+CHOICE_SCALE = {"diesel_min_dark": 1.5}   # the gear scores: 1.0; Pit Team's keep: see below
+#: ``pit_team_remove_keep`` is off (rule-based) below 0.5, then a keep bound rising by 2 a unit
+PIT_TEAM_KEEP = tv.CHOICE_BASE + tv.C_PIT_TEAM_REMOVE_KEEP
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,7 @@ class Settings:
     sigma: float = 0.5        # CMA's initial step (in scale units)
     eval_games: int = 200
     budget: float = 300.0     # wall seconds: tuning stops early past this
+    start: str = "rule_based"  # the search's first mean: rule_based, generalist or a FILE
 
 
 # ----- markets -------------------------------------------------------------------------------
@@ -134,6 +141,8 @@ def searched_entries(markets: list[dict[str, Any]], players: int) -> np.ndarray:
     idx += [tv.SCALAR_BASE + i for i in range(len(tv.SCALARS))]
     if any(m.get("drivers") for m in markets):
         idx += [tv.driver_param(d, k) for d in range(1, 11) for k in range(2)]
+    idx += [tv.CHOICE_BASE + i for i, card in enumerate(tv.CHOICE_CARD)
+            if tv.CARDS.index(card) in cards]
     return np.array(sorted(set(idx)), dtype=np.int64)
 
 
@@ -145,21 +154,59 @@ def scales(entries: np.ndarray) -> np.ndarray:
             out[j] = CARD_SCALE[int(i) % tv.NUM_CARD_PARAMS]
         elif i < tv.DRIVER_BASE:
             out[j] = SCALAR_SCALE.get(tv.SCALARS[i - tv.SCALAR_BASE], 1.0)
-        else:
+        elif i < tv.CHOICE_BASE:
             out[j] = DRIVER_SCALE[(i - tv.DRIVER_BASE) % 2]
+        else:
+            out[j] = CHOICE_SCALE.get(tv.CHOICES[i - tv.CHOICE_BASE], 1.0)
     return out
+
+
+def _is_want(i: int) -> bool:
+    return i < tv.SCALAR_BASE and i % tv.NUM_CARD_PARAMS == tv.K_WANT
 
 
 def to_vector(x: np.ndarray, entries: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """The policy vector of search point ``x`` (0: the rule-based vector). A ``want``
-    entry is unlimited (99) below 0.5 and a cap falling from 8 cubes above it."""
+    entry is unlimited (99) below 0.5 and a cap falling from 8 cubes above it; Pit Team's
+    removal bound is off (-99) below 0.5 and a keep value rising from 0.5 above it."""
     v = tv.rule_based_vector()
     for j, i in enumerate(entries):
-        if i < tv.SCALAR_BASE and int(i) % tv.NUM_CARD_PARAMS == tv.K_WANT:
+        if _is_want(int(i)):
             v[i] = 99.0 if x[j] < 0.5 else max(1.0, 8.0 - 4.0 * (x[j] - 0.5))
+        elif i == PIT_TEAM_KEEP:
+            v[i] = v[i] if x[j] < 0.5 else 0.5 + 2.0 * (x[j] - 0.5)
         else:
             v[i] = v[i] + scale[j] * x[j]
     return v
+
+
+def to_point(values: np.ndarray, entries: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """The search point whose vector is closest to ``values`` on the searched entries
+    (``to_vector``'s inverse there; a cap above 8 cubes becomes 8): where a search can
+    start from another vector."""
+    base = tv.rule_based_vector()
+    x = np.zeros(entries.shape[0])
+    for j, i in enumerate(entries):
+        value = float(values[i])
+        if _is_want(int(i)):
+            x[j] = 0.0 if value >= 99.0 else 0.5 + (8.0 - min(8.0, value)) / 4.0
+        elif i == PIT_TEAM_KEEP:
+            x[j] = 0.0 if value <= base[i] else max(0.5, 0.5 + (value - 0.5) / 2.0)
+        else:
+            x[j] = (value - base[i]) / scale[j]
+    return x
+
+
+def start_vector(start: str) -> np.ndarray:
+    """The vector a search starts from: ``rule_based``, ``generalist`` (the shipped
+    ``tuned`` vector) or a vector file saved by this tool."""
+    if start == "rule_based":
+        return tv.rule_based_vector()
+    if start == "generalist":
+        from transit_gym.agents.tuned import SHIPPED
+
+        return tv.load(SHIPPED[GAME]).values
+    return tv.load(start).values   # ConfigError naming a missing or foreign file
 
 
 # ----- games (in worker processes) -----------------------------------------------------------
@@ -226,7 +273,8 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
             "CMA_diagonal": dim > 60}
     if settings.popsize:
         opts["popsize"] = settings.popsize
-    es = cma.CMAEvolutionStrategy(np.zeros(dim), settings.sigma, opts)
+    x0 = to_point(start_vector(settings.start), entries, scale)
+    es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
     field: list[np.ndarray] = []
     log: list[dict[str, Any]] = []
     backend = make_backend(workers)
@@ -335,6 +383,12 @@ def season_market_name(options: dict[str, Any], players: int, races: str) -> str
     return slug(f"season-{players}p-races-{races}{extra}")
 
 
+def season_to_point(values: np.ndarray) -> np.ndarray:
+    """The search point of ``values``' sponsor entries (``season_to_vector``'s inverse)."""
+    return (np.asarray(values)[tv.SPONSOR_BASE:] - tv.rule_based_sponsor_entries()) \
+        / SPONSOR_SCALE
+
+
 def season_to_vector(x: np.ndarray, base: np.ndarray) -> np.ndarray:
     """``base`` with its sponsor block at the rule-based entries plus ``x`` scale units
     (``x = 0``: the rule-based sponsor decisions)."""
@@ -379,7 +433,8 @@ def tune_season(base: np.ndarray, races: str, options: dict[str, Any], players: 
     opts = {"seed": settings.seed + 1, "verbose": -9, "maxiter": settings.generations}
     if settings.popsize:
         opts["popsize"] = settings.popsize
-    es = cma.CMAEvolutionStrategy(np.zeros(tv.NUM_SPONSOR_PARAMS), settings.sigma, opts)
+    x0 = season_to_point(start_vector(settings.start))
+    es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
     log: list[dict[str, Any]] = []
     backend = make_backend(workers)
     bar = _bar(settings.generations, "tune season ") if show else None
@@ -431,7 +486,7 @@ def check_settings(out: Path, settings: Settings) -> list[str]:
     path = out / "settings.json"
     if not path.is_file():
         return []
-    saved = json.loads(path.read_text())
+    saved = {**asdict(Settings()), **json.loads(path.read_text())}   # new fields: defaults
     mine = asdict(settings)
     return [f"{k}: {saved.get(k)!r} in the folder, {mine.get(k)!r} now"
             for k in sorted(set(saved) | set(mine)) if saved.get(k) != mine.get(k)]
@@ -467,13 +522,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--budget", type=float, default=defaults.budget,
                         help="wall seconds of tuning at most (default 300)")
+    parser.add_argument("--start", default=defaults.start,
+                        help="the search's start: rule_based (default), generalist (the "
+                             "shipped tuned vector) or a vector FILE")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("reports") / "tune")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
         settings = Settings(args.seed, args.generations, args.popsize, args.games, args.field,
-                            args.field_every, args.sigma, args.eval_games, args.budget)
+                            args.field_every, args.sigma, args.eval_games, args.budget,
+                            args.start)
+        start_vector(settings.start)   # a readable start?
         for name in ("generations", "games", "field", "field_every", "eval_games"):
             if getattr(settings, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be positive, "

@@ -14,6 +14,13 @@ estimate in the log.
 
 ``python -m transit_gym.training.exit --game loose_caboose --iterations 10 --out runs/lc``
 
+``--teacher SPEC --teacher-games N`` starts the run from a teacher instead of a blank
+network (iteration 0): N games in which every seat is the teacher (any agent spec:
+``mcts:400``, ``tuned``, ``rule_based``), whose decisions become the first samples (a
+search teacher's root visit distribution, any other teacher's chosen action), fitted for
+``--teacher-epochs`` passes; expert iteration then goes on from that network, with the
+teacher's samples in its buffer while they are recent.
+
 Every game is seeded by (seed, iteration, game index), so the samples, and therefore
 the trained weights, are the same on one worker, a process pool or a Ray cluster; the
 fit runs single-threaded from a seed of (seed, iteration). ``--out`` keeps one
@@ -29,7 +36,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +75,9 @@ class ExitSettings:
     eval_games: int
     eval_opponents: tuple[str, ...]
     seed: int
+    teacher: str | None = None   # agent spec whose games give iteration 0 (None: no warm start)
+    teacher_games: int = 0
+    teacher_epochs: int = 20
     workers: int | None = None
     ray: str | bool = False
     progress: bool = True
@@ -87,6 +97,17 @@ class GameTask:
     root_noise: float
     sample_moves: int
     target: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class TeacherTask:
+    """One game played by the teacher at every seat, and its seed."""
+
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    teacher: str
     seed: int
 
 
@@ -161,9 +182,48 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
             "value": rewards[np.asarray(movers, dtype=np.int64)].astype(np.float32)}
 
 
+def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
+    """Samples of one game with the teacher at every seat: ``obs``, ``mask``, ``policy``
+    (a search teacher's root visit distribution, else its chosen action) and ``value``."""
+    from transit_gym.agents.registry import make_agent
+
+    game = cached_game(task.game, task.players, task.options)
+    agent = make_agent(task.teacher, game, seed=task.seed)
+    searches = callable(getattr(agent, "search", None))
+    state = game.new_state(task.seed)
+    obs, masks, policies, movers = [], [], [], []
+    while (player := game.current_player(state)) >= 0:
+        mask = game.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:
+            game.apply(state, int(legal[0]))
+            continue
+        target = np.zeros(game.num_actions, dtype=np.float64)
+        if searches:
+            result = agent.search(state, player)
+            target[:] = result.visits * mask
+            action = int(result.action)
+            if target.sum() <= 0:
+                target[action] = 1.0
+        else:
+            action = agent.act_state(state, player)
+            target[action] = 1.0
+        obs.append(game.observe(state, player).copy())
+        masks.append(mask.astype(np.int8))
+        policies.append((target / target.sum()).astype(np.float32))
+        movers.append(player)
+        game.apply(state, action)
+    rewards = game.rewards(state)
+    return {"obs": np.asarray(obs, dtype=np.float32).reshape(-1, game.obs_size),
+            "mask": np.asarray(masks, dtype=np.int8).reshape(-1, game.num_actions),
+            "policy": np.asarray(policies, dtype=np.float32).reshape(-1, game.num_actions),
+            "value": rewards[np.asarray(movers, dtype=np.int64)].astype(np.float32)}
+
+
 def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
-        iteration: int) -> tuple[Network, dict[str, float]]:
-    """The network after ``settings.epochs`` passes of Adam over ``samples``."""
+        iteration: int, epochs: int | None = None) -> tuple[Network, dict[str, float]]:
+    """The network after ``epochs`` (default ``settings.epochs``) passes of Adam over
+    ``samples``."""
     import torch
 
     from transit_gym.agents.learned.torch_net import TorchNet
@@ -180,7 +240,7 @@ def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
     n = len(obs)
     totals = {"policy_loss": 0.0, "value_loss": 0.0}
     steps = 0
-    for _ in range(settings.epochs):
+    for _ in range(settings.epochs if epochs is None else epochs):
         order = torch.from_numpy(order_rng.permutation(n))
         for start in range(0, n, settings.batch):
             idx = order[start:start + settings.batch]
@@ -262,8 +322,11 @@ class Run:
 
     def _check(self, stored: dict[str, Any]) -> None:
         mine = json.loads(json.dumps(asdict(self.settings)))
-        diffs = [f"{k}: stored {stored.get(k)!r}, now {v!r}" for k, v in mine.items()
-                 if k not in RESUMABLE and stored.get(k) != v]
+        # a run stored before a setting existed had that setting's default
+        defaults = {f.name: f.default for f in fields(ExitSettings) if f.default is not MISSING}
+        diffs = [f"{k}: stored {stored.get(k, defaults.get(k))!r}, now {v!r}"
+                 for k, v in mine.items()
+                 if k not in RESUMABLE and stored.get(k, defaults.get(k)) != v]
         if diffs:
             raise ConfigError(f"--out {self.out} holds a run with other settings (use another "
                               f"folder): " + "; ".join(diffs))
@@ -304,17 +367,26 @@ def train(settings: ExitSettings, out: Path) -> Network:
         net = Network.initial(game, settings.hidden, seed=settings.seed)
     writer = _tensorboard(out)
     options = options_key(settings.options)
-    for iteration in range(run.done, settings.iterations):
+    first = 1 if settings.teacher else 0   # iteration 0 is the teacher's
+    for iteration in range(run.done, settings.iterations + first):
         started = time.perf_counter()
-        tasks = [(self_play_game, GameTask(settings.game, settings.players, options,
-                                            net.record.to_json(), net.weights,
-                                            settings.simulations, settings.c_puct,
-                                            settings.root_noise, settings.sample_moves,
-                                            settings.target,
-                                            _game_seed(settings.seed, iteration, g)))
-                 for g in range(settings.games)]
+        if iteration < first:
+            count = settings.teacher_games
+            tasks = [(teacher_game, TeacherTask(settings.game, settings.players, options,
+                                                settings.teacher,
+                                                _game_seed(settings.seed, iteration, g)))
+                     for g in range(count)]
+        else:
+            count = settings.games
+            tasks = [(self_play_game, GameTask(settings.game, settings.players, options,
+                                                net.record.to_json(), net.weights,
+                                                settings.simulations, settings.c_puct,
+                                                settings.root_noise, settings.sample_moves,
+                                                settings.target,
+                                                _game_seed(settings.seed, iteration, g)))
+                     for g in range(count)]
         backend = make_backend(settings.workers, settings.ray)
-        games = list(run_with_progress(backend, tasks, settings.games, settings.progress,
+        games = list(run_with_progress(backend, tasks, count, settings.progress,
                                        size=lambda _: 1))
         # completion order varies with the backend: sort by content so the fit is the same
         games.sort(key=lambda g: (len(g["value"]), g["obs"].tobytes()[:256],
@@ -322,9 +394,11 @@ def train(settings: ExitSettings, out: Path) -> Network:
         samples = {k: np.concatenate([g[k] for g in games]) for k in games[0]}
         play_seconds = time.perf_counter() - started
         run_samples = _with_earlier(samples, run, iteration, settings.buffer - 1)
-        net, losses = fit(net, run_samples, settings, iteration)
+        net, losses = fit(net, run_samples, settings, iteration,
+                          settings.teacher_epochs if iteration < first else None)
         scores = evaluate(game, net, settings, iteration)
-        entry = {"iteration": iteration, "games": settings.games,
+        entry = {"iteration": iteration, "games": count,
+                 "source": settings.teacher if iteration < first else "self-play",
                  "samples": int(len(samples["value"])),
                  "buffer": int(len(run_samples["value"])), **losses, **scores,
                  "play_seconds": round(play_seconds, 1),
@@ -402,6 +476,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--value-weight", type=float, default=1.0)
     parser.add_argument("--eval-games", type=int, default=40)
     parser.add_argument("--eval-vs", nargs="+", default=["random", "rule_based"])
+    parser.add_argument("--teacher", default=None, metavar="SPEC",
+                        help="agent spec whose games start the run (iteration 0), e.g. "
+                             "mcts:400, tuned or rule_based")
+    parser.add_argument("--teacher-games", type=int, default=200)
+    parser.add_argument("--teacher-epochs", type=int, default=20)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
     parser.add_argument("--seed", type=int, default=0)
@@ -425,10 +504,22 @@ def settings_from_args(args: argparse.Namespace) -> ExitSettings:
             raise ConfigError(f"--{name} must be >= 1, got {getattr(args, name)}")
     if args.eval_games < 0 or args.sample_moves < 0:
         raise ConfigError("--eval-games and --sample-moves must be >= 0")
+    if args.teacher is not None:
+        for name in ("teacher_games", "teacher_epochs"):
+            if getattr(args, name) < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be >= 1 with --teacher, "
+                                  f"got {getattr(args, name)}")
+        from transit_gym.envs.registry import game_class
+        from transit_gym.training.tournament import check_agents
+
+        check_agents([args.teacher], game_class(args.game)(num_players=args.players,
+                                                              **options))
     return ExitSettings(args.game, args.players, options, tuple(args.hidden), args.iterations,
                         args.games, args.simulations, args.c_puct, args.root_noise,
                         args.sample_moves, args.target, args.buffer, args.epochs, args.batch,
                         args.lr, args.value_weight, args.eval_games, tuple(args.eval_vs), args.seed,
+                        args.teacher, args.teacher_games if args.teacher else 0,
+                        args.teacher_epochs if args.teacher else 0,
                         args.workers, args.ray, not args.no_progress)
 
 

@@ -28,7 +28,12 @@ from transit_gym.agents.rule_based.automobiles import (
     rule_based,
 )
 from transit_gym.agents.tuned.vector import (
+    C_CAR_CHIEF,
+    C_DIESEL_MIN_DARK,
+    C_PIT_TEAM_REMOVE_KEEP,
+    C_SUSPENSION,
     CARD_BLOCK,
+    CHOICE_BASE,
     DRIVER_BASE,
     FIRST_EFFECT_CARD,
     K_BUY,
@@ -59,6 +64,7 @@ from transit_gym.envs.automobiles.data import (
     E_AIR_JACKS,
     E_BUMP_RUN,
     E_CAMBER_TOE,
+    E_DIESEL,
     E_ENGINEER,
     E_FACTORY_SUPPORT,
     E_FUEL_INJECTION,
@@ -211,6 +217,25 @@ def _s(v, name_index):
 
 
 @nb.njit(cache=True)
+def _c(v, name_index):
+    return v[CHOICE_BASE + name_index]
+
+
+@nb.njit(cache=True)
+def _gear_choice(v, mask, bank, first):
+    """The legal gear (``bank + g``) with the highest positive score ``first + g`` of the
+    choices block (ties: the higher gear); -1 when none."""
+    best = -1
+    best_score = 0.0
+    for g in range(BLACK, WHITE - 1, -1):
+        score = _c(v, first + g)
+        if mask[bank + g] and score > 0.0 and (best < 0 or score > best_score):
+            best = bank + g
+            best_score = score
+    return best
+
+
+@nb.njit(cache=True)
 def _keeps(v, eff):
     out = np.zeros(NUM_COLOURS, dtype=np.float64)
     for c in range(NUM_COLOURS):
@@ -322,6 +347,8 @@ def _useful(v, obs, eff, keep, c):
         return active_wear > 0 or discard_wear > 0
     if e in (E_PIT_CAPTAIN, E_PIT_CREW, E_PIT_TEAM):
         return discard_wear > 0
+    if e == E_DIESEL:
+        return obs[O_PLAYERS + PB_DISCARD + DARK] >= _c(v, C_DIESEL_MIN_DARK)
     if is_pile_effect(e):
         return _pile_useful(v, obs, keep, e)
     if e >= E_FACTORY_SUPPORT:
@@ -496,17 +523,19 @@ def tuned(v, obs, mask):
         if action < 0:
             action = A_STOP
     elif phase == PH_CAR_CHIEF:
-        for g in range(DARK, WHITE - 1, -1):
-            if mask[A_DISCARD + g]:
-                action = A_DISCARD + g
-                break
+        action = _gear_choice(v, mask, A_DISCARD, C_CAR_CHIEF)
     elif phase == PH_ENGINEER:
         action = A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else A_STOP
     elif phase in (PH_REMOVE, PH_PIT_TEAM):
         if mask[A_DISCARD + WEAR]:
             action = A_DISCARD + WEAR
         else:
-            action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, keep, True)
+            if phase == PH_PIT_TEAM:   # cubes worth little removed too, money for the buy
+                action = _pick(mask, A_DISCARD, keep, True)
+                if action >= 0 and keep[action - A_DISCARD] > _c(v, C_PIT_TEAM_REMOVE_KEEP):
+                    action = -1
+            if action < 0:
+                action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, keep, True)
     elif phase == PH_MANAGER_REMOVE:
         action = A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else A_STOP
     elif phase == PH_MANAGER_BAG:
@@ -521,10 +550,7 @@ def tuned(v, obs, mask):
                 action = A_ACTIVE + g
                 break
     elif phase == PH_SUSPENSION:
-        for g in range(BLACK, WHITE - 1, -1):
-            if mask[A_DISCARD + g]:
-                action = A_DISCARD + g
-                break
+        action = _gear_choice(v, mask, A_DISCARD, C_SUSPENSION)
     elif phase == PH_BOOST:
         action = A_DRAW if (mask[A_DRAW]
                             and obs[O_PICKS] > _s(v, S_BOOST_MIN_PICKS)) else A_STOP

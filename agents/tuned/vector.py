@@ -13,14 +13,17 @@ four gear colours, wear, the 20 base cards and the 15 Racing Season cards):
   cards with wear to clean, Fuel Injection with enough gears...), 0 to activate it always.
 
 Then scalars (pit-stop threshold, the expansion cards' own decisions, the drivers'
-thresholds), per driver a draft score and whether to use its ability, and last the
-Racing Season campaign's sponsor decisions (``SPONSOR_PARAMS``: a weight per term of a
-sponsor effect's worth, the keep bias, the place that judges which sponsor to remove,
-the cube-removal thresholds and which keep/buy tables the sponsor cube decisions use).
-The rule-based agents (race and season) are the point :func:`rule_based_vector`.
+thresholds), per driver a draft score and whether to use its ability, the choices
+block (layout 2): which discard gear Car Chief upgrades and Suspension moves on (a score
+per gear), the cubes Pit Team removes besides wear, and Diesel Engine's dark gray gate,
+and last the Racing Season campaign's sponsor block (layout 3, ``SPONSOR_PARAMS``): a
+weight per term of a sponsor effect's worth, the keep bias, the place that judges which
+sponsor to remove, the cube-removal thresholds and which keep/buy tables the sponsor cube
+decisions use. The rule-based agents (race and season) are the point
+:func:`rule_based_vector`.
 
-Layout versions: 1 had no sponsor block; a version-1 file is read with the sponsor
-entries at their rule-based values (:data:`MIGRATIONS`), so it plays as before.
+A file of an older layout (``VERSION_SIZES``: a prefix of today's names) is read with the
+entries it lacks at their rule-based values, so it plays as before.
 """
 
 from __future__ import annotations
@@ -35,9 +38,11 @@ from transit_gym.envs.automobiles.data import EFFECTS, GEARS, NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.errors import ConfigError
 
-#: bump when the layout changes: a file of an unknown version is refused, one of an older
-#: version is migrated (``MIGRATIONS``)
-LAYOUT_VERSION = 2
+#: bump when the layout changes: an older file is read with the entries it lacks at their
+#: rule-based values, a file of an unknown version is refused
+LAYOUT_VERSION = 3
+#: layout 1 (before the choices block) and 2 (before the sponsor block) still load
+READABLE_LAYOUTS = (1, 2, 3)
 GAME = "automobiles"
 
 #: the 40 card ids: gear colours, wear, then every effect after "gear" and "wear"
@@ -72,7 +77,29 @@ S = {name: i for i, name in enumerate(SCALARS)}
  S_DRIVER_BAG_WANTED, S_DRIVER_WEAK, S_COST_WEIGHT) = range(len(SCALARS))
 DRIVER_PARAMS = ("draft", "use")
 
-#: the season campaign's sponsor decisions (rule-based value in ``rule_based_vector``)
+CARD_BLOCK = NUM_CARDS * NUM_CARD_PARAMS
+SCALAR_BASE = CARD_BLOCK
+DRIVER_BASE = SCALAR_BASE + len(SCALARS)
+
+# ----- choices block (layout 2): decisions the rule-based agent fixes per gear or card -------
+#: one score per gear colour for the cards that pick a gear (highest legal score wins; 0 or
+#: less: never chosen while a positive one is legal), then the market's further thresholds.
+GEAR_NAMES = ("white", "light_gray", "dark_gray", "black")
+CHOICES = (
+    *(f"car_chief_pick.{g}" for g in GEAR_NAMES),    # Car Chief: discard gear to upgrade
+    *(f"suspension_pick.{g}" for g in GEAR_NAMES),   # Suspension: discard gear to move on
+    "pit_team_remove_keep",   # Pit Team: after wear, also remove cubes worth at most this
+    "diesel_min_dark",        # Diesel Engine (gate on): dark gray cubes in the discard needed
+)
+C = {name: i for i, name in enumerate(CHOICES)}
+C_CAR_CHIEF, C_SUSPENSION = C["car_chief_pick.white"], C["suspension_pick.white"]
+C_PIT_TEAM_REMOVE_KEEP, C_DIESEL_MIN_DARK = C["pit_team_remove_keep"], C["diesel_min_dark"]
+#: the card each choice belongs to (searched by the optimiser when that card is in play)
+CHOICE_CARD = ("car_chief",) * 4 + ("suspension",) * 4 + ("pit_team", "diesel")
+CHOICE_BASE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+
+# ----- sponsor block (layout 3): the season campaign's sponsor decisions ---------------------
+#: rule-based value in ``rule_based_sponsor_entries``
 SPONSOR_PARAMS = (
     "sponsor.money",        # worth: weight of the money ($) of the effect
     "sponsor.extra",        # worth: weight of the additional cubes removed (B, F)
@@ -89,14 +116,22 @@ SPONSOR_PARAMS = (
 (P_MONEY, P_EXTRA, P_WEAR, P_GAIN, P_PER_EXTRA, P_PER_NONWEAR, P_KEEP_BIAS, P_DROP_PLACE,
  P_MIN_BAG, P_WEAK_CUBE, P_OWN_TABLES) = range(len(SPONSOR_PARAMS))
 NUM_SPONSOR_PARAMS = len(SPONSOR_PARAMS)
-
-CARD_BLOCK = NUM_CARDS * NUM_CARD_PARAMS
-SCALAR_BASE = CARD_BLOCK
-DRIVER_BASE = SCALAR_BASE + len(SCALARS)
-SPONSOR_BASE = DRIVER_BASE + NUM_DRIVERS * len(DRIVER_PARAMS)
+SPONSOR_BASE = CHOICE_BASE + len(CHOICES)
 VECTOR_SIZE = SPONSOR_BASE + NUM_SPONSOR_PARAMS
 #: layout version -> entries a file of that version holds (a prefix of today's names)
-VERSION_SIZES = {1: SPONSOR_BASE, 2: VECTOR_SIZE}
+VERSION_SIZES = {1: CHOICE_BASE, 2: SPONSOR_BASE, 3: VECTOR_SIZE}
+
+
+def choices_rule_based() -> dict[str, float]:
+    """The choices block at the rule-based agent: Car Chief upgrades the highest gear below
+    black, Suspension moves on the highest gear, Pit Team removes only wear by choice,
+    Diesel Engine is used whenever it can move."""
+    out = {f"car_chief_pick.{g}": score for g, score in zip(GEAR_NAMES, (1.0, 2.0, 3.0, 0.0),
+                                                             strict=True)}
+    out.update({f"suspension_pick.{g}": float(k + 1) for k, g in enumerate(GEAR_NAMES)})
+    out["pit_team_remove_keep"] = -99.0
+    out["diesel_min_dark"] = 0.0
+    return out
 
 
 def card_param(card: int, param: int) -> int:
@@ -115,11 +150,11 @@ def sponsor_param(param: int) -> int:
 
 
 def names() -> list[str]:
-    """The name of every entry, in vector order (``card.param``, scalars, ``driverNN.param``,
-    ``sponsor.*``)."""
+    """The name of every entry, in vector order (``card.param``, scalars, ``driverNN.param``)."""
     out = [f"{card}.{param}" for card in CARDS for param in CARD_PARAMS]
     out += list(SCALARS)
     out += [f"driver{d:02d}.{param}" for d in range(1, NUM_DRIVERS + 1) for param in DRIVER_PARAMS]
+    out += list(CHOICES)
     out += list(SPONSOR_PARAMS)
     return out
 
@@ -183,6 +218,8 @@ def rule_based_vector() -> np.ndarray:
     for rank, d in enumerate(rb.DRIVER_PREFERENCE):
         v[driver_param(int(d), 0)] = NUM_DRIVERS - rank
         v[driver_param(int(d), 1)] = 1.0
+    for name, value in choices_rule_based().items():
+        v[CHOICE_BASE + C[name]] = value
     v[SPONSOR_BASE:] = rule_based_sponsor_entries()
     return v
 
@@ -202,16 +239,6 @@ def rule_based_sponsor_entries() -> np.ndarray:
     out[P_WEAK_CUBE] = rs.WEAK_CUBE
     out[P_OWN_TABLES] = 0.0
     return out
-
-
-def _migrate_v1(values: np.ndarray) -> np.ndarray:
-    """Version 1 (no sponsor block): append the rule-based sponsor entries, the sponsor
-    decisions a version-1 vector was played with."""
-    return np.concatenate([values, rule_based_sponsor_entries()])
-
-
-#: layout version -> the function that turns its values into the next version's
-MIGRATIONS = {1: _migrate_v1}
 
 
 @dataclass
@@ -254,18 +281,17 @@ def load(path: str | Path) -> TunedVector:
         raise ConfigError(f"{str(path)!r} is a vector for game {data.get('game')!r}, "
                           f"not {GAME!r}")
     version = data.get("layout_version")
-    if isinstance(version, bool) or version not in VERSION_SIZES:
+    if isinstance(version, bool) or version not in READABLE_LAYOUTS:
         raise ConfigError(f"{str(path)!r} has layout version {version!r}; this code reads "
-                          f"versions {sorted(VERSION_SIZES)}")
+                          f"versions {', '.join(map(str, READABLE_LAYOUTS))}")
     params = data.get("params", {})
-    expected = names()[:VERSION_SIZES[version]]
+    size = VERSION_SIZES[version]
+    expected = names()[:size]
     missing = [n for n in expected if n not in params]
     extra = [n for n in params if n not in expected]
     if missing or extra:
-        raise ConfigError(f"{str(path)!r}: parameters missing {missing[:5]} / unknown "
-                          f"{extra[:5]}")
-    values = np.array([float(params[n]) for n in expected], dtype=np.float64)
-    while version < LAYOUT_VERSION:
-        values = MIGRATIONS[version](values)
-        version += 1
+        raise ConfigError(f"{str(path)!r} (layout {version}): parameters missing "
+                          f"{missing[:5]} / unknown {extra[:5]}")
+    values = rule_based_vector()   # entries an older layout lacks: their rule-based values
+    values[:size] = [float(params[n]) for n in expected]
     return TunedVector(values, data.get("market", {}), data.get("meta", {}))

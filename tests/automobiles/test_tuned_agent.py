@@ -29,6 +29,9 @@ CONFIGS = [
     dict(num_players=2, card_set="random", card_pool="all", track="monza", drivers=True),
     dict(num_players=3, card_set="random", card_pool="expansion", drivers=True),
     dict(num_players=5, card_set="random", card_pool="all", laps=1, drivers="all"),
+    # every card of the choices block: Car Chief, Pit Team, Suspension, Diesel Engine
+    dict(num_players=2, card_set="Broken Down"),
+    dict(num_players=3, card_set="Broken Down", track="monza", drivers=True),
 ]
 
 
@@ -259,14 +262,24 @@ def _version_1_file(path, values, market=None):
     return path
 
 
-def test_a_version_1_file_is_migrated_with_rule_based_sponsor_entries(tmp_path):
+def test_older_layouts_load_with_rule_based_sponsor_entries(tmp_path):
+    """Layout 1 (no choices, no sponsor block) and 2 (no sponsor block) files load with the
+    entries they lack at their rule-based values and everything else as saved."""
     rng = np.random.default_rng(0)
     values = tv.rule_based_vector() + rng.normal(size=tv.VECTOR_SIZE)
     back = tv.load(_version_1_file(tmp_path / "v1.json", values, {"card_set": "First Game"}))
     assert back.values.shape == (tv.VECTOR_SIZE,) and back.market == {"card_set": "First Game"}
-    np.testing.assert_array_equal(back.values[:tv.SPONSOR_BASE], values[:tv.SPONSOR_BASE])
-    np.testing.assert_array_equal(back.values[tv.SPONSOR_BASE:],
-                                  tv.rule_based_vector()[tv.SPONSOR_BASE:])
+    size = tv.VERSION_SIZES[1]
+    np.testing.assert_array_equal(back.values[:size], values[:size])
+    np.testing.assert_array_equal(back.values[size:], tv.rule_based_vector()[size:])
+    data = json.loads((tmp_path / "v1.json").read_text())
+    data["layout_version"] = 2
+    data["params"].update(zip(tv.CHOICES, values[tv.CHOICE_BASE:tv.SPONSOR_BASE].tolist(),
+                              strict=True))
+    (tmp_path / "v2.json").write_text(json.dumps(data))
+    back = tv.load(tmp_path / "v2.json").values
+    np.testing.assert_array_equal(back[:tv.SPONSOR_BASE], values[:tv.SPONSOR_BASE])
+    np.testing.assert_array_equal(back[tv.SPONSOR_BASE:], tv.rule_based_sponsor_entries())
     assert tv.names()[tv.SPONSOR_BASE:] == list(tv.SPONSOR_PARAMS)
     data = json.loads((tmp_path / "v1.json").read_text())
     data["params"]["sponsor.money"] = 1.0      # a sponsor entry in a version-1 file
@@ -289,16 +302,19 @@ def _shipped_files():
 
 
 def test_shipped_vectors_keep_their_race_entries_and_race_decisions():
-    """The shipped generalist and the 13 market vectors load with their file's race
-    entries unchanged, and the race policy never reads the sponsor block: jitted races
+    """The shipped generalist and the 13 market vectors load with every entry their file
+    holds unchanged and the others (the sponsor block, the choices of a layout-1 file) at
+    their rule-based values; the race policy never reads the sponsor block: jitted races
     with any sponsor entries end exactly as with the loaded ones."""
     files = _shipped_files()
     assert len(files) == 14
+    rule = dict(zip(tv.names(), tv.rule_based_vector(), strict=True))
     for path in files:
         data = json.loads(path.read_text())
+        assert data["layout_version"] < 3 and "sponsor.money" not in data["params"]
         values = tv.load(path).values
-        np.testing.assert_array_equal(values[:tv.SPONSOR_BASE],
-                                      [data["params"][n] for n in tv.names()[:tv.SPONSOR_BASE]])
+        np.testing.assert_array_equal(values, [data["params"].get(n, rule[n])
+                                               for n in tv.names()])
     game = _game(CONFIGS[4])
     wild = values.copy()
     wild[tv.SPONSOR_BASE:] = np.random.default_rng(1).normal(scale=50, size=tv.NUM_SPONSOR_PARAMS)

@@ -19,13 +19,14 @@ from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.rng import seeded_words
 
-#: seasons covering 2-4 players, drivers off / on / all, fixed and random tracks
+#: seasons covering 2-4 players, drivers off / on / all, fixed and random tracks, markets
 CONFIGS = [
     dict(num_players=2),
     dict(num_players=3, tracks=["daytona", "monza", "tucson"], laps=1, drivers=False),
     dict(num_players=4, tracks="random", races=4, laps=1, drivers="all"),
     dict(num_players=2, tracks="random_all", races=3, laps=2, card_set="random",
          card_pool="all"),
+    dict(num_players=3, laps=1, card_set="Broken Down"),   # the choices block's cards
 ]
 
 
@@ -95,21 +96,30 @@ def _old_season_policy(vector):
     return reference
 
 
-def test_a_version_1_vector_plays_seasons_as_it_did_before_the_sponsor_block(tmp_path):
-    """The shipped generalist's race entries, written as a layout-version-1 file, are read
-    with rule-based sponsor entries: its races come from its own entries and its sponsor
-    answers are the rule-based ones, decision for decision (what the version-1 season seat
-    did)."""
+@pytest.mark.parametrize("layout", [1, 2])
+def test_an_older_layout_vector_plays_seasons_as_it_did_before_the_sponsor_block(tmp_path,
+                                                                                  layout):
+    """The shipped Broken Down vector's entries (it has choices), written as a layout-1 or
+    layout-2 file, are read with rule-based sponsor entries: its races come from its own
+    entries and its sponsor answers are the rule-based ones, decision for decision (what
+    the season seat of those layouts did)."""
+    from pathlib import Path
+
     from transit_gym.agents import tuned
 
-    race = tv.load(tuned.SHIPPED["automobiles_season"]).values[:tv.VERSION_SIZES[1]]
-    path = tmp_path / "v1.json"
-    path.write_text(json.dumps({"game": "automobiles", "layout_version": 1, "params": dict(
-        zip(tv.names()[:tv.VERSION_SIZES[1]], race.tolist(), strict=True))}))
+    source = Path(tuned.__file__).parent / "markets" / "broken-down-daytona-2p-drivers-off.json"
+    size = tv.VERSION_SIZES[layout]
+    race = tv.load(source).values[:size]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"game": "automobiles", "layout_version": layout,
+                                "params": dict(zip(tv.names()[:size], race.tolist(),
+                                                   strict=True))}))
     migrated = tv.load(path).values
-    np.testing.assert_array_equal(migrated[:tv.VERSION_SIZES[1]], race)
-    decisions, sponsor = _step_seasons(Game(num_players=2, laps=2), migrated,
-                                       _old_season_policy(migrated), seasons=2)
+    np.testing.assert_array_equal(migrated[:size], race)
+    np.testing.assert_array_equal(migrated[tv.SPONSOR_BASE:], tv.rule_based_sponsor_entries())
+    game = Game(num_players=2, laps=2, card_set="Broken Down")
+    decisions, sponsor = _step_seasons(game, migrated, _old_season_policy(migrated),
+                                       seasons=2)
     assert sponsor > 10 and decisions > sponsor
 
 

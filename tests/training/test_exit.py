@@ -75,3 +75,45 @@ def test_improved_policy_moves_mass_to_the_action_the_search_found_better():
     assert target[0] == 0.0
     assert target.sum() == pytest.approx(1.0)
     assert target[1] > target[3] > target[2]
+
+
+def test_a_teacher_starts_the_run_with_its_own_decisions(tmp_path):
+    """Warm start (issue 23 item 4): iteration 0 holds the teacher's games; a non-search
+    teacher's targets are its chosen actions (one-hot, legal), and fitting them makes the
+    network agree with the teacher more often than the blank network did."""
+    from transit_gym.envs.registry import cached_game
+
+    out = tmp_path / "warm"
+    assert _run(out, 1, "--workers", "1", "--teacher", "rule_based", "--teacher-games", "12",
+                "--teacher-epochs", "30") == 0
+    log = json.loads((out / "run.json").read_text())["log"]
+    assert [(e["iteration"], e["source"]) for e in log] == [(0, "rule_based"), (1, "self-play")]
+    with np.load(out / "samples_000.npz") as data:
+        policy, mask, obs = data["policy"], data["mask"], data["obs"]
+    assert np.all(policy.max(axis=1) == 1.0) and np.all(mask[policy > 0] == 1)
+    game = cached_game("loose_caboose", 2, ())
+    blank = Network.initial(game, (8,), seed=4)
+    taught = Network.load(out / "net_000.npz")
+    chosen = policy.argmax(axis=1)
+
+    def agreement(net: Network) -> float:
+        logits = np.where(mask > 0, net.forward_batch(obs)[0], -np.inf)
+        return float(np.mean(logits.argmax(axis=1) == chosen))
+
+    assert agreement(taught) > agreement(blank)
+
+
+def test_a_search_teacher_gives_visit_distributions(tmp_path):
+    """A search teacher's target is its root visit distribution over legal actions."""
+    out = tmp_path / "search"
+    assert _run(out, 1, "--workers", "1", "--teacher", "mcts:16", "--teacher-games", "2",
+                "--teacher-epochs", "1") == 0
+    with np.load(out / "samples_000.npz") as data:
+        policy, mask = data["policy"], data["mask"]
+    assert np.allclose(policy.sum(axis=1), 1.0) and np.all(mask[policy > 0] == 1)
+    assert np.any(policy.max(axis=1) < 1.0)   # visits spread over several actions
+
+
+def test_an_unknown_teacher_is_a_usage_error(tmp_path, capsys):
+    assert _run(tmp_path / "bad", 1, "--teacher", "grandmaster") == 2
+    assert "grandmaster" in capsys.readouterr().err
