@@ -114,3 +114,19 @@ def test_the_shipped_season_sponsor_vector_replays_its_recorded_evaluation():
         backend.close()
     assert int(played[0]) == recorded["games"] == 2000
     assert round(float(wins[0] / played[0]), 4) == recorded["score"]
+
+
+def test_a_start_file_sets_the_first_search_point_at_its_sponsor_entries():
+    """``--start FILE`` with ``--season``: the search begins at the file's sponsor entries
+    (``season_to_point`` inverts ``season_to_vector``); the rule-based start is the origin."""
+    from pathlib import Path
+
+    from transit_gym.agents import tuned
+
+    path = Path(tuned.__file__).with_name("automobiles_season_sponsors.json")
+    values = tv.load(path).values
+    x = tune.season_to_point(values)
+    np.testing.assert_allclose(tune.season_to_vector(x, values), values, atol=1e-12)
+    assert np.abs(x).max() > 0.5
+    np.testing.assert_array_equal(tune.season_to_point(tune.start_vector("rule_based")),
+                                  np.zeros(tv.NUM_SPONSOR_PARAMS))
