@@ -60,7 +60,7 @@ GAME_OF_KIND = {"cards": "automobiles", "drivers": "automobiles",
 #: kinds whose items are market cards (their games record the card's cubes)
 CARD_KINDS = ("cards", "forced")
 #: the forced seat's vector: the card bought first, up to this many cubes, activated first
-FORCED_BUY, FORCED_WANT, FORCED_ORDER = 50.0, 10.0, 1.0
+FORCED_BUY, FORCED_ORDER = 50.0, 1.0
 #: games of one (item, market, seat) cell per task; search agents play through Python
 CHUNK = 100
 PYTHON_CHUNK = 5
@@ -87,6 +87,7 @@ class Settings:
     pool: str
     options: tuple[tuple[str, Any], ...] = ()
     items: tuple[str, ...] = ()        # restrict the run to these item names (empty: all)
+    forced_want: float = 10.0          # forced play: most cubes of the card the seat buys
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Cell:
     players: int
     agent: str
     seed: int
+    forced_want: float = 10.0
 
 
 @dataclass
@@ -213,15 +215,15 @@ def base_vector(agent: str) -> np.ndarray:
                       f"tuned or tuned:FILE, got {agent!r}")
 
 
-def forced_vector(vector: np.ndarray, card: str) -> np.ndarray:
-    """``vector`` changed so that ``card`` is bought first (up to FORCED_WANT cubes, the
-    start bag included), activated first and always (gate off)."""
+def forced_vector(vector: np.ndarray, card: str, want: float = 10.0) -> np.ndarray:
+    """``vector`` changed so that ``card`` is bought first (until the seat owns ``want``
+    cubes of it, the start bag included), activated first and always (gate off)."""
     from transit_gym.agents.tuned import vector as tv
 
     out = np.array(vector, dtype=np.float64)
     c = tv.card_of_name(card)
     out[tv.card_param(c, tv.K_BUY)] = FORCED_BUY
-    out[tv.card_param(c, tv.K_WANT)] = FORCED_WANT
+    out[tv.card_param(c, tv.K_WANT)] = want
     out[tv.card_param(c, tv.K_ORDER)] = FORCED_ORDER
     out[tv.card_param(c, tv.K_GATE)] = 0.0
     return out
@@ -238,7 +240,8 @@ def _jitted_games(game, cell: Cell, forbidden: np.ndarray | None, first: int):
         module = tuned_module(game.name)
         vector = base_vector(cell.agent)
         params = module.params_with_vectors(game.param_table,
-                                            [vector, forced_vector(vector, cell.item)])
+                                            [vector, forced_vector(vector, cell.item,
+                                                                          cell.forced_want)])
         codes = {"agent": module.TUNED_CODE, "forced": module.TUNED_CODE + 1}
         specs = ["forced" if s == cell.seat else "agent" for s in range(cell.players)]
         return play_games(game, module.policy, specs, cell.count, seed=cell.seed,
@@ -331,7 +334,7 @@ def cells(plan: Plan, done: set[tuple[str, str, int, int, int]]) -> Iterator[Cel
                     todo = [g for g in range(n) if (kind, name, m, seat, g) not in done]
                     for run in _runs(todo, size):
                         yield Cell(kind, name, m, options, seat, run[0], len(run), s.players,
-                                   s.agent, s.seed)
+                                   s.agent, s.seed, s.forced_want)
 
 
 def _runs(numbers: list[int], size: int) -> Iterator[list[int]]:
@@ -348,7 +351,11 @@ def _runs(numbers: list[int], size: int) -> Iterator[list[int]]:
 
 # ----- the run folder --------------------------------------------------------------------
 def settings_record(settings: Settings) -> dict[str, Any]:
+    """What ``settings.json`` keeps (``forced_want`` only for runs with forced play, so
+    folders of restriction runs from before it existed still resume)."""
     record = asdict(settings)
+    if "forced" not in settings.kinds:
+        del record["forced_want"]
     return json.loads(json.dumps(record))
 
 
@@ -520,7 +527,10 @@ def markdown(summary: dict[str, Any]) -> str:
         if usage:
             head += f" {seat}: bought, played | other seats: bought, played |"
             rule += " ---: | ---: |"
-        lines += [f"## {KIND_TITLES[kind]}", ""]
+        title = KIND_TITLES[kind]
+        if kind == "forced":
+            title += f", up to {s.get('forced_want', 10.0):g} cubes"
+        lines += [f"## {title}", ""]
         if usage:
             lines += ["Cubes of the card per seat and game (the other seats play the "
                       "unchanged agent: its own use of the card in these markets).", ""]
@@ -608,6 +618,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--agents", default="rule_based",
                         help="the agent at every seat: rule_based, random, tuned, tuned:FILE, "
                              "mcts, mcts:N, ...")
+    parser.add_argument("--forced-want", type=float, default=10.0,
+                        help="forced play: the seat buys the card until it owns this many "
+                             "cubes of it, the start bag included (default 10)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="another env option (VALUE read as JSON), e.g. laps=2")
@@ -645,10 +658,12 @@ def parse_settings(args: argparse.Namespace) -> Settings:
             spec_vector(agent[0], GAME_OF_KIND[kind])
     if "forced" in kinds:
         base_vector(agent[0])   # a vector agent?
+    if not 1 <= args.forced_want <= 50:
+        raise ConfigError(f"--forced-want must be 1..50 cubes, got {args.forced_want}")
     options = parse_options(args.option)
     items = tuple(i.strip() for i in args.items.split(",") if i.strip())
     return Settings(kinds, args.players, args.games, agent[0], args.seed, args.markets,
-                    args.pool, tuple(sorted(options.items())), items)
+                    args.pool, tuple(sorted(options.items())), items, args.forced_want)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

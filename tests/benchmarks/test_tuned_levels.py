@@ -145,8 +145,26 @@ def test_forced_vector_puts_the_card_first_and_drops_its_gate():
     assert v[tv.card_param(card, tv.K_BUY)] == card_power.FORCED_BUY
     assert v[tv.card_param(card, tv.K_ORDER)] == card_power.FORCED_ORDER
     assert v[tv.card_param(card, tv.K_GATE)] == 0.0
+    assert v[tv.card_param(card, tv.K_WANT)] == 10.0
+    assert card_power.forced_vector(base, "Camber & Toe", 2.0)[tv.card_param(card,
+                                                                            tv.K_WANT)] == 2.0
     changed = np.flatnonzero(v != base)
     assert all(i // tv.NUM_CARD_PARAMS == card for i in changed)
+
+
+def test_fewer_forced_cubes_are_bought(tmp_path):
+    """``--forced-want 2``: the forced seat stops buying the card at two cubes (none in the
+    start bag), so it buys fewer than with the default ten; the run's settings keep it."""
+    light = Settings(**{**FORCED.__dict__, "kinds": ("forced",), "forced_want": 2.0})
+    heavy = Settings(**{**light.__dict__, "forced_want": 10.0})
+    few = run(light, tmp_path / "light", workers=1, plots=False, progress=False)
+    many = run(heavy, tmp_path / "heavy", workers=1, plots=False, progress=False)
+    assert 0 < few["kinds"]["forced"][0]["bought"] <= 2.0
+    assert many["kinds"]["forced"][0]["bought"] > few["kinds"]["forced"][0]["bought"]
+    assert json.loads((tmp_path / "light" / "settings.json").read_text())["forced_want"] == 2
+    assert "up to 2 cubes" in (tmp_path / "light" / "power.md").read_text()
+    record = card_power.settings_record(Settings(("cards",), 2, 2, "rule_based", 0, 1, "all"))
+    assert "forced_want" not in record   # restriction runs resume from older folders
 
 
 def test_forced_play_needs_a_vector_agent(tmp_path):
