@@ -187,3 +187,23 @@ def test_an_old_games_csv_gains_the_usage_columns_on_resume(tmp_path):
     assert header == card_power.FIELDS
     assert len(card_power.load_rows(path)) == 4 and again["kinds"]["cards"][0]["games"] == 4
     assert again["kinds"]["cards"][0]["others_bought"] is None   # unknown for old games
+
+
+def test_designer_report_joins_a_restriction_run_and_a_forced_run(tmp_path):
+    from transit_gym.benchmarks import designer_report
+
+    parts = []
+    for name, heading in (("restrict", "## Market cards (may not buy it)"),
+                          ("forced", "## Forced play (one seat's vector ...)")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "power.md").write_text(f"# Per-item power\n\n{heading}\n\n| rank |\n")
+        (folder / "power_cards.png").write_bytes(b"png")
+        parts.append(folder)
+    report = tmp_path / "out" / "report.md"
+    designer_report.main(["--power", str(parts[0]), "--power", str(parts[1]), "--out",
+                          str(tmp_path / "out")])
+    text = report.read_text()
+    assert "### Market cards (may not buy it)" in text and "### Forced play" in text
+    assert "](power_power_cards.png)" in text and "](power2_power_cards.png)" in text
+    assert (tmp_path / "out" / "power2_power_cards.png").read_bytes() == b"png"
