@@ -250,6 +250,13 @@ def compare_levels(levels: list[str], summaries: dict[str, dict[str, Any]],
             "flagged": [n for n in names if sets[n]["skill_dependent"]]}
 
 
+def outside_interval(pair: dict[str, Any]) -> bool:
+    """Whether a pair's measured tau lies outside its bootstrap interval."""
+    interval, tau = pair.get("interval"), pair["kendall"]
+    return (interval is not None and bool(np.isfinite(tau))
+            and not interval[0] <= tau <= interval[1])
+
+
 def _num(x: float) -> str:
     return "nan" if not np.isfinite(x) else f"{x:+.2f}"
 
@@ -286,6 +293,13 @@ def markdown(result: dict[str, Any], game: str, games: int | dict[str, int],
         text = "-" if interval is None else f"{_num(interval[0])} to {_num(interval[1])}"
         lines.append(f"| {pair['first']} vs {pair['second']} | {_num(pair['kendall'])} | "
                      f"{text} |")
+    outside = [p for p in result["agreement"] if outside_interval(p)]
+    if outside:
+        lines += ["", "Outside its interval: " + ", ".join(
+            f"{p['first']} vs {p['second']}" for p in outside) + ". Resampling a set's games "
+            "adds noise to its balance, which pulls the resampled tau towards 0; with few "
+            "games a set the percentile interval can miss the measured tau. Read such an "
+            "interval as: this agreement is not established at this budget."]
     flagged = result["flagged"]
     lines += ["", "Sets whose verdict depends on skill: " + (", ".join(flagged) or "none"), ""]
     lines += balance_report.reconstructed_markdown(game)

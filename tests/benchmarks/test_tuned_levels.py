@@ -207,3 +207,16 @@ def test_designer_report_joins_a_restriction_run_and_a_forced_run(tmp_path):
     assert "### Market cards (may not buy it)" in text and "### Forced play" in text
     assert "](power_power_cards.png)" in text and "](power2_power_cards.png)" in text
     assert (tmp_path / "out" / "power2_power_cards.png").read_bytes() == b"png"
+
+
+def test_a_tau_outside_its_bootstrap_interval_is_pointed_out():
+    """Resampling pulls tau towards 0 (measured: random vs mcts:50, 13 sets at 200 and 40
+    games, tau +0.62 with the interval -0.33 to +0.50); the report says so."""
+    sets = {"A": {"levels": {}, "skill_dependent": False}}
+    inside = {"first": "x", "second": "y", "kendall": 0.2, "interval": [-0.1, 0.4]}
+    above = {"first": "x", "second": "z", "kendall": 0.62, "interval": [-0.33, 0.5]}
+    text = skill_levels.markdown({"levels": ["x", "y", "z"], "players": 2, "sets": sets,
+                                  "agreement": [inside, above], "flagged": []},
+                                 "automobiles", 10, 0)
+    assert "Outside its interval: x vs z." in text and "x vs y." not in text
+    assert not skill_levels.outside_interval({**above, "interval": None})
