@@ -159,7 +159,7 @@ def run_markets_level(sweep: Sweep, specs: dict[str, str], folder: Path,
     """One sweep per set with its own vector (``folder/<set>/``), then the level's joint
     summary and report (``folder/summary.json``, ``folder/report.md``)."""
     rows: list[dict[str, Any]] = []
-    seconds = 0.0
+    seconds, played = 0.0, 0
     for name, options in sweep.sets:
         own = Sweep(sweep.game, sweep.players, [(name, options)],
                     [specs[name]] * sweep.players, sweep.games, sweep.seed, sweep.base_options)
@@ -167,12 +167,14 @@ def run_markets_level(sweep: Sweep, specs: dict[str, str], folder: Path,
         summary = run_sweep(own, sub, workers=workers, ray_address=ray_address, plots=False,
                             progress=progress)
         seconds += summary["run"]["seconds"]
+        played += summary["run"]["games_played"]
         rows += [r for r in load_csv(sub / "games.csv")
                  if r["set"] == name and int(r["game"]) < sweep.games]
     summary = balance_report.summarise(sweep, rows)
     summary["vectors"] = {name: spec[len("tuned:"):] for name, spec in specs.items()}
-    summary["run"] = {"games_played": len(rows), "seconds": round(seconds, 2),
-                      "games_per_second": float(f"{len(rows) / seconds:.3g}") if seconds > 0
+    summary["run"] = {"games_played": played, "games_resumed": len(rows) - played,
+                      "seconds": round(seconds, 2),
+                      "games_per_second": float(f"{played / seconds:.3g}") if seconds > 0
                       else None, "backend": "per-set sweeps", "workers": workers}
     (folder / "summary.json").write_text(json.dumps(summary, indent=2, default=float))
     (folder / "report.md").write_text(balance_report.markdown(sweep, summary))

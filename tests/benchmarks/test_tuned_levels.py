@@ -89,6 +89,7 @@ def test_skill_levels_with_each_sets_own_tuned_vector(tmp_path):
         assert len(load_csv(level / slug / "games.csv")) == 3
     summary = json.loads((level / "summary.json").read_text())
     assert summary["sets"]["rr"]["games"] == 3 and set(summary["vectors"]) == {"rr", "sc"}
+    assert summary["run"]["games_played"] == 6 and summary["run"]["games_resumed"] == 0
     assert "s0 (tuned:markets)" in (level / "report.md").read_text()
     assert "random 2, rule_based 3, tuned:markets 3" in (out / "skill.md").read_text()
 
