@@ -25,7 +25,8 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.runner import check_out
 
 PARTS = (("balance", "report.md", "Card-set balance"),
-         ("power", "power.md", "What each card, driver and sponsor is worth (restricted play)"),
+         ("power", "power.md", "What each card, driver and sponsor is worth (restricted and forced "
+                            "play)"),
          ("skill", "skill.md", "Do the verdicts depend on the players' skill?"),
          ("market", "finalists.md", "The most and least balanced markets (market search)"))
 
