@@ -88,6 +88,7 @@ class Settings:
     options: tuple[tuple[str, Any], ...] = ()
     items: tuple[str, ...] = ()        # restrict the run to these item names (empty: all)
     forced_want: float = 10.0          # forced play: most cubes of the card the seat buys
+    card_set: str = ""                 # every market this named set ("": random markets)
 
 
 @dataclass(frozen=True)
@@ -155,11 +156,13 @@ def make_plan(settings: Settings) -> Plan:
     options = dict(settings.options)
     cards = automobiles_cards(options.get("card_data"))
     per_colour = pool_cards(cards, settings.pool)
+    named = named_set(settings.card_set, cards)
     for kind in settings.kinds:
         if kind not in KINDS:
             raise ConfigError(f"--kinds: unknown kind {kind!r}; known: {list(KINDS)}")
         if kind in CARD_KINDS:
-            names = [n for colour in per_colour for n in colour]
+            names = [n for colour in per_colour for n in colour
+                     if named is None or n in named]
         elif kind == "drivers":
             names = [f"Driver {d:02d}" for d in range(1, 11)]
         else:
@@ -177,12 +180,24 @@ def make_plan(settings: Settings) -> Plan:
             fixed = name if kind in CARD_KINDS else None
             extra = {"drivers": "all"} if kind == "drivers" else {}
             plan.markets[(kind, name)] = [
-                {"card_set": random_market(per_colour, rng, fixed), **extra}
-                for _ in range(settings.markets)]
+                {"card_set": list(named) if named else random_market(per_colour, rng, fixed),
+                 **extra} for _ in range(settings.markets)]
     if settings.items and not any(plan.items.values()):
         raise ConfigError(f"--items {list(settings.items)}: none is an item of "
                           f"{list(settings.kinds)}")
     return plan
+
+
+def named_set(name: str, cards) -> tuple[str, ...] | None:
+    """The five cards of the named set ``name`` (None for ""; ConfigError naming the sets
+    for an unknown name)."""
+    if not name:
+        return None
+    from transit_gym.envs.automobiles.options import resolve_set
+
+    if name == "random":
+        raise ConfigError("--card-set takes a named set; leave it out for random markets")
+    return resolve_set(name, cards)
 
 
 def restriction(game, kind: str, item: str, seat: int) -> np.ndarray | None:
@@ -356,6 +371,8 @@ def settings_record(settings: Settings) -> dict[str, Any]:
     record = asdict(settings)
     if "forced" not in settings.kinds:
         del record["forced_want"]
+    if not settings.card_set:
+        del record["card_set"]
     return json.loads(json.dumps(record))
 
 
@@ -615,6 +632,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--markets", type=int, default=4,
                         help="random markets per item (sponsors: seeds of the season)")
     parser.add_argument("--pool", default="all", help="all (35 cards) | base (20)")
+    parser.add_argument("--card-set", default=None, metavar="NAME",
+                        help="play every market as this named set (e.g. 'Rinse & Repeat'; "
+                             "its five cards are the card items), e.g. with the set's own "
+                             "tuned vector")
     parser.add_argument("--agents", default="rule_based",
                         help="the agent at every seat: rule_based, random, tuned, tuned:FILE, "
                              "mcts, mcts:N, ...")
@@ -663,7 +684,8 @@ def parse_settings(args: argparse.Namespace) -> Settings:
     options = parse_options(args.option)
     items = tuple(i.strip() for i in args.items.split(",") if i.strip())
     return Settings(kinds, args.players, args.games, agent[0], args.seed, args.markets,
-                    args.pool, tuple(sorted(options.items())), items, args.forced_want)
+                    args.pool, tuple(sorted(options.items())), items, args.forced_want,
+                    args.card_set or "")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

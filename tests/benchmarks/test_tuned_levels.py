@@ -6,6 +6,7 @@ seat gains when its vector buys a card first."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -221,3 +222,28 @@ def test_a_tau_outside_its_bootstrap_interval_is_pointed_out():
                                  "automobiles", 10, 0)
     assert "Outside its interval: x vs z." in text and "x vs y." not in text
     assert not skill_levels.outside_interval({**above, "interval": None})
+
+
+def test_forced_play_in_one_named_set_with_its_own_vector(tmp_path):
+    """``--card-set``: every market is the set, its five cards are the items (here with the
+    set's own tuned vector, which never buys Air Jacks in Squeaky Clean)."""
+    from transit_gym.agents.tuned import markets
+
+    vector = Path(markets.__file__).parent / "squeaky-clean-daytona-2p-drivers-off.json"
+    settings = Settings(kinds=("forced",), players=2, games=2, agent=f"tuned:{vector}",
+                        seed=0, markets=1, pool="all", items=("Air Jacks", "Crate Motor"),
+                        card_set="Squeaky Clean")
+    plan = card_power.make_plan(settings)
+    squeaky = list(load_cards(None).sets["Squeaky Clean"])
+    assert plan.items["forced"] == [n for n in plan.items["forced"] if n in squeaky]
+    assert set(plan.items["forced"]) == {"Air Jacks", "Crate Motor"}
+    assert all(m == {"card_set": squeaky} for ms in plan.markets.values() for m in ms)
+    summary = run(settings, tmp_path, workers=1, plots=False, progress=False)
+    assert {r["item"] for r in summary["kinds"]["forced"]} == {"Air Jacks", "Crate Motor"}
+    assert json.loads((tmp_path / "settings.json").read_text())["card_set"] == "Squeaky Clean"
+    whole = card_power.make_plan(Settings(("cards",), 2, 2, "rule_based", 0, 1, "all",
+                                          card_set="Squeaky Clean"))
+    assert sorted(whole.items["cards"]) == sorted(squeaky)
+    with pytest.raises(ConfigError, match="not a suggested set"):
+        card_power.make_plan(Settings(("cards",), 2, 2, "rule_based", 0, 1, "all",
+                                      card_set="Nope"))
