@@ -19,10 +19,12 @@ agent's card usage in those markets).
 
 Kind ``forced`` (cards; vector agents: ``rule_based``, ``tuned``, ``tuned:FILE``): in the
 same markets and deals as ``cards``, one seat plays the agent's vector changed so that the
-card is bought first (buy priority 50, up to 10 cubes), activated first and without its
-gate, against unmodified seats. Verdicts: **forcing wins more** (interval above the fair
-share), **forcing costs** (below) or **nothing measurable**. A card the agent does not buy
-and whose forcing wins nothing is not a card the agent overlooks.
+card is bought first (buy priority 50, up to ``--forced-want`` cubes, default 10),
+activated first and without its gate, against unmodified seats. Verdicts: **forcing wins
+more** (interval above the fair share), **forcing costs** (below) or **nothing
+measurable**. A card the agent does not buy and whose forcing wins nothing is not a card
+the agent overlooks. ``--card-set NAME`` plays every market as that named set (its five
+cards the items), e.g. with the vector tuned on it.
 
 Results: ``games.csv`` (one row per game; an interrupted run resumes from it, refusing
 other settings), ``power.md``, ``power.csv``, ``power.json`` and ``power_<kind>.png``.
