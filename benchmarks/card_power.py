@@ -523,6 +523,11 @@ KIND_TITLES = {"cards": "Market cards (may not buy it)",
                          "first and always)"}
 
 
+#: shorter titles where the table's would not fit a plot
+PLOT_TITLES = {"drivers": "Drivers (may not take it in the draft)",
+               "forced": "Forced play (card bought first, always activated)"}
+
+
 def markdown(summary: dict[str, Any]) -> str:
     s = summary["settings"]
     fair = summary["fair_share"]
@@ -610,7 +615,7 @@ def plot(summary: dict[str, Any], out: Path) -> list[Path]:
         ax.invert_yaxis()
         who = "forced" if kind == "forced" else "restricted"
         ax.set_xlabel(f"score rate of the {who} seat (95% Wilson interval)")
-        ax.set_title(KIND_TITLES[kind])
+        ax.set_title(PLOT_TITLES.get(kind, KIND_TITLES[kind]), fontsize=10)
         ax.legend(loc="lower right")
         fig.tight_layout()
         path = out / f"power_{kind}.png"
