@@ -8,8 +8,9 @@ the data that are reconstructed.
 
 Each input is the ``--out`` folder of a finished run of ``benchmarks.balance``,
 ``benchmarks.card_power``, ``benchmarks.skill_levels`` or ``benchmarks.market_search``
-(any may be left out); their
-reports are joined under one title, their PNG plots copied next to ``report.md``.
+(any may be left out; each may be given more than once, e.g. a restriction run and a
+forced-play run of ``card_power``); their reports are joined under one title, their PNG
+plots copied next to ``report.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.runner import check_out
 
 PARTS = (("balance", "report.md", "Card-set balance"),
-         ("power", "power.md", "What each card, driver and sponsor is worth (restricted play)"),
+         ("power", "power.md", "What each card, driver and sponsor is worth (restricted and forced "
+                            "play)"),
          ("skill", "skill.md", "Do the verdicts depend on the players' skill?"),
          ("market", "finalists.md", "The most and least balanced markets (market search)"))
 
@@ -45,30 +47,32 @@ def _body(text: str) -> list[str]:
     return out
 
 
-def build(folders: dict[str, Path], out: Path, game: str = "automobiles") -> Path:
-    """Write ``out/report.md`` from the finished runs in ``folders`` (kind -> folder)."""
-    if not folders:
+def build(folders: dict[str, Path | list[Path]], out: Path, game: str = "automobiles") -> Path:
+    """Write ``out/report.md`` from the finished runs in ``folders`` (kind -> folder, or a
+    list of folders of that kind)."""
+    runs = {kind: f if isinstance(f, list) else [f] for kind, f in folders.items() if f}
+    if not runs:
         raise ConfigError("give at least one of --balance, --power, --skill, --market")
     check_out(out)
-    summary = folders.get("balance", Path()) / "summary.json"
-    if "balance" in folders and summary.is_file():
+    summary = runs["balance"][0] / "summary.json" if "balance" in runs else None
+    if summary is not None and summary.is_file():
         game = json.loads(summary.read_text()).get("game", game)
     lines = ["# Balance report for designers", "",
              "Everything below was measured by self-play of the agents named in each part; "
              "intervals are 95%. A verdict describes the game as reconstructed here, played "
              "by these agents.", *reconstructed_markdown(game)]
     for kind, name, title in PARTS:
-        if kind not in folders:
-            continue
-        path = folders[kind] / name
-        if not path.is_file():
-            raise ConfigError(f"--{kind} {folders[kind]}: no {name}; give the --out folder of "
-                              f"a finished run")
-        lines += ["", f"## {title}", "", *_body(path.read_text())]
-        for picture in sorted(folders[kind].glob("*.png")):
-            target = out / f"{kind}_{picture.name}"
-            shutil.copyfile(picture, target)
-            lines += ["", f"![{kind}: {picture.stem}]({target.name})"]
+        for k, folder in enumerate(runs.get(kind, [])):
+            path = folder / name
+            if not path.is_file():
+                raise ConfigError(f"--{kind} {folder}: no {name}; give the --out folder of a "
+                                  f"finished run")
+            lines += ["", f"## {title}", "", *_body(path.read_text())]
+            prefix = kind if k == 0 else f"{kind}{k + 1}"
+            for picture in sorted(folder.glob("*.png")):
+                target = out / f"{prefix}_{picture.name}"
+                shutil.copyfile(picture, target)
+                lines += ["", f"![{kind}: {picture.stem}]({target.name})"]
     report = out / "report.md"
     report.write_text("\n".join(lines) + "\n")
     return report
@@ -78,8 +82,8 @@ def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.designer_report",
                                      description=__doc__.split("\n\n")[0])
     for kind, _, _ in PARTS:
-        parser.add_argument(f"--{kind}", type=Path, default=None,
-                            help=f"--out folder of a finished {kind} run")
+        parser.add_argument(f"--{kind}", type=Path, action="append", default=None,
+                            help=f"--out folder of a finished {kind} run (repeatable)")
     parser.add_argument("--out", type=Path, default=Path("reports") / "designer")
     args = parser.parse_args(argv)
     folders = {kind: getattr(args, kind) for kind, _, _ in PARTS if getattr(args, kind)}
