@@ -34,8 +34,8 @@ NO_BUDGET = 1e9
 class Tuning:
     """The finalists' tuning settings (stored in the search's ``settings.json``)."""
 
-    generations: int = 15
-    games: int = 32          # games per candidate and generation
+    generations: int = 40
+    games: int = 48          # games per candidate and generation
     eval_games: int = 200    # fresh games of the tuned vector against rule_based
 
     def optimiser(self, seed: int) -> tune.Settings:
