@@ -24,7 +24,7 @@ naming each difference. Outputs: ``rounds.csv``, ``finalists.md``, ``summary.jso
 ``--tune-finalists`` then tunes a vector for each finalist market with the optimiser of
 ``benchmarks/tune.py`` (``--tune-generations``, ``--tune-games``: stopped by the generation
 count, so the seed reproduces it; cached in ``OUT/tuned/``, one task per market on the
-same backend), replays each finalist on the same deals with every seat playing that
+same backend), replays each finalist with the same game seeds with every seat playing that
 market's vector, and reports both replays side by side (see ``market_finalists.py``).
 """
 
@@ -129,7 +129,7 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     from transit_gym.envs.core.rollout import play_games
     from transit_gym.training.stats import seat_wins
 
-    # the tuned replay plays the same deals as the rule-based replay ("final")
+    # the tuned replay uses the game seeds of the rule-based replay ("final")
     seed_round = task.round if task.stage == "race" else race.FINAL_ROUND
     # one game built per process; each market only swaps its cards into the params
     base = cached_game(GAME, task.players,
@@ -490,9 +490,9 @@ def _seats(entry: dict[str, Any]) -> str:
 
 def tuned_markdown(entries: list[dict[str, Any]]) -> list[str]:
     """A bracket's finalists replayed with every seat playing the market's tuned vector,
-    next to the rule-based replay (the same deals)."""
-    lines = ["Replayed with the market's own tuned vector in every seat (the same deals as "
-             "above). Seat win rates by seat, first seat first, 95% Wilson intervals; the "
+    next to the rule-based replay (the same game seeds)."""
+    lines = ["Replayed with the market's own tuned vector in every seat (the same game seeds "
+             "as above). Seat win rates by seat, first seat first, 95% Wilson intervals; the "
              "tuned vector's score against rule_based on fresh games, seats alternated.", "",
              "| rank | market | Balance [95%] | tuned Balance [95%] | seats win [95%] | "
              "tuned seats win [95%] | tuned vs rule_based [95%] |",
