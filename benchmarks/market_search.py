@@ -20,6 +20,12 @@ games. Results are appended to ``rounds.csv`` as tasks finish; a rerun into the 
 ``--out`` skips what is done, and a rerun with other settings stops with exit status 2
 naming each difference. Outputs: ``rounds.csv``, ``finalists.md``, ``summary.json``,
 ``finalists.png``.
+
+``--tune-finalists`` then tunes a vector for each finalist market with the optimiser of
+``benchmarks/tune.py`` (``--tune-generations``, ``--tune-games``: stopped by the generation
+count, so the seed reproduces it; cached in ``OUT/tuned/``, one task per market on the
+same backend), replays each finalist with the same game seeds with every seat playing that
+market's vector, and reports both replays side by side (see ``market_finalists.py``).
 """
 
 from __future__ import annotations
@@ -28,10 +34,13 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from transit_gym.benchmarks import market_finalists as fin
 from transit_gym.benchmarks import market_race as race
 from transit_gym.benchmarks.balance import parse_options
 from transit_gym.envs.core.errors import ConfigError
@@ -45,7 +54,6 @@ from transit_gym.training.runner import (
     make_backend,
     run_with_progress,
 )
-from transit_gym.training.stats import wilson_interval
 
 GAME = "automobiles"
 #: at most this many games in one task (a market's round is split into pieces of this
@@ -75,10 +83,15 @@ class Settings:
     markets: int | None
     cards_per_colour: int | None
     options: tuple[tuple[str, Any], ...]
+    tuning: fin.Tuning | None = None   # --tune-finalists: the finalists' tuning settings
 
     def as_json(self) -> dict[str, Any]:
         record = dict(self.__dict__)
         record["agents"] = list(self.agents)
+        if self.tuning is None:   # (absent, so searches without tuning read as before)
+            del record["tuning"]
+        else:
+            record["tuning"] = asdict(self.tuning)
         record["options"] = {k: v for k, v in self.options}
         record["task_games"] = TASK_GAMES   # the pieces' boundaries, which rows are keyed by
         return json.loads(json.dumps(record, sort_keys=True, default=str))
@@ -86,12 +99,14 @@ class Settings:
 
 @dataclass(frozen=True)
 class Piece:
-    """Games ``first .. first + count - 1`` of one market in one round."""
+    """Games ``first .. first + count - 1`` of one market in one round; with a tuned
+    ``vector`` every seat plays it (the tuned replay), else the search's agents play."""
 
     market: int
     cards: tuple[str, ...]
     first: int
     count: int
+    vector: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +117,7 @@ class Task:
     agents: tuple[str, ...]
     seed: int
     options: tuple[tuple[str, Any], ...]
-    stage: str        # "race" or "final"
+    stage: str        # "race", "final" or "tuned" (the finalists' tuned replay)
     round: int
     pieces: tuple[Piece, ...]
 
@@ -114,6 +129,7 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     from transit_gym.envs.core.rollout import play_games
     from transit_gym.training.stats import seat_wins
 
+    # the tuned replay uses the game seeds of the rule-based replay ("final")
     seed_round = task.round if task.stage == "race" else race.FINAL_ROUND
     # one game built per process; each market only swaps its cards into the params
     base = cached_game(GAME, task.players,
@@ -122,9 +138,17 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     for piece in task.pieces:
         started = time.process_time()
         game = base.with_card_set(piece.cards)
-        results = play_games(game, policy_kernel(GAME), list(task.agents), piece.count,
-                             seed=race.game_seed(task.seed, piece.market, seed_round),
-                             first_game=piece.first)
+        seed = race.game_seed(task.seed, piece.market, seed_round)
+        if piece.vector is None:
+            results = play_games(game, policy_kernel(GAME), list(task.agents), piece.count,
+                                 seed=seed, first_game=piece.first)
+        else:
+            from transit_gym.agents.tuned import automobiles as tk
+
+            params = tk.params_with_vectors(game.param_table, [np.asarray(piece.vector)])
+            results = play_games(game, tk.policy, ["tuned"] * task.players, piece.count,
+                                 seed=seed, first_game=piece.first, params=params,
+                                 codes={"tuned": tk.TUNED_CODE})
         shares = seat_wins(results.rewards)
         row: dict[str, Any] = {"stage": task.stage, "round": task.round,
                                "market": piece.market, "first": piece.first,
@@ -140,8 +164,10 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 
 def make_tasks(settings: Settings, space: race.MarketSpace, stage: str, round_: int,
-               markets: list[int], games: int, done: set[tuple[int, int]]) -> list[Task]:
-    """Tasks covering the pieces of ``markets`` not in ``done`` (``(market, first)``)."""
+               markets: list[int], games: int, done: set[tuple[int, int]],
+               vectors: dict[int, tuple[float, ...]] | None = None) -> list[Task]:
+    """Tasks covering the pieces of ``markets`` not in ``done`` (``(market, first)``);
+    ``vectors``: each market's tuned vector, played by every seat."""
     tasks: list[Task] = []
     batch: list[Piece] = []
     size = 0
@@ -154,7 +180,8 @@ def make_tasks(settings: Settings, space: race.MarketSpace, stage: str, round_: 
             if batch and size + count > TASK_GAMES:
                 tasks.append(_task(settings, stage, round_, batch))
                 batch, size = [], 0
-            batch.append(Piece(market, cards, first, count))
+            batch.append(Piece(market, cards, first, count,
+                               None if vectors is None else vectors[market]))
             size += count
     if batch:
         tasks.append(_task(settings, stage, round_, batch))
@@ -170,7 +197,9 @@ def _task(settings: Settings, stage: str, round_: int, pieces: list[Piece]) -> T
 def check_settings(out: Path, settings: dict[str, Any]) -> None:
     """Store ``settings`` in ``out/settings.json`` (first run) or compare them with the
     stored ones: any difference is a :class:`SettingsMismatchError` naming each setting
-    with its stored and new value. (A local copy of the idea of ``training/run_folder.py``.)"""
+    with its stored and new value. (A local copy of the idea of ``training/run_folder.py``.)
+    One exception: a search stored without finalist tuning gains it (the tuning settings
+    are added to the file), since tuning changes none of the race's games."""
     path = out / SETTINGS_FILE
     if not path.exists():
         if (out / ROUNDS_FILE).exists():
@@ -187,6 +216,9 @@ def check_settings(out: Path, settings: dict[str, Any]) -> None:
         raise ConfigError(f"{path} is not a market-search settings file; choose another --out")
     found = [(k, stored.get(k), settings.get(k)) for k in sorted(set(stored) | set(settings))
              if stored.get(k) != settings.get(k)]
+    if [k for k, _, _ in found] == ["tuning"] and "tuning" not in stored:
+        path.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n")
+        return
     if found:
         lines = "\n".join(f"  {k}: stored {json.dumps(a)}, now {json.dumps(b)}"
                           for k, a, b in found)
@@ -214,24 +246,29 @@ class Search:
         self.rows: dict[tuple[str, int, int, int], dict[str, Any]] = {
             (r["stage"], int(r["round"]), int(r["market"]), int(r["first"])): r for r in rows}
         self.timing: list[dict[str, Any]] = []
-        self.warm = False
+        self.warm: set[bool] = set()   # kernels compiled: rule-based (False), tuned (True)
 
     def play(self, stage: str, round_: int, markets: list[int], games: int,
-             bracket: dict[int, str]) -> dict[int, dict[str, int]]:
-        """Play what is missing of ``games`` games for each market; return each market's
+             bracket: dict[int, str], vectors: dict[int, tuple[float, ...]] | None = None
+             ) -> dict[int, dict[str, int]]:
+        """Play what is missing of ``games`` games for each market (every seat playing
+        the market's tuned vector when ``vectors`` is given); return each market's
         outcome counts for this stage and round."""
         done = {(m, f) for (s, r, m, f) in self.rows if s == stage and r == round_}
-        tasks = make_tasks(self.settings, self.space, stage, round_, markets, games, done)
+        tasks = make_tasks(self.settings, self.space, stage, round_, markets, games, done,
+                           vectors)
         total = sum(p.count for t in tasks for p in t.pieces)
-        label = f"round {round_}" if stage == "race" else "final replay"
+        label = {"race": f"round {round_}", "final": "final replay",
+                 "tuned": "tuned replay"}[stage]
         if self.progress:
             print(f"{label}: {len(markets)} markets x {games} games "
                   f"({total} to play)", file=sys.stderr)
-        if tasks and not self.warm:   # compile before forking and before the clock
+        if tasks and (vectors is not None) not in self.warm:
+            # compile before forking and before the clock
             first = tasks[0].pieces[0]
-            run_task(Task(**{**tasks[0].__dict__, "pieces": (Piece(first.market, first.cards,
-                                                                    0, 1),)}))
-            self.warm = True
+            run_task(Task(**{**tasks[0].__dict__, "pieces": (Piece(
+                first.market, first.cards, 0, 1, first.vector),)}))
+            self.warm.add(vectors is not None)
         started = time.perf_counter()
         if tasks:
             backend = make_backend(self.workers, self.ray_address)
@@ -324,8 +361,20 @@ def run_search(settings: Settings, space: race.MarketSpace, out: Path,
     finalists = sorted(set(most) | set(least))
     final_bracket = {m: "final" for m in finalists}
     replay = search.play("final", 0, finalists, settings.final_games, final_bracket)
-    elapsed = time.perf_counter() - started
     stats = {m: market_statistics(space, m, replay[m], pooled[m], settings) for m in finalists}
+    tuning = None
+    if settings.tuning is not None:
+        vectors, tuning = fin.tune_finalists(
+            finalists, space, dict(settings.options), settings.players, settings.tuning,
+            settings.seed, out, workers, ray_address, progress)
+        tuned = search.play("tuned", 0, finalists, settings.final_games,
+                            {m: "tuned" for m in finalists},
+                            {m: tuple(vectors[m].values.tolist()) for m in finalists})
+        for m in finalists:
+            stats[m]["tuned"] = fin.tuned_entry(tuned[m], settings.players,
+                                                _bootstrap_seed(settings, m), vectors[m],
+                                                out, m)
+    elapsed = time.perf_counter() - started
     most_final = sorted(most, key=lambda m: (-stats[m]["balance"], ties[m]))
     least_final = sorted(least, key=lambda m: (stats[m]["balance"], ties[m]))
     played = sum(t["games_played"] for t in search.timing)
@@ -344,6 +393,7 @@ def run_search(settings: Settings, space: race.MarketSpace, out: Path,
                                                          settings.games, settings.growth,
                                                          settings.final_games)},
         "rounds": rounds,
+        "tuning": tuning,
         "most_balanced": [stats[m] for m in most_final],
         "least_balanced": [stats[m] for m in least_final],
         "run": {"games_played": played, "seconds_playing": round(seconds, 2),
@@ -368,21 +418,14 @@ def market_statistics(space: race.MarketSpace, market: int, counts: dict[str, in
                       race_counts: dict[str, int], settings: Settings) -> dict[str, Any]:
     """A finalist's replay numbers with 95% intervals, and its pooled race score."""
     players = settings.players
-    games = sum(counts.values())
-    rates = race.seat_rates(counts, players)
-    low, high = race.balance_interval(counts, players, seed=settings.seed * 1_000_003 + market)
-    first_wins = rates[0] * games
-    first_low, first_high = wilson_interval(first_wins, games)
-    fair = 1.0 / players
-    return {"market": market, "cards": list(space.cards(market)), "games": games,
-            "balance": round(race.balance_score(counts, players), 4),
-            "balance_low": round(low, 4), "balance_high": round(high, 4),
-            "seat_win_rates": [round(float(r), 4) for r in rates],
-            "first_seat_win_rate": round(float(rates[0]), 4),
-            "first_seat_low": round(first_low, 4), "first_seat_high": round(first_high, 4),
-            "first_player_advantage": round(float(rates[0]) - fair, 4),
+    return {"market": market, "cards": list(space.cards(market)),
+            **fin.replay_statistics(counts, players, _bootstrap_seed(settings, market)),
             "race_games": sum(race_counts.values()),
             "race_balance": round(race.balance_score(race_counts, players), 4)}
+
+
+def _bootstrap_seed(settings: Settings, market: int) -> int:
+    return settings.seed * 1_000_003 + market
 
 
 # ----- reports ----------------------------------------------------------------------------------
@@ -417,6 +460,14 @@ def finalists_markdown(summary: dict[str, Any]) -> str:
                 f"{m['first_seat_high']:.1%}] | {m['first_player_advantage']:+.1%} | "
                 f"{m['race_balance']:.3f} ({m['race_games']}) |")
         lines.append("")
+        if summary.get("tuning"):
+            lines += tuned_markdown(summary[key][:SHOWN])
+    if summary.get("tuning"):
+        t = summary["tuning"]
+        lines += [f"Tuning: {t['settings']['generations']} generations of CMA-ES a market, "
+                  f"{t['settings']['games']} games a candidate (seed {s['seed']}, stopped by "
+                  f"the generation count), {t['tuned_this_run']} market(s) tuned in this run "
+                  f"in {t['seconds']} s, {t['cached']} loaded from tuned/.", ""]
     run = summary["run"]
     lines.append(f"{run['games_played']} games played in this run, "
                  f"{run['seconds_playing']} s ({run['games_per_second']} games/s, "
@@ -431,6 +482,32 @@ def finalists_markdown(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _seats(entry: dict[str, Any]) -> str:
+    return "; ".join(f"{r:.1%} [{lo:.1%}, {hi:.1%}]" for r, lo, hi in
+                     zip(entry["seat_win_rates"], entry["seat_low"], entry["seat_high"],
+                         strict=True))
+
+
+def tuned_markdown(entries: list[dict[str, Any]]) -> list[str]:
+    """A bracket's finalists replayed with every seat playing the market's tuned vector,
+    next to the rule-based replay (the same game seeds)."""
+    lines = ["Replayed with the market's own tuned vector in every seat (the same game seeds "
+             "as above). Seat win rates by seat, first seat first, 95% Wilson intervals; the "
+             "tuned vector's score against rule_based on fresh games, seats alternated.", "",
+             "| rank | market | Balance [95%] | tuned Balance [95%] | seats win [95%] | "
+             "tuned seats win [95%] | tuned vs rule_based [95%] |",
+             "|---:|---:|---|---|---|---|---|"]
+    for rank, m in enumerate(entries, start=1):
+        t = m["tuned"]
+        ev = t["vs_rule_based"]
+        lines.append(
+            f"| {rank} | {m['market']} | {m['balance']:.3f} [{m['balance_low']:.3f}, "
+            f"{m['balance_high']:.3f}] | {t['balance']:.3f} [{t['balance_low']:.3f}, "
+            f"{t['balance_high']:.3f}] | {_seats(m)} | {_seats(t)} | {ev['score']:.1%} "
+            f"[{ev['low']:.1%}, {ev['high']:.1%}] ({ev['games']} games) |")
+    return lines + [""]
+
+
 def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
     """Horizontal error bars: each finalist's Balance with its 95% interval."""
     import matplotlib
@@ -440,18 +517,29 @@ def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
 
     entries = [(m, "most balanced", "tab:green") for m in summary["most_balanced"][:SHOWN]]
     entries += [(m, "least balanced", "tab:red") for m in summary["least_balanced"][:SHOWN]]
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(entries) + 1.5))
+    tuned = bool(summary.get("tuning"))
+    fig, ax = plt.subplots(figsize=(9, (0.65 if tuned else 0.45) * len(entries) + 1.5))
     for y, (m, label, colour) in enumerate(entries):
+        name = f"{label}, {', '.join(sorted(set(summary['settings']['agents'])))}"
         ax.errorbar(m["balance"], y, xerr=[[m["balance"] - m["balance_low"]],
                                            [m["balance_high"] - m["balance"]]],
                     fmt="o", color=colour, capsize=3,
-                    label=label if y == 0 or entries[y - 1][1] != label else None)
+                    label=name if y == 0 or entries[y - 1][1] != label else None)
+        if tuned:
+            t = m["tuned"]
+            ax.errorbar(t["balance"], y + 0.3, xerr=[[t["balance"] - t["balance_low"]],
+                                                     [t["balance_high"] - t["balance"]]],
+                        fmt="s", color=colour, mfc="white", capsize=3,
+                        label=f"{label}, tuned" if y == 0 or entries[y - 1][1] != label
+                        else None)
     ax.set_yticks(range(len(entries)))
     ax.set_yticklabels([f"{m['market']}: {', '.join(m['cards'])}" for m, _, _ in entries],
                        fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("Balance (1 - largest seat win-rate gap), 95% bootstrap interval")
-    ax.set_xlim(min(m["balance_low"] for m, _, _ in entries) - 0.02, 1.02)
+    lows = [m["balance_low"] for m, _, _ in entries]
+    lows += [m["tuned"]["balance_low"] for m, _, _ in entries if tuned]
+    ax.set_xlim(min(lows) - 0.02, 1.02)
     ax.legend(loc="center", fontsize=8)   # the ends hold the points
     ax.set_title(f"Market search finalists ({summary['settings']['players']} players, "
                  f"{', '.join(sorted(set(summary['settings']['agents'])))})")
@@ -498,6 +586,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="any other env option, e.g. track=monza, drivers=true, laps=2 "
                              "(VALUE read as JSON, else text); repeatable")
+    tuning = fin.Tuning()
+    parser.add_argument("--tune-finalists", action="store_true",
+                        help="tune a vector for each finalist market (cached in OUT/tuned/) "
+                             "and replay it with every seat playing that vector")
+    parser.add_argument("--tune-generations", type=int, default=tuning.generations,
+                        help=f"CMA-ES generations a finalist (default {tuning.generations})")
+    parser.add_argument("--tune-games", type=int, default=tuning.games,
+                        help=f"games a candidate and generation (default {tuning.games})")
+    parser.add_argument("--tune-eval-games", type=int, default=tuning.eval_games,
+                        help="fresh games scoring each tuned vector against rule_based "
+                             f"(default {tuning.eval_games})")
     parser.add_argument("--plan", action="store_true",
                         help="print the schedule and the number of games, play nothing")
     parser.add_argument("--out", type=Path, default=None)
@@ -528,10 +627,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
         if "card_set" in options or "num_players" in options:
             raise ConfigError("--option card_set / num_players: the search sets these itself")
         space = race.market_space(load_cards(options.get("card_data")), args.cards_per_colour)
+        tuning = None
+        if args.tune_finalists:
+            tuning = fin.Tuning(args.tune_generations, args.tune_games, args.tune_eval_games)
+            tuning.check()
         settings = Settings(args.players, parse_agents(args.agents, args.players), args.seed,
                             args.games, args.growth, args.finalists, args.final_games,
                             args.markets, args.cards_per_colour,
-                            tuple(sorted(options.items())))
+                            tuple(sorted(options.items())), tuning)
         markets = race.sample_markets(space, args.markets, args.seed)
         # the options valid? (one market's game built here, so errors come before any work)
         cached_game(GAME, args.players, options_key(
@@ -560,7 +663,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
     print(finalists_markdown(summary))
     print(f"written: {out}/finalists.md, rounds.csv, summary.json"
-          + ("" if args.no_plots else ", finalists.png"), file=sys.stderr)
+          + ("" if args.no_plots else ", finalists.png")
+          + (f", {fin.TUNED_DIR}/" if tuning else ""), file=sys.stderr)
     return summary
 
 
