@@ -156,3 +156,13 @@ def test_paired_change_uses_only_seats_holding_the_driver_in_both():
     assert low < -1 / 3 < high
     assert ds.share(other, 8) == {"seats": 4, "share": 0.5,
                                   "interval": list(ds.wilson_interval(2.0, 4))}
+
+
+def test_driver_shares_dealt_holds_the_random_deal():
+    from transit_gym.benchmarks.driver_shares import driver_shares
+
+    rows = driver_shares("tuned", 2, 6, 3, "dealt", "random", "daytona")
+    dealt = np.bincount(np.concatenate([ds.dealt_drivers(3, 2, g) for g in range(6)]),
+                        minlength=11)
+    assert [r[1] for r in rows] == dealt[1:].tolist()   # seats per driver: the deal's
+    assert sum(r[2] * r[1] for r in rows if r[1]) == pytest.approx(6)   # a winner a game
