@@ -22,10 +22,13 @@ different driver at random from all ten (the draft restricted to the dealt drive
 Reported per variant and player count: Driver 08's holder win share with its 95% Wilson
 interval, and the change from the baseline with a 95% interval over the paired holder
 seats (the same seats hold Driver 08 in every variant of a draft run when the draft
-does not change); ranked by the largest change. A random-deal run also reports all ten
-drivers' shares. Results: ``games.csv`` (resumable: the same command plays only what is
-missing, a larger ``--games`` adds games, other settings are refused before any game),
-``sensitivity.md``, ``sensitivity.json``, ``sensitivity.png``.
+does not change); ranked by the largest change. Every driver's share is reported too (the
+JSON: every variant; the table: the baseline, ``agent_use_all`` and the top variant; in a
+draft run a driver's seats are the agents' picks, in a random deal a tenth each).
+
+Results: ``games.csv`` (resumable: the same command plays only what is missing, a larger
+``--games`` adds games, other settings are refused before any game), ``sensitivity.md``,
+``sensitivity.json``, ``sensitivity.png``.
 """
 
 from __future__ import annotations
@@ -442,8 +445,8 @@ def paired_change(base: dict[tuple[int, int], tuple[int, float]],
 
 
 def summarise(settings: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Driver 08 per variant and player count, ranked by the largest change; with a random
-    deal also every driver's share per variant."""
+    """Driver 08 per variant and player count, ranked by the largest change; and every
+    driver's share per variant."""
     seats = seat_records(settings, rows)
     known = catalogue()
     table = []
@@ -460,12 +463,10 @@ def summarise(settings: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
         entry["largest_change"] = max(changes) if changes else 0.0
         table.append(entry)
     table[1:] = sorted(table[1:], key=lambda e: (-e["largest_change"], e["variant"]))
-    drivers = {}
-    if settings["deal"] == "random":
-        for name in settings["variants"]:
-            drivers[name] = {str(p): [{"driver": d, **share(seats.get((name, p), {}), d)}
-                                      for d in range(1, NUM_DRIVERS + 1)]
-                             for p in settings["players"]}
+    drivers = {name: {str(p): [{"driver": d, **share(seats.get((name, p), {}), d)}
+                               for d in range(1, NUM_DRIVERS + 1)]
+                      for p in settings["players"]}
+               for name in settings["variants"]}
     return {"settings": settings, "focus_driver": FOCUS, "variants": table,
             "drivers": drivers,
             "fair_share": {str(p): 1.0 / p for p in settings["players"]}}
@@ -511,8 +512,13 @@ def markdown(summary: dict[str, Any]) -> str:
                         f"{c['interval'][1]:+.3f}) |")
         lines.append(row)
     lines.append("")
-    for name, per_players in summary["drivers"].items():
-        lines += [f"## Every driver's win share, drivers dealt at random: {name}", "",
+    shown = [e["variant"] for e in summary["variants"]
+             if e["variant"] in ("baseline", "agent_use_all")] + \
+        [e["variant"] for e in summary["variants"][1:2]]
+    for name in dict.fromkeys(shown):
+        per_players = summary["drivers"][name]
+        how = "drafted" if s["deal"] == "draft" else "dealt at random"
+        lines += [f"## Every driver's win share, drivers {how}: {name}", "",
                   "| driver | " + " | ".join(f"{p}p share (seats) | {p}p 95% interval"
                                              for p in players) + " |",
                   "| --- |" + " ---: | --- |" * len(players)]
@@ -557,7 +563,7 @@ def plot(summary: dict[str, Any], path: Path) -> Path:
                   f"baseline, dotted: fair share")
     ax.set_title(f"Driver {FOCUS:02d} under `{summary['settings']['agent']}`, drivers "
                  f"{summary['settings']['deal']}")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
