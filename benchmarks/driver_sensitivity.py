@@ -91,6 +91,7 @@ class Variant:
     key: str = ""                              # "cost" or "value"
     delta: int = 0
     board: str = ""                            # a shipped board name, or a colour shift
+    uses: tuple[tuple[int, float], ...] = ()   # (driver, new ``use`` flag) of the agent
 
 
 def _cards_where(test: Callable[[int, int], bool]) -> tuple[str, ...]:
@@ -134,7 +135,10 @@ def catalogue() -> dict[str, Variant]:
                            "track", board=name))
     out.append(Variant("agent_use_all", "agent", "the agent's vector with every driver's "
                        "ability switched on (the generalist never uses 03's and 05's)",
-                       "agent"))
+                       "agent", uses=tuple((d, 1.0) for d in range(1, NUM_DRIVERS + 1))))
+    out.append(Variant(f"agent_no_{FOCUS:02d}", "agent", f"the agent's vector never using "
+                       f"Driver {FOCUS:02d}'s ability (what the ability itself is worth)",
+                       "agent", uses=((FOCUS, 0.0),)))
     return {v.name: v for v in out}
 
 
@@ -171,19 +175,19 @@ def track_variant_toml(base: str, shift: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def agent_variant_json(agent: str) -> dict[str, Any]:
-    """``agent``'s tuned vector with every driver's ``use`` flag on."""
+def agent_variant_json(agent: str, variant: Variant) -> dict[str, Any]:
+    """``agent``'s tuned vector with the ``use`` flags of ``variant.uses``."""
     from transit_gym.agents.tuned import is_tuned_spec, spec_vector
     from transit_gym.agents.tuned.vector import DRIVER_PARAMS, TunedVector, driver_param
 
     if not is_tuned_spec(agent):
-        raise ConfigError(f"variant 'agent_use_all' changes a tuned vector; --agent {agent!r} "
-                          f"is not tuned or tuned:FILE")
+        raise ConfigError(f"variant {variant.name!r} changes a tuned vector; --agent "
+                          f"{agent!r} is not tuned or tuned:FILE")
     values = spec_vector(agent, "automobiles")
-    for d in range(1, NUM_DRIVERS + 1):
-        values[driver_param(d, DRIVER_PARAMS.index("use"))] = 1.0
+    for d, flag in variant.uses:
+        values[driver_param(d, DRIVER_PARAMS.index("use"))] = flag
     return TunedVector(values, meta={"made_by": TOOL, "from": agent,
-                                     "change": "every driver's use flag = 1"}).to_json()
+                                     "change": variant.description}).to_json()
 
 
 def variant_files(names: list[str], agent: str) -> dict[str, tuple[str, str]]:
@@ -197,7 +201,8 @@ def variant_files(names: list[str], agent: str) -> dict[str, tuple[str, str]]:
         elif variant.kind == "track" and variant.board not in auto_data.TRACKS:
             files[name] = (f"{name}.toml", track_variant_toml("daytona", variant.board))
         elif variant.kind == "agent":
-            files[name] = (f"{name}.json", json.dumps(agent_variant_json(agent), indent=1)
+            files[name] = (f"{name}.json", json.dumps(agent_variant_json(agent, variant),
+                                                          indent=1)
                            + "\n")
     return files
 
@@ -513,7 +518,7 @@ def markdown(summary: dict[str, Any]) -> str:
         lines.append(row)
     lines.append("")
     shown = [e["variant"] for e in summary["variants"]
-             if e["variant"] in ("baseline", "agent_use_all")] + \
+             if e["variant"] in ("baseline", "agent_use_all", f"agent_no_{FOCUS:02d}")] + \
         [e["variant"] for e in summary["variants"][1:2]]
     for name in dict.fromkeys(shown):
         per_players = summary["drivers"][name]

@@ -76,16 +76,23 @@ def test_shifted_board_is_legal_and_only_its_colours_move(tmp_path):
     assert ((masks["daytona_gears_down"][was_black] & (1 << auto_data.DARK)) > 0).all()
 
 
-def test_agent_variant_differs_only_in_the_use_flags(tmp_path):
-    setups = ds.write_variants(["agent_use_all"], "tuned", tmp_path)
-    changed = tv.load(setups["agent_use_all"]["agent"].removeprefix("tuned:")).values
+@pytest.mark.parametrize(("name", "drivers", "flag"), [("agent_use_all", range(1, 11), 1.0),
+                                                     ("agent_no_08", [8], 0.0)])
+def test_agent_variant_differs_only_in_the_use_flags(tmp_path, name, drivers, flag):
+    setups = ds.write_variants([name], "tuned", tmp_path)
+    changed = tv.load(setups[name]["agent"].removeprefix("tuned:")).values
     shipped = spec_vector("tuned", "automobiles")
-    use = [tv.driver_param(d, 1) for d in range(1, 11)]
-    assert (changed[use] == 1.0).all()
-    assert shipped[tv.driver_param(5, 1)] < 0.5        # the reason for the variant
+    use = [tv.driver_param(d, 1) for d in drivers]
+    assert (changed[use] == flag).all()
+    assert shipped[tv.driver_param(5, 1)] < 0.5 <= shipped[tv.driver_param(8, 1)]
     rest = np.ones(tv.VECTOR_SIZE, dtype=bool)
     rest[use] = False
     np.testing.assert_array_equal(changed[rest], shipped[rest])
+
+
+def test_agent_variants_need_a_tuned_agent(tmp_path):
+    with pytest.raises(ConfigError, match="'agent_no_08' changes a tuned vector.*rule_based"):
+        ds.write_variants(["agent_no_08"], "rule_based", tmp_path)
 
 
 def test_a_variant_outside_the_legal_range_is_a_clear_error(tmp_path):
