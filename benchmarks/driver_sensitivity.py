@@ -467,7 +467,14 @@ def summarise(settings: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
                    if v["change"]["change"] is not None]
         entry["largest_change"] = max(changes) if changes else 0.0
         table.append(entry)
-    table[1:] = sorted(table[1:], key=lambda e: (-e["largest_change"], e["variant"]))
+    # the data variants ranked, then the agent variants (not reconstructed numbers)
+    table[1:] = sorted(table[1:], key=lambda e: (e["group"] == "agent", -e["largest_change"],
+                                                 e["variant"]))
+    data_rank = 0
+    for e in table:
+        if e["group"] not in ("baseline", "agent"):
+            data_rank += 1
+        e["rank"] = data_rank if e["group"] not in ("baseline", "agent") else None
     drivers = {name: {str(p): [{"driver": d, **share(seats.get((name, p), {}), d)}
                                for d in range(1, NUM_DRIVERS + 1)]
                       for p in settings["players"]}
@@ -493,16 +500,17 @@ def markdown(summary: dict[str, Any]) -> str:
              f"Driver {FOCUS:02d} (95% Wilson interval; seats in brackets). Change: from the "
              f"baseline, paired over the same seats (95% interval). Fair share: "
              + ", ".join(f"{1 / int(p):.2f} ({p}p)" for p in players) + ". Ranked by the "
-             "largest change. Every card cost and value and every board is RECONSTRUCTED "
-             "(not the printed numbers).", ""]
+             "largest change; the agent variants (not data) come last. Every card cost and "
+             "value and every board is RECONSTRUCTED (not the printed numbers).", ""]
     head = "| rank | variant | what changes |"
     rule = "| ---: | --- | --- |"
     for p in players:
         head += f" {p}p share | {p}p change |"
         rule += " ---: | ---: |"
     lines += [head, rule]
-    for rank, e in enumerate(summary["variants"]):
-        row = f"| {rank or '-'} | {e['variant']} | {e['description']} |"
+    for e in summary["variants"]:
+        rank = e["rank"] or ("agent" if e["group"] == "agent" else "-")
+        row = f"| {rank} | {e['variant']} | {e['description']} |"
         for p in players:
             v = e["players"][p]
             low, high = v["interval"]
