@@ -62,6 +62,7 @@ from transit_gym.training.stats import Z95, seat_wins, wilson_interval
 TOOL = "driver_sensitivity"
 NUM_DRIVERS = 10
 FOCUS = 8            # the driver whose dominance is measured
+BASE_TRACK = "daytona"   # the baseline board (the shifted-board variants are made from it)
 DEALS = ("draft", "random")
 #: chance stream of the random deal of game ``g`` (apart from the game's own seed)
 DEAL_STREAM = 0xDEA1
@@ -199,7 +200,7 @@ def variant_files(names: list[str], agent: str) -> dict[str, tuple[str, str]]:
         if variant.kind == "cards":
             files[name] = (f"{name}.toml", card_variant_toml(variant))
         elif variant.kind == "track" and variant.board not in auto_data.TRACKS:
-            files[name] = (f"{name}.toml", track_variant_toml("daytona", variant.board))
+            files[name] = (f"{name}.toml", track_variant_toml(BASE_TRACK, variant.board))
         elif variant.kind == "agent":
             files[name] = (f"{name}.json", json.dumps(agent_variant_json(agent, variant),
                                                           indent=1)
@@ -260,7 +261,7 @@ class Chunk:
     count: int
 
 
-def game_options(deal: str, track: str = "daytona") -> dict[str, Any]:
+def game_options(deal: str, track: str = BASE_TRACK) -> dict[str, Any]:
     """The options every variant starts from (random all-35 markets)."""
     return {"card_set": "random", "card_pool": "all", "track": track,
             "drivers": True if deal == "draft" else "all"}
@@ -345,8 +346,12 @@ def chunks(settings: dict[str, Any], setups: dict[str, dict[str, Any]],
 
 # ----- the run -----------------------------------------------------------------------------
 def make_settings(players: list[int], games: int, seed: int, agent: str, deal: str,
-                  variants: list[str], track: str = "daytona") -> dict[str, Any]:
-    """The settings of a run (checked: ConfigError naming the bad value)."""
+                  variants: list[str]) -> dict[str, Any]:
+    """The settings of a run (checked: ConfigError naming the bad value). A tuned agent's
+    vector is pinned by its SHA-256, so a resumed run refuses a changed vector."""
+    from transit_gym.agents.registry import is_jit_spec
+    from transit_gym.agents.tuned import is_tuned_spec, spec_vector
+
     known = catalogue()
     if not players or any(isinstance(p, bool) or not 2 <= p <= 5 for p in players):
         raise ConfigError(f"--players must list player counts in 2..5, got {players!r}")
@@ -356,16 +361,19 @@ def make_settings(players: list[int], games: int, seed: int, agent: str, deal: s
         raise ConfigError(f"--seed must be non-negative, got {seed}")
     if deal not in DEALS:
         raise ConfigError(f"--deal must be one of {list(DEALS)}, got {deal!r}")
+    if not is_jit_spec(agent):
+        raise ConfigError(f"--agent must be a jitted agent (rule_based, random, tuned, "
+                          f"tuned:FILE), got {agent!r}")
+    vector = None
+    if is_tuned_spec(agent):
+        vector = hashlib.sha256(spec_vector(agent, "automobiles").tobytes()).hexdigest()
     unknown = [v for v in variants if v not in known]
     if unknown:
         raise ConfigError(f"unknown variant(s) {unknown}; known: {list(known)}")
     if "baseline" not in variants:
         variants = ["baseline", *variants]
-    if track not in auto_data.TRACKS:
-        raise ConfigError(f"--track must be a shipped board {list(auto_data.TRACKS)}, "
-                          f"got {track!r}")
     return {"players": sorted(set(players)), "games": games, "seed": seed, "agent": agent,
-            "deal": deal, "track": track,
+            "agent_vector_sha256": vector, "deal": deal, "track": BASE_TRACK,
             "variants": list(dict.fromkeys(variants))}
 
 
@@ -384,11 +392,6 @@ def run(settings: dict[str, Any], out: Path, workers: int | None = None,
     todo = list(chunks(settings, setups, done))
     total = sum(c.count for c in todo)
     if todo:   # compile (and fill the disk cache) before forking
-        from transit_gym.agents.registry import is_jit_spec
-
-        if not is_jit_spec(settings["agent"]):
-            raise ConfigError(f"--agent must be a jitted agent (rule_based, random, tuned, "
-                              f"tuned:FILE), got {settings['agent']!r}")
         run_chunk(Chunk(**{**todo[0].__dict__, "count": 1}))
     sink = CsvSink(csv_path, rows)
     backend = make_backend(workers)
@@ -596,7 +599,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="draft: the agents draft; random: drivers dealt at random")
     parser.add_argument("--variants", default="all",
                         help="comma-separated variant names, or all (see --list)")
-    parser.add_argument("--track", default="daytona", help="the baseline board")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
     parser.add_argument("--list", action="store_true", help="list the variants and exit")
@@ -620,7 +622,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
         [v.strip() for v in args.variants.split(",") if v.strip()]
     try:
         settings = make_settings(players, args.games, args.seed, args.agent, args.deal,
-                                 names, args.track)
+                                 names)
         check_backend(args.workers)
         out = args.out or Path("reports") / f"{TOOL}-{args.deal}-seed{args.seed}"
         summary = run(settings, out, workers=args.workers, plots=not args.no_plots,

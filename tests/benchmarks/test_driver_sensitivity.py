@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 
 import numpy as np
 import pytest
@@ -110,6 +111,25 @@ def test_bad_settings_are_clear_errors():
     with pytest.raises(ConfigError, match="--players must list"):
         _settings(players=(1,))
     assert _settings(variants=("gear_costs_plus1",))["variants"][0] == "baseline"
+    with pytest.raises(ConfigError, match="--agent must be a jitted agent.*'mcts'"):
+        ds.make_settings([2], 3, 5, "mcts", "draft", ["baseline"])
+    with pytest.raises(ConfigError, match="no tuned vector file"):
+        ds.make_settings([2], 3, 5, "tuned:missing.json", "draft", ["baseline"])
+
+
+def test_a_changed_agent_vector_is_refused_on_resume(tmp_path):
+    vector = tmp_path / "v.json"
+    tv.TunedVector(spec_vector("tuned", "automobiles")).save(vector)
+    settings = ds.make_settings([2], 2, 5, f"tuned:{vector}", "draft", ["baseline"])
+    ds.run(settings, tmp_path / "out", workers=1, plots=False, progress=False)
+    values = spec_vector("tuned", "automobiles")
+    values[tv.driver_param(8, 1)] = 0.0
+    tv.TunedVector(values).save(vector)
+    stamp = vector.stat().st_mtime + 10          # the vector cache keys on the mtime
+    os.utime(vector, (stamp, stamp))
+    changed = ds.make_settings([2], 2, 5, f"tuned:{vector}", "draft", ["baseline"])
+    with pytest.raises(SettingsMismatchError, match="agent_vector_sha256"):
+        ds.run(changed, tmp_path / "out", workers=1, plots=False, progress=False)
 
 
 def test_random_deal_gives_every_seat_its_dealt_driver_in_every_variant(tmp_path):
