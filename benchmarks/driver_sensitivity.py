@@ -7,7 +7,8 @@ agent (issue 22, item 7).
 Every variant is one change to the data the game already accepts: a ``card_data=`` TOML
 file (card ``cost``/``value`` numbers marked RECONSTRUCTED in ``data.toml``), a board
 (``track=`` a TOML file or another shipped board, every board RECONSTRUCTED), or an agent
-change (``agent_use_all``: the tuned vector with every driver ability switched on). The
+change (``agent_use_all``: the tuned vector with every driver ability switched on;
+``agent_no_08``: never using Driver 08's, what the ability itself is worth). The
 files are written to ``OUT/variants/`` and loaded by the game's own validation first (a
 variant that is not a legal data file stops the run before any game). Every variant plays
 the same games (``--seed`` and the game index fix the market, the start player, the
@@ -23,7 +24,7 @@ Reported per variant and player count: Driver 08's holder win share with its 95%
 interval, and the change from the baseline with a 95% interval over the paired holder
 seats (the same seats hold Driver 08 in every variant of a draft run when the draft
 does not change); ranked by the largest change. Every driver's share is reported too (the
-JSON: every variant; the table: the baseline, ``agent_use_all`` and the top variant; in a
+JSON: every variant; the table: the baseline, the agent variants and the top variant; in a
 draft run a driver's seats are the agents' picks, in a random deal a tenth each).
 
 Results: ``games.csv`` (resumable: the same command plays only what is missing, a larger
@@ -67,7 +68,6 @@ DEALS = ("draft", "random")
 #: chance stream of the random deal of game ``g`` (apart from the game's own seed)
 DEAL_STREAM = 0xDEA1
 CHUNK = 100
-FIELDS = ["variant", "players", "game", "drivers", "shares"]
 
 #: cleaning cards: their effect removes cubes (wear among them) from the piles
 CLEANING = ("engineer", "manager", "mechanic", "crew_chief", "pit_captain", "pit_crew",
