@@ -193,3 +193,14 @@ def test_driver_shares_dealt_holds_the_random_deal():
                         minlength=11)
     assert [r[1] for r in rows] == dealt[1:].tolist()   # seats per driver: the deal's
     assert sum(r[2] * r[1] for r in rows if r[1]) == pytest.approx(6)   # a winner a game
+
+
+def test_command_line_lists_variants_and_rejects_bad_input(capsys, tmp_path):
+    assert ds.main(["--list"]) is None
+    listed = capsys.readouterr().out.split("\n")
+    assert [line.split()[0] for line in listed if line] == list(ds.catalogue())
+    with pytest.raises(SystemExit) as stop:
+        ds.main(["--players", "2,6", "--out", str(tmp_path / "x")])
+    assert stop.value.code == 2
+    assert "--players must list player counts in 2..5" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
