@@ -577,8 +577,8 @@ def plot(summary: dict[str, Any], path: Path) -> Path:
     ax.invert_yaxis()
     ax.set_xlabel(f"win share of Driver {FOCUS:02d}'s holder (95% Wilson interval); solid: "
                   f"baseline, dotted: fair share")
-    ax.set_title(f"Driver {FOCUS:02d} under `{summary['settings']['agent']}`, drivers "
-                 f"{summary['settings']['deal']}")
+    how = "drafted" if summary["settings"]["deal"] == "draft" else "dealt at random"
+    ax.set_title(f"Driver {FOCUS:02d} under `{summary['settings']['agent']}`, drivers {how}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
