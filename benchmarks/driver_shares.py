@@ -5,7 +5,9 @@ the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson in
     python -m transit_gym.benchmarks.driver_shares --agent tuned --players 4 --games 400
 
 ``--drivers all`` drafts from all ten (every driver is held often enough to measure);
-``--drivers on`` from players + 1. Games are jitted (``play_specs``); the market is drawn
+``--drivers on`` from players + 1; ``--drivers dealt`` deals every seat a different
+driver at random from all ten (no preference: Driver 05 too is held a tenth of the time;
+the deal of ``benchmarks.driver_sensitivity``). Games are jitted; the market is drawn
 per game from all 35 cards (``card_pool="all"``) unless ``--card-set`` names one.
 """
 
@@ -25,19 +27,31 @@ from transit_gym.training.stats import wilson_interval
 
 def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str | bool,
                   card_set: str, track: str) -> list[tuple[int, int, float, float, float]]:
-    """(driver, seats holding it, win share, low, high) per driver."""
-    options = {"drivers": drivers, "card_set": card_set, "track": track}
+    """(driver, seats holding it, win share, low, high) per driver; ``drivers``: True
+    (draft from players + 1), ``"all"`` (draft from ten) or ``"dealt"`` (random deal)."""
+    options = {"drivers": "all" if drivers == "dealt" else drivers, "card_set": card_set,
+               "track": track}
     if card_set == "random":
         options["card_pool"] = "all"
-    game = cached_game("automobiles", players, options_key(options))
-    result = play_specs(game, [agent] * players, games, seed=seed)
     held = np.zeros(NUM_DRIVERS + 1)
     won = np.zeros(NUM_DRIVERS + 1)
-    for i in range(games):
-        for seat in range(players):
-            d = int(result.final_states[i][st.DRIVER_OF + seat])
-            held[d] += 1
-            won[d] += float(result.rewards[i, seat] > 0)
+    if drivers == "dealt":
+        from transit_gym.benchmarks.driver_sensitivity import Chunk, run_chunk
+
+        for row in run_chunk(Chunk("shares", options_key(options), agent, players, "random",
+                                   seed, 0, games)):
+            for d, share in zip(row["drivers"].split("-"), row["shares"].split("-"),
+                                strict=True):
+                held[int(d)] += 1
+                won[int(d)] += float(float(share) > 0)
+    else:
+        game = cached_game("automobiles", players, options_key(options))
+        result = play_specs(game, [agent] * players, games, seed=seed)
+        for i in range(games):
+            for seat in range(players):
+                d = int(result.final_states[i][st.DRIVER_OF + seat])
+                held[d] += 1
+                won[d] += float(result.rewards[i, seat] > 0)
     rows = []
     for d in range(1, NUM_DRIVERS + 1):
         low, high = wilson_interval(won[d], int(held[d]))
@@ -52,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--drivers", default="on", choices=["on", "all"])
+    parser.add_argument("--drivers", default="on", choices=["on", "all", "dealt"])
     parser.add_argument("--card-set", default="random")
     parser.add_argument("--track", default="daytona")
     args = parser.parse_args(argv)
@@ -60,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games must be positive, got {args.games}")
     try:
         rows = driver_shares(args.agent, args.players, args.games, args.seed,
-                             True if args.drivers == "on" else "all", args.card_set,
+                             {"on": True}.get(args.drivers, args.drivers), args.card_set,
                              args.track)
     except ValueError as exc:   # ConfigError: unknown agent, bad options
         parser.error(str(exc))
