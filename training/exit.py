@@ -19,7 +19,8 @@ network (iteration 0): N games in which every seat is the teacher (any agent spe
 ``mcts:400``, ``tuned``, ``rule_based``), whose decisions become the first samples (a
 search teacher's root visit distribution, any other teacher's chosen action), fitted for
 ``--teacher-epochs`` passes; expert iteration then goes on from that network, with the
-teacher's samples in its buffer while they are recent.
+teacher's samples in its buffer while they are recent (``--iterations 0``: the teacher's
+network alone, a distillation).
 
 Every game is seeded by (seed, iteration, game index), so the samples, and therefore
 the trained weights, are the same on one worker, a process pool or a Ray cluster; the
@@ -500,8 +501,11 @@ def settings_from_args(args: argparse.Namespace) -> ExitSettings:
         except json.JSONDecodeError:
             options[key] = value
     for name in ("iterations", "games", "simulations", "epochs", "batch", "buffer"):
-        if getattr(args, name) < 1:
-            raise ConfigError(f"--{name} must be >= 1, got {getattr(args, name)}")
+        least = 0 if name == "iterations" and args.teacher is not None else 1
+        if getattr(args, name) < least:
+            raise ConfigError(f"--{name} must be >= {least}"
+                              f"{' with --teacher' if least == 0 else ''}, "
+                              f"got {getattr(args, name)}")
     if args.eval_games < 0 or args.sample_moves < 0:
         raise ConfigError("--eval-games and --sample-moves must be >= 0")
     if args.teacher is not None:

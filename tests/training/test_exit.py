@@ -117,3 +117,15 @@ def test_a_search_teacher_gives_visit_distributions(tmp_path):
 def test_an_unknown_teacher_is_a_usage_error(tmp_path, capsys):
     assert _run(tmp_path / "bad", 1, "--teacher", "grandmaster") == 2
     assert "grandmaster" in capsys.readouterr().err
+
+
+def test_teacher_only_run_is_the_first_iteration_of_a_longer_one(tmp_path):
+    """``--iterations 0`` with a teacher is a distillation: it stops after iteration 0,
+    whose weights equal iteration 0 of a longer run with the same seed."""
+    teacher = ("--workers", "1", "--teacher", "rule_based", "--teacher-games", "4",
+               "--teacher-epochs", "3")
+    assert _run(tmp_path / "only", 0, *teacher) == 0
+    assert _run(tmp_path / "longer", 1, *teacher) == 0
+    log = json.loads((tmp_path / "only" / "run.json").read_text())["log"]
+    assert [e["iteration"] for e in log] == [0]
+    assert np.array_equal(_weights(tmp_path / "only", 0), _weights(tmp_path / "longer", 0))
