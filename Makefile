@@ -64,11 +64,27 @@ TRAIN_ARGS_automobiles := --steps 0 --bc-steps 12000 --teacher mcts --hint rule_
 	--bc-epochs 6 --net 40,40 --collect-envs 64 --opponents random rule_based rule_based \
 	--round-eval-games 300 --eval-games 600 --seed 1
 TRAIN_ARGS ?= $(TRAIN_ARGS_$(GAME))
+# AGENT=net rebuilds the shipped network agents/learned/checkpoints/$(GAME)_$(PLAYERS)p_net.npz
+# (spec `net`) by expert iteration from a teacher; EXIT_ARGS_<game> is the recipe of
+# docs/learning.md
+AGENT ?= ppo
+PLAYERS ?= 2
+EXIT_ARGS_automobiles := --teacher tuned:agents/tuned/markets/first-game-daytona-2p-drivers-off.json \
+	--teacher-games 150 --teacher-epochs 30 --iterations 0 --hidden 128,128 \
+	--eval-games 40 --eval-vs random rule_based --workers 1 --seed 1
+EXIT_ARGS ?= $(EXIT_ARGS_$(GAME))
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.training.warmup
+ifeq ($(AGENT),net)
+	$(PY) -m transit_gym.training.exit --game $(GAME) --players $(PLAYERS) $(EXIT_ARGS) \
+		--out checkpoints/$(GAME)_$(PLAYERS)p_net
+	cp checkpoints/$(GAME)_$(PLAYERS)p_net/latest.npz \
+		agents/learned/checkpoints/$(GAME)_$(PLAYERS)p_net.npz
+else
 	$(PY) -m transit_gym.training.train --game $(GAME) $(TRAIN_ARGS) --out checkpoints/$(GAME)_ppo
 	cp checkpoints/$(GAME)_ppo.zip agents/learned/checkpoints/$(GAME)_ppo.zip
 	cp checkpoints/$(GAME)_ppo.json agents/learned/checkpoints/$(GAME)_ppo.json
+endif
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .ruff_cache .hypothesis
