@@ -142,6 +142,34 @@ def improved_policy(result, mask: np.ndarray, c_visit: float = 50.0,
     return target / target.sum()
 
 
+class _Decisions:
+    """The training samples of one game, gathered decision by decision."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.obs: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.policies: list[np.ndarray] = []
+        self.movers: list[int] = []
+
+    def add(self, state, player: int, mask: np.ndarray, target: np.ndarray) -> None:
+        """One decision of ``player``: its observation, legal mask and policy target."""
+        self.obs.append(self.game.observe(state, player).copy())
+        self.masks.append(mask.astype(np.int8))
+        self.policies.append(target.astype(np.float32))
+        self.movers.append(player)
+
+    def samples(self, state) -> dict[str, np.ndarray]:
+        """``obs``, ``mask``, ``policy`` and ``value`` (the decider's final reward)."""
+        game = self.game
+        rewards = game.rewards(state)
+        return {"obs": np.asarray(self.obs, dtype=np.float32).reshape(-1, game.obs_size),
+                "mask": np.asarray(self.masks, dtype=np.int8).reshape(-1, game.num_actions),
+                "policy": np.asarray(self.policies,
+                                     dtype=np.float32).reshape(-1, game.num_actions),
+                "value": rewards[np.asarray(self.movers, dtype=np.int64)].astype(np.float32)}
+
+
 def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
     """Samples of one self-play game: ``obs``, ``mask``, ``policy``, ``value``."""
     from transit_gym.agents.search.net_mcts import NetSearchAgent
@@ -152,7 +180,7 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
                            root_noise=task.root_noise, seed=task.seed)
     rng = np.random.default_rng([task.seed & 0xFFFFFFFF, task.seed >> 32, 7])
     state = game.new_state(task.seed)
-    obs, masks, policies, movers = [], [], [], []
+    decisions = _Decisions(game)
     moves = np.zeros(game.num_players, dtype=np.int64)
     while (player := game.current_player(state)) >= 0:
         mask = game.legal_mask(state)
@@ -166,21 +194,14 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
             target = visits / visits.sum()
         else:
             target = improved_policy(result, mask.astype(bool))
-        obs.append(game.observe(state, player).copy())
-        masks.append(mask.astype(np.int8))
-        policies.append(target.astype(np.float32))
-        movers.append(player)
+        decisions.add(state, player, mask, target)
         if moves[player] < task.sample_moves:
             action = int(rng.choice(game.num_actions, p=target))
         else:
             action = result.action
         moves[player] += 1
         game.apply(state, action)
-    rewards = game.rewards(state)
-    return {"obs": np.asarray(obs, dtype=np.float32).reshape(-1, game.obs_size),
-            "mask": np.asarray(masks, dtype=np.int8).reshape(-1, game.num_actions),
-            "policy": np.asarray(policies, dtype=np.float32).reshape(-1, game.num_actions),
-            "value": rewards[np.asarray(movers, dtype=np.int64)].astype(np.float32)}
+    return decisions.samples(state)
 
 
 def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
@@ -192,7 +213,7 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
     agent = make_agent(task.teacher, game, seed=task.seed)
     searches = callable(getattr(agent, "search", None))
     state = game.new_state(task.seed)
-    obs, masks, policies, movers = [], [], [], []
+    decisions = _Decisions(game)
     while (player := game.current_player(state)) >= 0:
         mask = game.legal_mask(state)
         legal = np.flatnonzero(mask)
@@ -209,16 +230,9 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
         else:
             action = agent.act_state(state, player)
             target[action] = 1.0
-        obs.append(game.observe(state, player).copy())
-        masks.append(mask.astype(np.int8))
-        policies.append((target / target.sum()).astype(np.float32))
-        movers.append(player)
+        decisions.add(state, player, mask, target / target.sum())
         game.apply(state, action)
-    rewards = game.rewards(state)
-    return {"obs": np.asarray(obs, dtype=np.float32).reshape(-1, game.obs_size),
-            "mask": np.asarray(masks, dtype=np.int8).reshape(-1, game.num_actions),
-            "policy": np.asarray(policies, dtype=np.float32).reshape(-1, game.num_actions),
-            "value": rewards[np.asarray(movers, dtype=np.int64)].astype(np.float32)}
+    return decisions.samples(state)
 
 
 def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
