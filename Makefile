@@ -72,6 +72,7 @@ PLAYERS ?= 2
 EXIT_ARGS_automobiles := --teacher tuned:agents/tuned/markets/first-game-daytona-2p-drivers-off.json \
 	--teacher-games 150 --teacher-epochs 30 --iterations 0 --hidden 128,128 \
 	--eval-games 40 --eval-vs random rule_based --workers 1 --seed 1
+EXIT_ARGS_automobiles_season := $(EXIT_ARGS_automobiles)
 EXIT_ARGS ?= $(EXIT_ARGS_$(GAME))
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.training.warmup
