@@ -22,7 +22,7 @@ from transit_gym.agents.tuned import vector as tv
 from transit_gym.benchmarks import market_race as race
 from transit_gym.benchmarks import tune
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training.runner import make_backend
+from transit_gym.training.runner import make_backend, run_with_progress
 from transit_gym.training.stats import wilson_interval
 
 TUNED_DIR = "tuned"
@@ -103,21 +103,12 @@ def tune_finalists(finalists: Sequence[int], space: race.MarketSpace,
                   f"{tuning.generations} generations of CMA-ES, {tuning.games} games a "
                   f"candidate, {tuning.eval_games} evaluation games; vectors in "
                   f"{out / TUNED_DIR}", file=sys.stderr)
-        from transit_gym.training.progress import Progress
-
-        backend = make_backend(workers, ray_address)
-        bar = Progress(len(tasks), label="tuning", unit="market") if progress else None
-        try:
-            for market, vector, log in backend.run(tasks):
-                path = vector.save(vector_path(out, market))
-                path.with_suffix(".log.json").write_text(json.dumps(log, indent=0) + "\n")
-                vectors[market] = vector
-                if bar is not None:
-                    bar.update(1)
-        finally:
-            backend.close()
-            if bar is not None:
-                bar.close()
+        results = run_with_progress(make_backend(workers, ray_address), tasks, len(tasks),
+                                    progress, size=lambda _: 1, label="tuning", unit="market")
+        for market, vector, log in results:
+            path = vector.save(vector_path(out, market))
+            path.with_suffix(".log.json").write_text(json.dumps(log, indent=0) + "\n")
+            vectors[market] = vector
     record = {"settings": asdict(tuning), "optimiser_settings": asdict(settings),
               "tuned_this_run": len(tasks), "cached": len(finalists) - len(tasks),
               "seconds": round(time.perf_counter() - started, 2),

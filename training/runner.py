@@ -258,10 +258,11 @@ def make_backend(workers: int | None = None, ray_address: str | None | bool = Fa
 
 
 def run_with_progress(backend: Backend, tasks: Iterable[Task], total: int, show: bool = True,
-                      size: Callable[[Any], int] = len) -> Iterator[Any]:
-    """Results of ``backend.run(tasks)`` with a progress bar over ``total`` games (each
-    result counting ``size(result)``); the backend is closed at the end."""
-    bar = Progress(total, label="games", unit="game") if show and total else None
+                      size: Callable[[Any], int] = len, label: str = "games",
+                      unit: str = "game") -> Iterator[Any]:
+    """Results of ``backend.run(tasks)`` with a progress bar over ``total`` games (or other
+    ``unit``s; each result counting ``size(result)``); the backend is closed at the end."""
+    bar = Progress(total, label=label, unit=unit) if show and total else None
     try:
         for result in backend.run(tasks):
             if bar:
