@@ -14,7 +14,7 @@ from transit_gym.training.generalist import HELD_OUT_SETS, TRAINING_BOARDS, trai
 
 SHIPPED = ("automobiles", "automobiles_season")
 #: shipped networks by name (spec ``net:NAME``): game, players, name
-NAMED = (("automobiles", 2, "generalist"),)
+NAMED = (("automobiles", 2, "generalist"), ("automobiles", 3, "generalist"))
 
 
 def test_every_shipped_network_file_is_listed_here():
