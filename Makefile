@@ -81,8 +81,10 @@ EXIT_ARGS ?= $(EXIT_ARGS_$(GAME))
 GENERALIST_ARGS := --option card_set=random --option card_pool=all \
 	--option 'exclude_sets=["Expert Invitational","Rinse & Repeat","Well Oiled Machine"]' \
 	--option 'track=["daytona","monza","talladega","monte_carlo"]' --option drivers=random \
-	--teacher tuned --teacher-games 800 --teacher-epochs 20 --iterations 0 --hidden 128,128 \
-	--eval-games 0 --workers 1 --seed 1
+	--teacher tuned --iterations 0 --hidden 128,128 --eval-games 0 --workers 1 --seed 1
+# teacher games and passes per player count (the shipped 2- and 3-player networks)
+GENERALIST_SIZE_2 := --teacher-games 1000 --teacher-epochs 20
+GENERALIST_SIZE_3 := --teacher-games 500 --teacher-epochs 15
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.training.warmup
 ifeq ($(AGENT),net)
@@ -92,7 +94,8 @@ ifeq ($(AGENT),net)
 		agents/learned/checkpoints/$(GAME)_$(PLAYERS)p_net.npz
 else ifeq ($(AGENT),generalist)
 	$(PY) -m transit_gym.training.exit --game automobiles --players $(PLAYERS) \
-		$(GENERALIST_ARGS) --out checkpoints/automobiles_$(PLAYERS)p_generalist
+		$(GENERALIST_ARGS) $(GENERALIST_SIZE_$(PLAYERS)) \
+		--out checkpoints/automobiles_$(PLAYERS)p_generalist
 	cp checkpoints/automobiles_$(PLAYERS)p_generalist/latest.npz \
 		agents/learned/checkpoints/automobiles_$(PLAYERS)p_generalist_net.npz
 else
