@@ -129,7 +129,7 @@ class AutomobilesGame(Game):
                        "exclude_sets": ["Rinse & Repeat", "Expert Invitational"],
                        "track": ["daytona", "talladega", "monte_carlo"], "drivers": "random"})
 
-    def _build(self, laps: int | None = None, track: str = "daytona",
+    def _build(self, laps: int | None = None, track: str | list[str] = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
                card_pool: str = "base",
                open_bags: bool = False, accelerated_play: bool = False,
@@ -146,9 +146,6 @@ class AutomobilesGame(Game):
             self._options["card_set"] = list(card_set)   # JSON-safe, equal after a round trip
         if isinstance(track, (list, tuple)):
             self._options["track"] = [str(name) for name in track]
-        if "exclude_sets" in self._options and isinstance(exclude_sets, (list, tuple)):
-            self._options["exclude_sets"] = [x if isinstance(x, str) else list(x)
-                                             for x in exclude_sets]
         if card_data is not None and not isinstance(card_data, (str, Path)):
             raise ConfigError(f"card_data must be a path to a TOML file or None, "
                               f"got {card_data!r}")
@@ -176,6 +173,9 @@ class AutomobilesGame(Game):
                                draft_behind_space, buy_wear)
         modes = opt.drivers_modes(drivers)   # Racing Season drivers (both: drawn per reset)
         excluded = opt.resolve_exclusions(exclude_sets, self.card_set, self.card_pool, cards)
+        if "exclude_sets" in self._options:   # checked: JSON-safe, equal after a round trip
+            self._options["exclude_sets"] = [x if isinstance(x, str) else list(x)
+                                             for x in exclude_sets]
         self.drivers = drv_data.load_drivers()
         #: the board of each parameter row (one row per board and driver mode)
         self.row_board = tuple(b for b in range(len(boards)) for _ in modes)
