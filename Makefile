@@ -74,6 +74,17 @@ EXIT_ARGS_automobiles := --teacher tuned:agents/tuned/markets/first-game-daytona
 	--eval-games 40 --eval-vs random rule_based --workers 1 --seed 1
 EXIT_ARGS_automobiles_season := $(EXIT_ARGS_automobiles)
 EXIT_ARGS ?= $(EXIT_ARGS_$(GAME))
+# AGENT=generalist (GAME=automobiles) rebuilds agents/learned/checkpoints/
+# automobiles_$(PLAYERS)p_generalist_net.npz (spec `net:generalist`): the shipped `tuned`
+# vector's games over random markets of all 35 cards, four boards, drivers off or on, with
+# three suggested sets and Tucson held out (training/generalist.py, docs/learning.md)
+GENERALIST_ARGS := --option card_set=random --option card_pool=all \
+	--option 'exclude_sets=["Expert Invitational","Rinse & Repeat","Well Oiled Machine"]' \
+	--option 'track=["daytona","monza","talladega","monte_carlo"]' --option drivers=random \
+	--teacher tuned --iterations 0 --hidden 128,128 --eval-games 0 --workers 1 --seed 1
+# teacher games and passes per player count (the shipped 2- and 3-player networks)
+GENERALIST_SIZE_2 := --teacher-games 1000 --teacher-epochs 20
+GENERALIST_SIZE_3 := --teacher-games 500 --teacher-epochs 15
 train: $(STAMP_ALL)
 	$(PY) -m transit_gym.training.warmup
 ifeq ($(AGENT),net)
@@ -81,6 +92,12 @@ ifeq ($(AGENT),net)
 		--out checkpoints/$(GAME)_$(PLAYERS)p_net
 	cp checkpoints/$(GAME)_$(PLAYERS)p_net/latest.npz \
 		agents/learned/checkpoints/$(GAME)_$(PLAYERS)p_net.npz
+else ifeq ($(AGENT),generalist)
+	$(PY) -m transit_gym.training.exit --game automobiles --players $(PLAYERS) \
+		$(GENERALIST_ARGS) $(GENERALIST_SIZE_$(PLAYERS)) \
+		--out checkpoints/automobiles_$(PLAYERS)p_generalist
+	cp checkpoints/automobiles_$(PLAYERS)p_generalist/latest.npz \
+		agents/learned/checkpoints/automobiles_$(PLAYERS)p_generalist_net.npz
 else
 	$(PY) -m transit_gym.training.train --game $(GAME) $(TRAIN_ARGS) --out checkpoints/$(GAME)_ppo
 	cp checkpoints/$(GAME)_ppo.zip agents/learned/checkpoints/$(GAME)_ppo.zip

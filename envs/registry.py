@@ -63,7 +63,14 @@ def game_for_cli(name: str, players: int | None) -> tuple[type, int]:
 
 def options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """A hashable form of an options dict (lists become tuples), for :func:`cached_game`."""
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    return tuple(sorted((k, _frozen(v)) for k, v in options.items()))
+
+
+def _frozen(value: Any) -> Any:
+    """Lists (and lists of lists) as tuples."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 @lru_cache(maxsize=32)

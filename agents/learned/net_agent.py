@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,8 +12,11 @@ from transit_gym.agents.learned.network import Network, forward, masked_argmax
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 
-#: shipped networks: ``<game>_<players>p_net.npz`` (spec ``net``)
+#: shipped networks: ``<game>_<players>p_net.npz`` (spec ``net``) and
+#: ``<game>_<players>p_<name>_net.npz`` (spec ``net:<name>``, e.g. ``net:generalist``)
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
+#: a shipped network's name in a spec: letters, digits and underscores, no path or suffix
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
 class NetAgent(Agent):
@@ -38,22 +42,33 @@ class NetAgent(Agent):
         return int(masked_argmax(self._logits, mask))
 
 
-def shipped_network_path(game: Game) -> Path:
-    """The shipped network of ``game`` at its player count (ConfigError naming what is
-    shipped when there is none)."""
-    path = CHECKPOINTS / f"{game.name}_{game.num_players}p_net.npz"
+def is_shipped_name(spec_path: str) -> bool:
+    """``spec_path`` names a shipped network (``generalist``), not a file."""
+    return _NAME.fullmatch(spec_path) is not None
+
+
+def shipped_network_path(game: Game, name: str | None = None) -> Path:
+    """The shipped network of ``game`` at its player count, the default one or the one
+    called ``name`` (ConfigError naming what is shipped when there is none)."""
+    stem = f"{game.name}_{game.num_players}p" + (f"_{name}" if name else "")
+    path = CHECKPOINTS / f"{stem}_net.npz"
     if not path.exists():
         shipped = sorted(p.stem for p in CHECKPOINTS.glob("*_net.npz"))
-        raise ConfigError(f"no shipped network for {game.name!r} with {game.num_players} "
+        which = f"network {name!r}" if name else "network"
+        raise ConfigError(f"no shipped {which} for {game.name!r} with {game.num_players} "
                           f"players (shipped: {shipped}); train one with "
                           f"`python -m transit_gym.training.exit --game {game.name}`")
     return path
 
 
 def load_network(spec_path: str | None, game: Game) -> Network:
-    """The network a ``net``/``net_mcts`` spec names (``None``: the shipped one), checked
+    """The network a ``net``/``net_mcts`` spec names (``None``: the shipped one; a bare
+    name such as ``generalist``: the shipped one of that name; else a file), checked
     against ``game``."""
-    path = shipped_network_path(game) if spec_path is None else Path(spec_path)
+    if spec_path is None or is_shipped_name(spec_path):
+        path = shipped_network_path(game, spec_path)
+    else:
+        path = Path(spec_path)
     network = Network.load(path)
     network.record.check_game(game)
     return network

@@ -6,7 +6,8 @@ from transit_gym.agents.base import Agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 
-USAGE = ("network agent specs: 'net' (the shipped network alone), 'net:FILE', 'net_mcts' "
+USAGE = ("network agent specs: 'net' (the shipped network alone), 'net:FILE', 'net:NAME' "
+         "(a shipped network by name, e.g. 'net:generalist'), 'net_mcts' "
          "(the shipped network with its search), 'net_mcts:N', 'net_mcts:FILE' or "
          "'net_mcts:N:FILE' (N simulations a move, N >= 1)")
 

@@ -112,6 +112,7 @@ from transit_gym.envs.automobiles.state import (
     P_CARD_VALUE,
     P_CARD_WEAR,
     P_DRIVERS,
+    P_EXCLUDED_SETS,
     P_GRID,
     P_GRID_OFFSET,
     P_HAND,
@@ -119,6 +120,7 @@ from transit_gym.envs.automobiles.state import (
     P_LAPS,
     P_MAX_ROUNDS,
     P_NUM_CARDS,
+    P_NUM_EXCLUDED,
     P_NUM_PLAYERS,
     P_SPACE_END,
     P_START,
@@ -200,9 +202,9 @@ NUM_ACTIONS = A_SPACE + MAX_SPACES + drv.NUM_DRIVER_ACTIONS
 
 # ----- setup ------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _choose_cards(s, p):
-    """Setup 2-3: the gear and wear cards, and one card per colour (from the card set, or
-    drawn at random among the cards of that colour in the ``card_pool``)."""
+def _draw_market(s, p):
+    """One card per colour: the card set's, or drawn at random among the cards of that
+    colour in the ``card_pool``."""
     for c in range(NUM_COLOURS):
         card = p[P_CARD_SET + c]
         if card < 0:
@@ -218,6 +220,32 @@ def _choose_cards(s, p):
                         break
                     pick -= 1
         s[CARD_OF + c] = card
+
+
+@nb.njit(cache=True)
+def _excluded(s, p):
+    """The market in ``s`` is one of the sets ``exclude_sets`` keeps out."""
+    for e in range(p[P_NUM_EXCLUDED]):
+        same = True
+        for c in range(NUM_COLOURS):
+            if s[CARD_OF + c] != p[P_EXCLUDED_SETS + e * NC + c]:
+                same = False
+                break
+        if same:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _choose_cards(s, p):
+    """Setup 2-3: the gear and wear cards, and one card per colour (from the card set, or
+    drawn at random among the cards of that colour in the ``card_pool``; a drawn market
+    equal to an ``exclude_sets`` set is drawn again from the same generator)."""
+    _draw_market(s, p)
+    while _excluded(s, p):
+        _draw_market(s, p)
+    for c in range(NUM_COLOURS):
+        card = s[CARD_OF + c]
         s[COST + c] = p[P_CARD_COST + card]
         s[VALUE + c] = p[P_CARD_VALUE + card]
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.data import CARD_COLOURS, COLOURS
+from transit_gym.envs.automobiles.data import CARD_COLOURS, COLOURS, NUM_COLOURS
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.options import check_flag, check_int
 
@@ -111,11 +111,59 @@ def grid_offset(grid_crossing_counts: Any, board: auto_data.TrackData) -> int:
     return 0 if flag("grid_crossing_counts", grid_crossing_counts) else board.lap_length
 
 
+def resolve_exclusions(exclude_sets: Any, card_set: tuple[str, ...] | None,
+                       card_pool: np.ndarray, cards: auto_data.CardData) -> np.ndarray:
+    """``exclude_sets``: markets ``card_set="random"`` never draws (a drawn one is drawn
+    again), each a suggested set's name or five card names; as a card id per colour, one
+    row per market (the gear and wear colours hold their fixed cards)."""
+    if not isinstance(exclude_sets, (list, tuple)):
+        raise ConfigError(f"exclude_sets must be a list of suggested set names or of "
+                          f"five-card lists, got {exclude_sets!r}")
+    if exclude_sets and card_set is not None:
+        raise ConfigError(f"exclude_sets only applies to card_set='random' (it keeps "
+                          f"markets out of the random draw), got exclude_sets="
+                          f"{list(exclude_sets)!r} with a fixed card_set")
+    if len(exclude_sets) > st.MAX_EXCLUDED_SETS:
+        raise ConfigError(f"exclude_sets holds at most {st.MAX_EXCLUDED_SETS} markets, "
+                          f"got {len(exclude_sets)}")
+    fixed = [int(np.flatnonzero(cards.colours == c)[0]) for c in range(NUM_COLOURS)]
+    rows = []
+    for item in exclude_sets:
+        if isinstance(item, str) and item == "random":
+            raise ConfigError("exclude_sets names markets to keep out; 'random' is not one")
+        try:
+            chosen = resolve_set(list(item) if isinstance(item, tuple) else item, cards)
+        except ConfigError as exc:
+            raise ConfigError(f"exclude_sets: {exc}") from None
+        row = list(fixed)
+        for k, colour in enumerate(CARD_COLOURS):
+            row[colour] = cards.card_id(chosen[k])
+        if row not in rows:
+            rows.append(row)
+    markets = 1
+    for colour in CARD_COLOURS:
+        markets *= int(card_pool[cards.colours == colour].sum())
+    drawable = [r for r in rows if all(card_pool[r[c]] for c in CARD_COLOURS)]
+    if card_set is None and len(drawable) >= markets:
+        raise ConfigError(f"exclude_sets keeps out every market the card_pool can draw "
+                          f"({markets})")
+    return np.asarray(rows, dtype=np.int64).reshape(-1, NUM_COLOURS)
+
+
+def drivers_modes(drivers: Any) -> list[int]:
+    """The driver modes a game draws among at reset: one (``drivers_mode``), or off and
+    on (``"random"``: each reset drawn from the seed)."""
+    if isinstance(drivers, str) and drivers == "random":
+        return [0, 1]
+    return [drivers_mode(drivers)]
+
+
 def drivers_mode(drivers: Any) -> int:
     """The Racing Season ``drivers`` option: 0 off (False), 1 draft from players + 1
     (True), 2 draft from all ten (``"all"``, Board Game Arena's table option)."""
     modes = {False: 0, True: 1, "all": 2}
     if not (isinstance(drivers, bool) or (isinstance(drivers, str) and drivers == "all")):
-        raise ConfigError(f"drivers must be False, True or 'all' (the BGA table option: "
-                          f"draft from all ten), got {drivers!r}")
+        raise ConfigError(f"drivers must be False, True, 'all' (the BGA table option: "
+                          f"draft from all ten) or 'random' (off or on, drawn at every "
+                          f"reset), got {drivers!r}")
     return modes[drivers]

@@ -17,12 +17,15 @@ def race_params(num_players: int, cards: auto_data.CardData, board: auto_data.Tr
                 laps: int, first: int, max_rounds: int, flags: dict[int, int],
                 grid_offset: int, card_set: tuple[str, ...] | None, card_pool: np.ndarray,
                 weaving: int, drivers_mode: int,
-                drivers: drv_data.DriverData) -> np.ndarray:
+                drivers: drv_data.DriverData, excluded: np.ndarray | None = None
+                ) -> np.ndarray:
     """Every parameter of one race (``int64``, ``state.PARAMS.size``)."""
     p = np.zeros(st.PARAMS.size, dtype=np.int64)
     fill_race(p, num_players, cards, board, laps, first, max_rounds, flags, grid_offset)
     fill_board(p, board)
     fill_cards(p, cards, card_set, card_pool)
+    if excluded is not None:
+        fill_excluded(p, excluded)
     fill_track_params(p, board, weaving)   # Racing Season
     fill_drivers(p, drivers_mode, drivers)   # Racing Season drivers
     return p
@@ -86,6 +89,13 @@ def fill_cards(p: np.ndarray, cards: auto_data.CardData, card_set: tuple[str, ..
     for k, colour in enumerate(CARD_COLOURS):
         p[st.P_CARD_SET + colour] = -1 if card_set is None else cards.card_id(card_set[k])
     p[st.P_CARD_IN_POOL:st.P_CARD_IN_POOL + m] = card_pool
+
+
+def fill_excluded(p: np.ndarray, excluded: np.ndarray) -> None:
+    """The markets ``card_set="random"`` draws again (``exclude_sets``): a card id per
+    colour, one row each."""
+    p[st.P_NUM_EXCLUDED] = len(excluded)
+    p[st.P_EXCLUDED_SETS:st.P_EXCLUDED_SETS + excluded.size] = excluded.ravel()
 
 
 def fill_drivers(p: np.ndarray, mode: int, drivers: drv_data.DriverData) -> None:

@@ -48,6 +48,14 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``drivers=False``: the Racing Season drivers module: ``True`` drafts from players + 1
   revealed drivers, ``"all"`` from all ten (a Board Game Arena table option, not in the
   printed or Yucata rules); ``False`` is the base game.
+- ``drivers="random"``: off or on (drafting from players + 1), drawn at every reset from
+  the reset seed (one parameter row per board and mode; the observation layout is the
+  same either way), for training one agent on both.
+- ``exclude_sets=()``: markets ``card_set="random"`` never draws (suggested set names or
+  five-card lists, at most 16): a drawn market equal to one is drawn again from the same
+  generator, so held-out markets stay out of training games.
+- ``track=[...]``: a list of boards (shipped names or TOML paths), one drawn at every
+  reset like ``"random_all"`` (e.g. four boards for training, the fifth held out).
 - ``max_rounds=200``: not a rule: an engine guard that ends a game after that many
   rounds (ranked by race position) so that any pair of policies terminates.
 """
@@ -116,9 +124,12 @@ class AutomobilesGame(Game):
     random_options = ({"start_player": "random"}, {"track": "random"},
                       {"track": "random_expansion"}, {"track": "random_all"},
                       {"card_set": "random"},
-                      {"card_set": "random", "card_pool": "all", "track": "random_all"})
+                      {"card_set": "random", "card_pool": "all", "track": "random_all"},
+                      {"card_set": "random", "card_pool": "all",
+                       "exclude_sets": ["Rinse & Repeat", "Expert Invitational"],
+                       "track": ["daytona", "talladega", "monte_carlo"], "drivers": "random"})
 
-    def _build(self, laps: int | None = None, track: str = "daytona",
+    def _build(self, laps: int | None = None, track: str | list[str] = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
                card_pool: str = "base",
                open_bags: bool = False, accelerated_play: bool = False,
@@ -126,12 +137,15 @@ class AutomobilesGame(Game):
                draft_behind_space: bool = True, grid_crossing_counts: bool = False,
                buy_wear: bool = True, max_rounds: int = 200,
                weaving: bool = False, track_seed: int | None = None,
-               drivers: bool | str = False) -> None:
+               drivers: bool | str = False,
+               exclude_sets: list[str | list[str]] | tuple = ()) -> None:
         for key, value in (("track", track), ("card_data", card_data)):
             if isinstance(value, Path):
                 self._options[key] = str(value)
         if isinstance(card_set, tuple):
             self._options["card_set"] = list(card_set)   # JSON-safe, equal after a round trip
+        if isinstance(track, (list, tuple)):
+            self._options["track"] = [str(name) for name in track]
         if card_data is not None and not isinstance(card_data, (str, Path)):
             raise ConfigError(f"card_data must be a path to a TOML file or None, "
                               f"got {card_data!r}")
@@ -157,13 +171,19 @@ class AutomobilesGame(Game):
         rounds = opt.int_option("max_rounds", max_rounds, 1, 100_000)
         flags = opt.rule_flags(open_bags, accelerated_play, branch_from_car,
                                draft_behind_space, buy_wear)
-        mode = opt.drivers_mode(drivers)   # Racing Season drivers
+        modes = opt.drivers_modes(drivers)   # Racing Season drivers (both: drawn per reset)
+        excluded = opt.resolve_exclusions(exclude_sets, self.card_set, self.card_pool, cards)
+        if "exclude_sets" in self._options:   # checked: JSON-safe, equal after a round trip
+            self._options["exclude_sets"] = [x if isinstance(x, str) else list(x)
+                                             for x in exclude_sets]
         self.drivers = drv_data.load_drivers()
-        self.param_table = np.stack([   # one parameter row per board
+        #: the board of each parameter row (one row per board and driver mode)
+        self.row_board = tuple(b for b in range(len(boards)) for _ in modes)
+        self.param_table = np.stack([   # one parameter row per board and driver mode
             race_params(self.num_players, cards, board_data, laps, first, rounds, flags,
                         opt.grid_offset(grid_crossing_counts, board_data), self.card_set,
-                        self.card_pool, weave, mode, self.drivers)
-            for board_data in boards])
+                        self.card_pool, weave, mode, self.drivers, excluded)
+            for board_data in boards for mode in modes])
         self.num_actions = kernels.NUM_ACTIONS
         self.obs_size = OBS.size
 
@@ -188,7 +208,7 @@ class AutomobilesGame(Game):
         if self.variant_slot < 0:
             return self.tracks[0]
         data = state.data if isinstance(state, State) else state
-        return self.tracks[int(data[self.variant_slot])]
+        return self.tracks[self.row_board[int(data[self.variant_slot])]]
 
     # ----- words and pictures ----------------------------------------------------------------
     def describe_action(self, state: State, action: int) -> str:

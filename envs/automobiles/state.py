@@ -29,6 +29,8 @@ from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.core.layout import Layout
 
 NC = NUM_COLOURS
+#: the most markets ``exclude_sets`` may keep out of ``card_set="random"`` draws
+MAX_EXCLUDED_SETS = 16
 MP = MAX_PLAYERS
 MAX_PLACED = 48      # cubes placed on the track in one turn
 MAX_PATH = 96        # spaces moved on in one turn
@@ -283,6 +285,9 @@ PARAMS = Layout(
         ("driver_extra", 1),     # drivers revealed beyond one per player
         ("driver_amount", NUM_DRIVERS),   # the number on each card (0 = any number)
         ("driver_price", NUM_DRIVERS),    # $ per cube (Driver 05)
+        # markets card_set="random" never draws (exclude_sets): a card id per colour each
+        ("num_excluded", 1),
+        ("excluded_sets", MAX_EXCLUDED_SETS * NC),
     ]
 )
 
@@ -312,3 +317,4 @@ P_SLOT_OF, P_WEAVING = _p("slot_of"), _p("weaving")   # Racing Season tracks / W
 # Racing Season drivers
 P_DRIVERS, P_DRIVER_EXTRA = _p("drivers"), _p("driver_extra")
 P_DRIVER_AMOUNT, P_DRIVER_PRICE = _p("driver_amount"), _p("driver_price")
+P_NUM_EXCLUDED, P_EXCLUDED_SETS = _p("num_excluded"), _p("excluded_sets")

@@ -4,7 +4,8 @@ variant, and the board's own-space start slots and Weaving flag in the parameter
 ``track`` is a shipped board's name (``data.TRACKS``: the base game's ``daytona`` and
 ``monza``, the Racing Season's ``talladega``, ``monte_carlo`` and ``tucson``), a path to a
 TOML file, or a random draw for a single race (R-YUC "Track Cards"; BGA's three random
-options): ``"random"`` (base boards), ``"random_expansion"`` or ``"random_all"``. A random
+options): ``"random"`` (base boards), ``"random_expansion"`` or ``"random_all"``, or a
+list of boards (e.g. four of the five, the fifth held out of training). A random
 board is drawn at every reset from the reset seed (the state's own generator), so the
 same seed gives the same board in any env built with the same options: the game holds
 one parameter row per board of the pool (``Game.param_table``) and the state records the
@@ -36,14 +37,18 @@ RANDOM_TRACKS = {
 
 def resolve_track(track: Any, track_seed: Any) -> list[Any]:
     """The boards a game plays, one parameter row each: every board of a random
-    ``track``'s pool (drawn per reset), or the one board ``track_seed`` pins, or ``track``
-    itself (a shipped name or a path)."""
-    if not (isinstance(track, str) and track in RANDOM_TRACKS):
+    ``track``'s pool or of a list of boards (drawn per reset), or the one board
+    ``track_seed`` pins, or ``track`` itself (a shipped name or a path)."""
+    if isinstance(track, (list, tuple)):
+        pool = track_pool(track)
+    elif isinstance(track, str) and track in RANDOM_TRACKS:
+        pool = list(RANDOM_TRACKS[track])
+    else:
         if track_seed is not None:
             raise ConfigError(f"track_seed only applies to a random track "
-                              f"{sorted(RANDOM_TRACKS)}, got track={track!r}")
+                              f"{sorted(RANDOM_TRACKS)} or a list of boards, "
+                              f"got track={track!r}")
         return [track]
-    pool = list(RANDOM_TRACKS[track])
     if track_seed is None:
         return pool
     if isinstance(track_seed, bool) or not isinstance(track_seed, (int, np.integer)):
@@ -54,6 +59,23 @@ def resolve_track(track: Any, track_seed: Any) -> list[Any]:
     except ValueError as exc:
         raise ConfigError(f"track_seed: {exc}") from exc
     return [pinned_board(pool, int(track_seed))]
+
+
+def track_pool(track: list[Any] | tuple[Any, ...]) -> list[Any]:
+    """``track`` given as a list of boards (one drawn per reset, e.g. four boards for
+    training with the fifth held out): at least one, each a shipped name or a ``.toml``
+    path, none twice."""
+    if not track:
+        raise ConfigError("track as a list needs at least one board, got []")
+    for name in track:
+        if isinstance(name, str) and name in RANDOM_TRACKS:
+            raise ConfigError(f"track as a list names boards, not random draws: got "
+                              f"{name!r} in {list(track)!r}")
+        check_track(name)
+    names = [str(name) for name in track]
+    if len(set(names)) < len(names):
+        raise ConfigError(f"track lists a board twice: {names}")
+    return list(track)
 
 
 def pinned_board(pool: list[str], track_seed: int) -> str:
