@@ -20,7 +20,9 @@ network (iteration 0): N games in which every seat is the teacher (any agent spe
 search teacher's root visit distribution, any other teacher's chosen action), fitted for
 ``--teacher-epochs`` passes; expert iteration then goes on from that network, with the
 teacher's samples in its buffer while they are recent (``--iterations 0``: the teacher's
-network alone, a distillation).
+network alone, a distillation). ``--dagger-rounds K --dagger-games N`` adds K iterations
+after the teacher's in which the network plays and the teacher labels its positions
+(``training/exit_dagger.py``).
 
 Every game is seeded by (seed, iteration, game index), so the samples, and therefore
 the trained weights, are the same on one worker, a process pool or a Ray cluster; the
@@ -79,6 +81,8 @@ class ExitSettings:
     teacher: str | None = None   # agent spec whose games give iteration 0 (None: no warm start)
     teacher_games: int = 0
     teacher_epochs: int = 20
+    dagger_rounds: int = 0      # iterations after the teacher's: the net plays, it labels
+    dagger_games: int = 0
     workers: int | None = None
     ray: str | bool = False
     progress: bool = True
@@ -211,7 +215,6 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
 
     game = cached_game(task.game, task.players, task.options)
     agent = make_agent(task.teacher, game, seed=task.seed)
-    searches = callable(getattr(agent, "search", None))
     state = game.new_state(task.seed)
     decisions = _Decisions(game)
     while (player := game.current_player(state)) >= 0:
@@ -220,19 +223,26 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
         if legal.size == 1:
             game.apply(state, int(legal[0]))
             continue
-        target = np.zeros(game.num_actions, dtype=np.float64)
-        if searches:
-            result = agent.search(state, player)
-            target[:] = result.visits * mask
-            action = int(result.action)
-            if target.sum() <= 0:
-                target[action] = 1.0
-        else:
-            action = agent.act_state(state, player)
-            target[action] = 1.0
-        decisions.add(state, player, mask, target / target.sum())
+        target, action = teacher_target(agent, state, player, mask)
+        decisions.add(state, player, mask, target)
         game.apply(state, action)
     return decisions.samples(state)
+
+
+def teacher_target(agent, state, player: int, mask: np.ndarray) -> tuple[np.ndarray, int]:
+    """The teacher's policy target at a decision (a search agent's root visit
+    distribution over the legal actions, any other agent's chosen action) and its action."""
+    target = np.zeros(mask.shape[0], dtype=np.float64)
+    if callable(getattr(agent, "search", None)):
+        result = agent.search(state, player)
+        target[:] = result.visits * mask
+        action = int(result.action)
+        if target.sum() <= 0:
+            target[action] = 1.0
+    else:
+        action = agent.act_state(state, player)
+        target[action] = 1.0
+    return target / target.sum(), action
 
 
 def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
@@ -382,10 +392,16 @@ def train(settings: ExitSettings, out: Path) -> Network:
         net = Network.initial(game, settings.hidden, seed=settings.seed)
     writer = _tensorboard(out)
     options = options_key(settings.options)
-    first = 1 if settings.teacher else 0   # iteration 0 is the teacher's
+    # iteration 0 is the teacher's, 1..dagger_rounds are DAgger rounds
+    first = 1 + settings.dagger_rounds if settings.teacher else 0
     for iteration in range(run.done, settings.iterations + first):
         started = time.perf_counter()
-        if iteration < first:
+        if 0 < iteration < first:
+            from transit_gym.training.exit_dagger import dagger_tasks
+
+            count = settings.dagger_games
+            tasks = dagger_tasks(settings, net, iteration, options, _game_seed)
+        elif iteration < first:
             count = settings.teacher_games
             tasks = [(teacher_game, TeacherTask(settings.game, settings.players, options,
                                                 settings.teacher,
@@ -408,12 +424,15 @@ def train(settings: ExitSettings, out: Path) -> Network:
                                   g["value"].tobytes()))
         samples = {k: np.concatenate([g[k] for g in games]) for k in games[0]}
         play_seconds = time.perf_counter() - started
-        run_samples = _with_earlier(samples, run, iteration, settings.buffer - 1)
+        # the teacher's fits (its games and the DAgger rounds) take every earlier sample
+        keep = iteration if iteration < first else settings.buffer - 1
+        run_samples = _with_earlier(samples, run, iteration, keep)
         net, losses = fit(net, run_samples, settings, iteration,
                           settings.teacher_epochs if iteration < first else None)
         scores = evaluate(game, net, settings, iteration)
         entry = {"iteration": iteration, "games": count,
-                 "source": settings.teacher if iteration < first else "self-play",
+                 "source": (settings.teacher if iteration == 0 < first else
+                            f"dagger:{settings.teacher}" if iteration < first else "self-play"),
                  "samples": int(len(samples["value"])),
                  "buffer": int(len(run_samples["value"])), **losses, **scores,
                  "play_seconds": round(play_seconds, 1),
@@ -496,6 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "mcts:400, tuned or rule_based")
     parser.add_argument("--teacher-games", type=int, default=200)
     parser.add_argument("--teacher-epochs", type=int, default=20)
+    parser.add_argument("--dagger-rounds", type=int, default=0,
+                        help="with --teacher: rounds after its games in which the network "
+                             "plays and the teacher labels its positions (DAgger)")
+    parser.add_argument("--dagger-games", type=int, default=0,
+                        help="games the network plays in each DAgger round")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
     parser.add_argument("--seed", type=int, default=0)
@@ -532,12 +556,19 @@ def settings_from_args(args: argparse.Namespace) -> ExitSettings:
 
         check_agents([args.teacher], game_class(args.game)(num_players=args.players,
                                                               **options))
+    if args.dagger_rounds < 0:
+        raise ConfigError(f"--dagger-rounds must be >= 0, got {args.dagger_rounds}")
+    if args.dagger_rounds > 0 and (args.teacher is None or args.dagger_games < 1):
+        raise ConfigError(f"--dagger-rounds {args.dagger_rounds} needs --teacher and "
+                          f"--dagger-games >= 1 (got teacher {args.teacher!r}, "
+                          f"--dagger-games {args.dagger_games})")
     return ExitSettings(args.game, args.players, options, tuple(args.hidden), args.iterations,
                         args.games, args.simulations, args.c_puct, args.root_noise,
                         args.sample_moves, args.target, args.buffer, args.epochs, args.batch,
                         args.lr, args.value_weight, args.eval_games, tuple(args.eval_vs), args.seed,
                         args.teacher, args.teacher_games if args.teacher else 0,
                         args.teacher_epochs if args.teacher else 0,
+                        args.dagger_rounds, args.dagger_games if args.dagger_rounds else 0,
                         args.workers, args.ray, not args.no_progress)
 
 
