@@ -1,0 +1,116 @@
+"""The ladder tool (issue 23 item 7): every cell is the tournament's score rate for the same
+seed, with its interval and game count; per-agent training time and hint notes; clear
+errors for bad games, agents and counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from transit_gym.agents.learned.ppo import shipped_checkpoint
+from transit_gym.benchmarks import ladder
+from transit_gym.envs.registry import cached_game
+from transit_gym.training.stats import wilson_interval
+from transit_gym.training.tournament import pair_game_count, parse_games_for, run_tournament
+
+AGENTS = ["random", "rule_based", "mcts:20"]
+
+
+@pytest.fixture(scope="module")
+def small_ladder():
+    return ladder.run_ladder("loose_caboose", 2, AGENTS, 6, seed=3,
+                             games_for={"mcts:20": 4}, cpu_moves=2, progress=False)
+
+
+def test_cells_equal_the_tournament_of_the_same_seed(small_ladder):
+    same = run_tournament("loose_caboose", 2, AGENTS, 6, seed=3, workers=1, progress=False,
+                          games_for={"mcts:20": 4})
+    assert small_ladder["score_rate"] == same["score_rate"]
+    assert small_ladder["pair_games"] == same["pair_games"]
+    # a pair with fewer games plays the first games of the plain tournament of that count
+    alone = run_tournament("loose_caboose", 2, ["random", "mcts:20"], 4, seed=3, workers=1,
+                           progress=False)
+    assert small_ladder["score_rate"]["random"]["mcts:20"] == alone["score_rate"]["random"][
+        "mcts:20"]
+
+
+def test_games_for_sets_the_count_of_the_pairs_holding_that_agent(small_ladder):
+    games = small_ladder["pair_games"]
+    assert games["random"]["rule_based"] == games["rule_based"]["random"] == 6
+    assert games["random"]["mcts:20"] == games["rule_based"]["mcts:20"] == 4
+    assert pair_game_count("a", "b", 100, {"a": 40, "b": 20}) == 20
+    assert pair_game_count("a", "c", 100, {"b": 20}) == 100
+
+
+def test_each_cell_shows_rate_wilson_interval_and_count(small_ladder):
+    text = ladder.markdown(small_ladder)
+    rate = small_ladder["score_rate"]["rule_based"]["random"]
+    low, high = wilson_interval(6 * rate, 6)
+    assert small_ladder["score_interval"]["rule_based"]["random"] == pytest.approx([low, high])
+    row = next(line for line in text.splitlines() if line.startswith("| `rule_based` |"))
+    assert f"{100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}, 6)" in row
+    for name in AGENTS:   # one row of the agents table each, with its CPU time
+        info = small_ladder["agent_info"][name]
+        assert f"| `{name}` | " in text and f"| {info['cpu_ms_per_move']:.2f} |" in text
+    assert small_ladder["agent_info"]["mcts:20"]["hints"] == "none (random rollouts)"
+
+
+def test_training_time_is_read_from_what_the_agent_ships_with():
+    caboose = cached_game("loose_caboose", 2, ())
+    report = json.loads(Path(shipped_checkpoint(caboose)).with_suffix(".json").read_text())
+    assert ladder.training_seconds("ppo", caboose) == report["train_seconds"]
+    assert ladder.training_seconds("rule_based", caboose) is None
+    assert ladder.training_seconds("mcts", caboose) is None
+    automobiles = cached_game("automobiles", 2, ())
+    tuned = json.loads(ladder.SHIPPED_TUNED["automobiles"].read_text())
+    assert ladder.training_seconds("tuned", automobiles) == tuned["meta"]["tuning_seconds"]
+    assert ladder.training_seconds("net", automobiles) == ladder.SEE_DOCS
+
+
+def test_hint_column_names_the_hinted_ppo_policies():
+    """The Automobiles ppo policy adds the rule-based choice to its logits (its report
+    records ``hint``); the Loose Caboose! one does not."""
+    automobiles = cached_game("automobiles", 2, ())
+    caboose = cached_game("loose_caboose", 2, ())
+    assert "rule-based choice" in ladder.hint_note("ppo", automobiles, None)
+    assert ladder.hint_note("ppo", caboose, None) == "none (observation only)"
+
+
+def test_main_writes_markdown_and_json(tmp_path, capsys):
+    out = tmp_path / "ladders" / "lc.json"
+    report = ladder.main(["--game", "loose_caboose", "--agents", "random", "rule_based",
+                          "--games", "4", "--cpu-moves", "2", "--out", str(out), "--quiet"])
+    saved = json.loads(out.read_text())
+    assert saved["score_rate"] == report["score_rate"]
+    assert saved["command"].startswith("python -m transit_gym.benchmarks.ladder --game")
+    assert out.with_suffix(".md").read_text() in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "chess", "--agents", "random", "rule_based"], "unknown game"),
+        (["--game", "loose_caboose", "--agents", "random", "wizard"], "unknown agent"),
+        (["--game", "loose_caboose", "--agents", "random", "mcts:x"], "bad search agent"),
+        (["--game", "loose_caboose", "--agents", "random"], "two distinct agents"),
+        (["--game", "loose_caboose", "--agents", "random", "rule_based", "--games-for",
+          "mcts=0"], "--games-for takes SPEC=N"),
+        (["--game", "loose_caboose", "--agents", "random", "rule_based", "--games-for",
+          "mcts=10"], "not among the agents"),
+        (["--game", "loose_caboose", "--agents", "random", "rule_based", "--out", "x.txt"],
+         ".md or .json"),
+        (["--game", "planes", "--agents", "random", "net"], "no shipped network"),
+    ],
+)
+def test_bad_arguments_give_clear_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        ladder.main([*argv, "--quiet"])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_games_for_parsing():
+    assert parse_games_for(["mcts:1000=40", "mcts=100"]) == {"mcts:1000": 40, "mcts": 100}
+    assert parse_games_for(None) == {}
