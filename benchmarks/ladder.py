@@ -37,7 +37,7 @@ from transit_gym.benchmarks.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
-from transit_gym.training.runner import WorkerDiedError, check_backend
+from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
 from transit_gym.training.tournament import (
     check_arguments,
     is_checkpoint_spec,
@@ -132,9 +132,11 @@ def _checkpoint_hint(spec: str, game: Game) -> bool:
 
 def run_ladder(game: str, players: int, specs: list[str], games: int, seed: int,
                games_for: dict[str, int] | None = None, cpu_moves: int = 30,
-               workers: int = 1, progress: bool = True) -> dict[str, Any]:
+               workers: int = 1, progress: bool = True,
+               games_dir: Path | None = None) -> dict[str, Any]:
     """The tournament's report plus, per agent, CPU per move, first-move seconds, training
-    time and hint note."""
+    time and hint note. ``games_dir``: the tournament's resumable folder (larger counts
+    later play only the missing games)."""
     built = cached_game(game, players, ())
     states = positions(built, cpu_moves, seed=seed + 3)
     agents: dict[str, dict[str, Any]] = {}
@@ -150,7 +152,7 @@ def run_ladder(game: str, players: int, specs: list[str], games: int, seed: int,
         agents[spec] = {**timed, "training_seconds": training_seconds(spec, built),
                         "hints": hint_note(spec, built, agent)}
     report = run_tournament(game, players, specs, games, seed, workers=workers,
-                            progress=progress, games_for=games_for)
+                            progress=progress, games_for=games_for, out=games_dir)
     return {**report, "cpu_moves": cpu_moves, "agent_info": agents}
 
 
@@ -225,6 +227,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="positions timed for CPU per move")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="FILE.md or FILE.json")
+    parser.add_argument("--games-dir", type=Path, default=None,
+                        help="keep every game in this folder (training.tournament's --out): "
+                             "a rerun with larger counts plays only the missing games")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -236,6 +241,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                              args.games, args.seed, args.games_for)
         check_backend(args.workers, False)
         paths = out_paths(args.out) if args.out is not None else None
+        if args.games_dir is not None:
+            check_out(args.games_dir)
     except ValueError as exc:   # ConfigError: bad game, agent, count or file
         parser.error(str(exc))
     if any(spec == "ppo" or is_checkpoint_spec(spec) for spec in args.agents):
@@ -244,7 +251,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         torch.set_num_threads(1)   # one core: the ladder's CPU times are one thread's
     try:
         report = run_ladder(args.game, players, args.agents, args.games, args.seed,
-                            games_for, args.cpu_moves, args.workers, not args.quiet)
+                            games_for, args.cpu_moves, args.workers, not args.quiet,
+                            args.games_dir)
+    except ConfigError as exc:   # --games-dir holds a tournament with other settings
+        parser.error(str(exc))
     except WorkerDiedError as exc:
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
     command = "python -m transit_gym.benchmarks.ladder " + " ".join(

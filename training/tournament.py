@@ -195,18 +195,16 @@ def pair_chunks(players: int, game: str, key: tuple, specs: list[str], games: in
 
 
 def tournament_settings(game: str, players: int, specs: list[str], games: int, seed: int,
-                        options: dict[str, Any],
-                        games_for: dict[str, int] | None = None) -> dict[str, Any]:
-    """What decides a tournament's games, as stored in ``--out/settings.json``."""
+                        options: dict[str, Any]) -> dict[str, Any]:
+    """What decides a tournament's games, as stored in ``--out/settings.json``. Game i of a
+    pair is the same game whatever the counts, so ``--games-for``, like ``--games``, may
+    change between runs on one folder (games beyond a pair's count are kept, not rated)."""
     built = game_class(game)(num_players=players, **options)
     files = data_file_settings(built)
-    settings = {"game": game, "players": players, "agents": list(specs),
-                "checkpoints": agent_fingerprints(specs, built), "seed": seed,
-                "options": {k: v for k, v in options.items() if k not in files["data_files"]},
-                **files, "games": games}
-    if games_for:   # absent when unused, so older folders keep resuming
-        settings["games_for"] = dict(sorted(games_for.items()))
-    return settings
+    return {"game": game, "players": players, "agents": list(specs),
+            "checkpoints": agent_fingerprints(specs, built), "seed": seed,
+            "options": {k: v for k, v in options.items() if k not in files["data_files"]},
+            **files, "games": games}
 
 
 def run_tournament(game: str, players: int, specs: list[str], games: int, seed: int,
@@ -234,8 +232,8 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
     sink = None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        check_settings(out, tournament_settings(game, players, specs, games, seed, options,
-                                                games_for), "tournament")
+        check_settings(out, tournament_settings(game, players, specs, games, seed, options),
+                       "tournament")
         rows = load_csv(out / "games.csv", key=("pair", "game"))
         for row in rows:
             a, _, b = str(row["pair"]).partition("-")

@@ -114,3 +114,17 @@ def test_bad_arguments_give_clear_errors(argv, message, capsys):
 def test_games_for_parsing():
     assert parse_games_for(["mcts:1000=40", "mcts=100"]) == {"mcts:1000": 40, "mcts": 100}
     assert parse_games_for(None) == {}
+
+
+def test_a_games_folder_resumes_when_a_pair_count_grows(tmp_path):
+    """``--games-dir`` keeps the games: raising ``--games-for`` plays only the new ones, and
+    the ratings equal those of a fresh run with the larger count."""
+    run_tournament("loose_caboose", 2, AGENTS, 4, seed=5, workers=1, progress=False,
+                   games_for={"mcts:20": 2}, out=tmp_path)
+    grown = run_tournament("loose_caboose", 2, AGENTS, 4, seed=5, workers=1, progress=False,
+                           games_for={"mcts:20": 3}, out=tmp_path)
+    fresh = run_tournament("loose_caboose", 2, AGENTS, 4, seed=5, workers=1, progress=False,
+                           games_for={"mcts:20": 3})
+    assert grown["games_played"] == 2   # game 2 of the two pairs holding mcts:20
+    assert grown["score_rate"] == fresh["score_rate"]
+    assert grown["pair_games"] == fresh["pair_games"]
