@@ -156,7 +156,8 @@ def run_ladder(game: str, players: int, specs: list[str], games: int, seed: int,
     return {**report, "cpu_moves": cpu_moves, "agent_info": agents}
 
 
-def _wall(value: float | str | None) -> str:
+def wall_text(value: float | str | None) -> str:
+    """Seconds as ``"17.1 min"`` or ``"141 s"``; text as it is; None as ``"-"``."""
     if value is None:
         return "-"
     if isinstance(value, str):
@@ -201,7 +202,7 @@ def markdown(report: dict[str, Any], command: str = "") -> str:
         info, elo = report["agent_info"][name], report["elo"][name]
         lines.append(f"| `{name}` | {elo['elo']:.0f} ({elo['low']:.0f}-{elo['high']:.0f}) "
                      f"| {info['cpu_ms_per_move']:.2f} | {info['first_move_seconds']:.1f} "
-                     f"| {_wall(info['training_seconds'])} | {info['hints']} |")
+                     f"| {wall_text(info['training_seconds'])} | {info['hints']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -128,3 +128,22 @@ def test_a_games_folder_resumes_when_a_pair_count_grows(tmp_path):
     assert grown["games_played"] == 2   # game 2 of the two pairs holding mcts:20
     assert grown["score_rate"] == fresh["score_rate"]
     assert grown["pair_games"] == fresh["pair_games"]
+
+
+def test_summary_row_per_agent_from_the_json_reports(small_ladder, tmp_path, capsys):
+    from transit_gym.benchmarks import ladder_summary
+
+    path = tmp_path / "lc.json"
+    path.write_text(json.dumps({**small_ladder, "command": "x"}))
+    text = ladder_summary.main([str(path)])
+    assert text == capsys.readouterr().out
+    rows = [line for line in text.splitlines() if "`" in line and "vs `" not in line]
+    assert [row.split("|")[2].strip() for row in rows] == [f"`{a}`" for a in AGENTS]
+    rate = small_ladder["score_rate"]["mcts:20"]["random"]
+    assert f"{100 * rate:.1f}%" in rows[2].split("|")[3]
+    assert rows[2].split("|")[5].strip() == ""   # no mcts in this ladder: blank, not made up
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(SystemExit):
+        ladder_summary.main([str(bad)])
+    assert "not a ladder report" in capsys.readouterr().err
