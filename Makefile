@@ -94,13 +94,13 @@ endif
 LADDER_loose_caboose := --players 2 --agents random rule_based mcts mcts:1000 ppo \
 	--games 200 --games-for mcts=100 mcts:1000=100
 LADDER_planes := --players 2 --agents random rule_based mcts mcts:1000 \
-	--games 200 --games-for mcts=100 mcts:1000=12
+	--games 200 --games-for mcts=100 mcts:1000=6
 LADDER_automobile := --players 3 --agents random rule_based mcts mcts:1000 ppo \
-	--games 200 --games-for mcts=100 mcts:1000=12
+	--games 200 --games-for mcts=50 mcts:1000=6
 LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
-	net_mcts --games 200 --games-for mcts=100 net_mcts=20 mcts:1000=6
+	net_mcts --games 200 --games-for mcts=40 net_mcts=16 mcts:1000=4
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
-	--games 200 --games-for mcts=100 net_mcts=20
+	--games 200 --games-for mcts=40 net_mcts=16
 ladder: $(STAMP_ALL)
 	nice -n 15 $(PY) -m transit_gym.benchmarks.ladder --game $(GAME) $(LADDER_$(GAME)) \
 		--seed 0 --workers 1 --games-dir ladders/$(GAME) --out docs/ladders/$(GAME).md

@@ -115,7 +115,9 @@ def hint_note(spec: str, game: Game, agent: Agent) -> str:
         return ("adds the rule-based choice to its logits" if hinted
                 else "none (observation only)")
     if is_network_spec(spec):
-        return "none when playing; see docs for its teacher"
+        teacher = agent.network.record.extra.get("teacher")
+        return ("none when playing (observation only); learned from "
+                + (f"`{teacher}`" if teacher else "a teacher, see docs/learning.md"))
     return "none"
 
 

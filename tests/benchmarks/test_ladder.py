@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from transit_gym.agents.learned.ppo import shipped_checkpoint
+from transit_gym.agents.registry import make_agent
 from transit_gym.benchmarks import ladder
 from transit_gym.envs.registry import cached_game
 from transit_gym.training.stats import wilson_interval
@@ -76,6 +77,9 @@ def test_hint_column_names_the_hinted_ppo_policies():
     caboose = cached_game("loose_caboose", 2, ())
     assert "rule-based choice" in ladder.hint_note("ppo", automobiles, None)
     assert ladder.hint_note("ppo", caboose, None) == "none (observation only)"
+    net = make_agent("net", automobiles, seed=0)
+    assert ladder.hint_note("net", automobiles, net).startswith("none when playing")
+    assert ladder.hint_note("rule_based", caboose, None) == "hand-written rules"
 
 
 def test_main_writes_markdown_and_json(tmp_path, capsys):
