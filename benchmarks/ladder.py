@@ -31,8 +31,7 @@ from transit_gym.agents.base import Agent
 from transit_gym.agents.learned.specs import parse_network_spec
 from transit_gym.agents.registry import make_agent
 from transit_gym.agents.search.mcts import is_search_spec
-from transit_gym.agents.tuned import SHIPPED as SHIPPED_TUNED
-from transit_gym.agents.tuned import is_tuned_spec
+from transit_gym.agents.tuned import is_tuned_spec, spec_path
 from transit_gym.benchmarks.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
@@ -86,8 +85,7 @@ def training_seconds(spec: str, game: Game) -> float | str | None:
         found = _seconds_in(zip_path.with_suffix(".json"), "train_seconds")
         return SEE_DOCS if found is None else found
     if is_tuned_spec(spec):
-        path = SHIPPED_TUNED.get(game.name) if spec == "tuned" else Path(spec[len("tuned:"):])
-        found = None if path is None else _seconds_in(Path(path), "meta", "tuning_seconds")
+        found = _seconds_in(spec_path(spec, game.name), "meta", "tuning_seconds")
         return SEE_DOCS if found is None else found
     if is_network_spec(spec):
         from transit_gym.agents.learned.net_agent import load_network

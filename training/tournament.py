@@ -31,7 +31,7 @@ from transit_gym.agents.base import Agent
 from transit_gym.agents.learned.specs import parse_network_spec
 from transit_gym.agents.registry import is_jit_spec, make_agent, play_specs
 from transit_gym.agents.search.mcts import is_search_spec, parse_spec
-from transit_gym.agents.tuned import is_tuned_spec, spec_vector
+from transit_gym.agents.tuned import is_tuned_spec, spec_path, spec_vector
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.core.rollout import AGENT_CODES
@@ -67,8 +67,9 @@ def is_checkpoint_spec(spec: str) -> bool:
 
 
 def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
-    """SHA-256 of the checkpoint behind every checkpoint spec (``ppo``: the shipped one),
-    so that a retrained checkpoint at the same path is a different agent."""
+    """SHA-256 of the file behind every checkpoint spec (``ppo``: the shipped one), network
+    spec (``net``, ``net_mcts``: the shipped network) and tuned spec, so that an agent
+    retrained into the same file is a different agent."""
     found = {}
     for spec in specs:
         if spec == "ppo":
@@ -77,6 +78,13 @@ def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
             found[spec] = file_sha256(shipped_checkpoint(game))
         elif is_checkpoint_spec(spec):
             found[spec] = file_sha256(Path(spec).with_suffix(".zip"))
+        elif is_network_spec(spec):
+            from transit_gym.agents.learned.net_agent import shipped_network_path
+
+            path = parse_network_spec(spec)[2]
+            found[spec] = file_sha256(Path(path) if path else shipped_network_path(game))
+        elif is_tuned_spec(spec):
+            found[spec] = file_sha256(spec_path(spec, game.name))
     return found
 
 

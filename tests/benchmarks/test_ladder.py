@@ -11,6 +11,7 @@ import pytest
 
 from transit_gym.agents.learned.ppo import shipped_checkpoint
 from transit_gym.agents.registry import make_agent
+from transit_gym.agents.tuned import SHIPPED
 from transit_gym.benchmarks import ladder
 from transit_gym.envs.registry import cached_game
 from transit_gym.training.stats import wilson_interval
@@ -65,7 +66,7 @@ def test_training_time_is_read_from_what_the_agent_ships_with():
     assert ladder.training_seconds("rule_based", caboose) is None
     assert ladder.training_seconds("mcts", caboose) is None
     automobiles = cached_game("automobiles", 2, ())
-    tuned = json.loads(ladder.SHIPPED_TUNED["automobiles"].read_text())
+    tuned = json.loads(SHIPPED["automobiles"].read_text())
     assert ladder.training_seconds("tuned", automobiles) == tuned["meta"]["tuning_seconds"]
     assert ladder.training_seconds("net", automobiles) == ladder.SEE_DOCS
 
@@ -151,3 +152,21 @@ def test_summary_row_per_agent_from_the_json_reports(small_ladder, tmp_path, cap
     with pytest.raises(SystemExit):
         ladder_summary.main([str(bad)])
     assert "not a ladder report" in capsys.readouterr().err
+
+
+def test_a_games_folder_refuses_a_retrained_network(tmp_path, monkeypatch):
+    """The games of ``net`` are kept with the network file's fingerprint: a network
+    retrained into the same file is another agent, so the folder is refused."""
+    from transit_gym.agents.learned import net_agent
+    from transit_gym.envs.core.errors import ConfigError
+
+    shipped = net_agent.shipped_network_path(cached_game("automobiles", 2, ()))
+    copy = tmp_path / "automobiles_2p_net.npz"
+    copy.write_bytes(shipped.read_bytes())
+    monkeypatch.setattr(net_agent, "CHECKPOINTS", tmp_path)
+    run_tournament("automobiles", 2, ["random", "net"], 1, seed=0, workers=1,
+                   progress=False, out=tmp_path / "games")
+    copy.write_bytes(shipped.read_bytes()[:-64] + bytes(64))   # "retrained": other bytes
+    with pytest.raises(ConfigError, match="checkpoints.net"):
+        run_tournament("automobiles", 2, ["random", "net"], 1, seed=0, workers=1,
+                       progress=False, out=tmp_path / "games")
