@@ -98,9 +98,9 @@ LADDER_planes := --players 2 --agents random rule_based mcts mcts:1000 \
 LADDER_automobile := --players 3 --agents random rule_based mcts mcts:1000 ppo \
 	--games 200 --games-for mcts=50 mcts:1000=6
 LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
-	net_mcts --games 200 --games-for mcts=40 net_mcts=16 mcts:1000=4
+	net_mcts --games 200 --games-for mcts=20 net_mcts=8 mcts:1000=2
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
-	--games 200 --games-for mcts=40 net_mcts=16
+	--games 200 --games-for mcts=20 net_mcts=8
 ladder: $(STAMP_ALL)
 	nice -n 15 $(PY) -m transit_gym.benchmarks.ladder --game $(GAME) $(LADDER_$(GAME)) \
 		--seed 0 --workers 1 --games-dir ladders/$(GAME) --out docs/ladders/$(GAME).md

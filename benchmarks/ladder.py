@@ -36,12 +36,14 @@ from transit_gym.benchmarks.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
+from transit_gym.training.run_folder import check_settings
 from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
 from transit_gym.training.tournament import (
     check_arguments,
     is_checkpoint_spec,
     is_network_spec,
     run_tournament,
+    tournament_settings,
 )
 
 SEE_DOCS = "see docs"
@@ -138,6 +140,10 @@ def run_ladder(game: str, players: int, specs: list[str], games: int, seed: int,
     time and hint note. ``games_dir``: the tournament's resumable folder (larger counts
     later play only the missing games)."""
     built = cached_game(game, players, ())
+    if games_dir is not None:   # a folder of other settings is refused before the timing
+        games_dir.mkdir(parents=True, exist_ok=True)
+        check_settings(games_dir, tournament_settings(game, players, specs, games, seed, {}),
+                       "tournament")
     states = positions(built, cpu_moves, seed=seed + 3)
     agents: dict[str, dict[str, Any]] = {}
     if progress:

@@ -170,3 +170,21 @@ def test_a_games_folder_refuses_a_retrained_network(tmp_path, monkeypatch):
     with pytest.raises(ConfigError, match="checkpoints.net"):
         run_tournament("automobiles", 2, ["random", "net"], 1, seed=0, workers=1,
                        progress=False, out=tmp_path / "games")
+
+
+def test_a_games_folder_of_another_ladder_is_refused_before_any_timing(tmp_path, capsys,
+                                                                      monkeypatch):
+    ladder.main(["--game", "loose_caboose", "--agents", "random", "rule_based", "--games",
+                 "2", "--cpu-moves", "1", "--games-dir", str(tmp_path), "--quiet"])
+
+    def no_timing(*args):
+        raise AssertionError("timed the agents before refusing the folder")
+
+    monkeypatch.setattr(ladder, "cpu_per_move", no_timing)
+    with pytest.raises(SystemExit) as exit_info:
+        ladder.main(["--game", "loose_caboose", "--agents", "random", "rule_based", "--games",
+                     "2", "--seed", "4", "--cpu-moves", "1", "--games-dir", str(tmp_path),
+                     "--quiet"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "seed: stored 0, now 4" in err
