@@ -135,10 +135,10 @@ def _checkpoint_hint(spec: str, game: Game) -> bool:
 def run_ladder(game: str, players: int, specs: list[str], games: int, seed: int,
                games_for: dict[str, int] | None = None, cpu_moves: int = 30,
                workers: int = 1, progress: bool = True,
-               games_dir: Path | None = None) -> dict[str, Any]:
+               games_dir: Path | None = None, stored_only: bool = False) -> dict[str, Any]:
     """The tournament's report plus, per agent, CPU per move, first-move seconds, training
     time and hint note. ``games_dir``: the tournament's resumable folder (larger counts
-    later play only the missing games)."""
+    later play only the missing games; ``stored_only`` plays none and rates what it holds)."""
     built = cached_game(game, players, ())
     if games_dir is not None:   # a folder of other settings is refused before the timing
         games_dir.mkdir(parents=True, exist_ok=True)
@@ -158,8 +158,10 @@ def run_ladder(game: str, players: int, specs: list[str], games: int, seed: int,
         agents[spec] = {**timed, "training_seconds": training_seconds(spec, built),
                         "hints": hint_note(spec, built, agent)}
     report = run_tournament(game, players, specs, games, seed, workers=workers,
-                            progress=progress, games_for=games_for, out=games_dir)
-    return {**report, "cpu_moves": cpu_moves, "agent_info": agents}
+                            progress=progress, games_for=games_for, out=games_dir,
+                            stored_only=stored_only)
+    return {**report, "cpu_moves": cpu_moves, "agent_info": agents,
+            "stored_only": stored_only}
 
 
 def wall_text(value: float | str | None) -> str:
@@ -181,6 +183,10 @@ def markdown(report: dict[str, Any], command: str = "") -> str:
     seats = ("seats alternated" if report["players"] == 2
              else "seats alternated between the two agents, flipped every game")
     extra = "".join(f", {n} for pairs with `{s}`" for s, n in games_for.items())
+    if report.get("stored_only"):
+        lines += ["**Stored games only:** this page rates the games its folder held when it "
+                  "was written (the run was stopped before every pair had its count); each "
+                  "cell gives its own count.", ""]
     lines += [f"Each cell: the row agent's score rate against the column agent (a win "
               f"counts 1, a shared win its share), its 95% Wilson interval and the games "
               f"played; {report['games_per_pair']} games a pair{extra}; {seats}; seed "
@@ -193,6 +199,9 @@ def markdown(report: dict[str, Any], command: str = "") -> str:
         for b in names:
             if a == b:
                 cells.append("-")
+                continue
+            if report["score_rate"][a][b] is None:
+                cells.append("not played")
                 continue
             low, high = report["score_interval"][a][b]
             cells.append(f"{100 * report['score_rate'][a][b]:.1f}% "
@@ -237,9 +246,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games-dir", type=Path, default=None,
                         help="keep every game in this folder (training.tournament's --out): "
                              "a rerun with larger counts plays only the missing games")
+    parser.add_argument("--stored-only", action="store_true",
+                        help="play no game: rate the games --games-dir holds (each cell "
+                             "shows its count; pairs without games say 'not played')")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
+        if args.stored_only and args.games_dir is None:
+            raise ConfigError("--stored-only rates the games of --games-dir: give it")
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
             raise ConfigError(f"a ladder needs at least two distinct agents, got {args.agents}")
         if args.cpu_moves < 1:
@@ -259,7 +273,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         report = run_ladder(args.game, players, args.agents, args.games, args.seed,
                             games_for, args.cpu_moves, args.workers, not args.quiet,
-                            args.games_dir)
+                            args.games_dir, args.stored_only)
     except ConfigError as exc:   # --games-dir holds a tournament with other settings
         parser.error(str(exc))
     except WorkerDiedError as exc:

@@ -26,6 +26,8 @@ def _cell(report: dict[str, Any], agent: str, opponent: str) -> str:
         return ""
     if agent == opponent:
         return "-"
+    if report["score_rate"][agent][opponent] is None:
+        return "not played"
     low, high = report["score_interval"][agent][opponent]
     return (f"{100 * report['score_rate'][agent][opponent]:.1f}% "
             f"({100 * low:.0f}-{100 * high:.0f})")

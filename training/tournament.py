@@ -219,12 +219,16 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
                    options: dict[str, Any] | None = None, workers: int | None = None,
                    ray_address: str | None | bool = False, progress: bool = True,
                    out: Path | None = None,
-                   games_for: dict[str, int] | None = None) -> dict[str, Any]:
+                   games_for: dict[str, int] | None = None,
+                   stored_only: bool = False) -> dict[str, Any]:
     """Play every pair and rate the agents; returns ratings, the score matrix, each
     cell's game count and 95% Wilson interval. A pair holding an agent of ``games_for``
     (spec: games) plays that many games instead of ``games``. With ``out``, resume from
     (and append to) ``out/games.csv``, after checking the settings stored there
-    (``training.run_folder``)."""
+    (``training.run_folder``); ``stored_only`` plays nothing and rates the games stored
+    there (a cell counts the games it has)."""
+    if stored_only and out is None:
+        raise ConfigError("rating the stored games only needs the folder that holds them")
     if len(specs) < 2:
         raise ConfigError("a tournament needs at least two agents")
     if len(set(specs)) != len(specs):
@@ -250,9 +254,11 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
                 results.append((int(a), int(b), float(row["score_a"])))
             done.add((row["pair"], int(row["game"])))
         sink = CsvSink(out / "games.csv", rows)
-    total = sum(pair_game_count(specs[a], specs[b], games, games_for)
-                for a, b in combinations(range(len(specs)), 2)) - len(results)
-    tasks = pair_chunks(players, game, key, specs, games, seed, done, games_for)
+    total = 0 if stored_only else sum(pair_game_count(specs[a], specs[b], games, games_for)
+                                      for a, b in combinations(range(len(specs)), 2)
+                                      ) - len(results)
+    tasks = iter(()) if stored_only else pair_chunks(players, game, key, specs, games, seed,
+                                                      done, games_for)
     backend = make_backend(workers, ray_address)
     for chunk_results in run_with_progress(backend, ((play_pair, t) for t in tasks), total,
                                            progress):
@@ -283,8 +289,9 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
                        for a in range(len(specs))},
         "pair_games": {specs[a]: {specs[b]: int(counts[a, b]) for b in range(len(specs))
                                   if b != a} for a in range(len(specs))},
-        "score_interval": {specs[a]: {specs[b]: list(wilson_interval(scores[a, b],
-                                                                     int(counts[a, b])))
+        "score_interval": {specs[a]: {specs[b]: (list(wilson_interval(scores[a, b],
+                                                                      int(counts[a, b])))
+                                                 if counts[a, b] else None)
                                       for b in range(len(specs)) if b != a}
                            for a in range(len(specs))},
     }
@@ -308,7 +315,8 @@ def markdown(report: dict[str, Any]) -> str:
     lines += ["", "Score rate of the row agent against the column agent:", "",
               "| | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
     for a in names:
-        cells = ["-" if a == b else f"{100 * report['score_rate'][a][b]:.1f}%" for b in names]
+        cells = ["-" if a == b else "not played" if report["score_rate"][a][b] is None
+                 else f"{100 * report['score_rate'][a][b]:.1f}%" for b in names]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 

@@ -188,3 +188,22 @@ def test_a_games_folder_of_another_ladder_is_refused_before_any_timing(tmp_path,
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "seed: stored 0, now 4" in err
+
+
+def test_stored_only_rates_the_games_held_and_plays_none(tmp_path):
+    """A stopped ladder's page: each cell counts the games stored, a pair without any says
+    'not played', and no game is played."""
+    run_tournament("loose_caboose", 2, AGENTS, 3, seed=6, workers=1, progress=False,
+                   games_for={"mcts:20": 2}, out=tmp_path)
+    csv = tmp_path / "games.csv"
+    lines = csv.read_text().splitlines(keepends=True)
+    csv.write_text("".join(line for line in lines if not line.startswith("1-2,")))
+    report = ladder.run_ladder("loose_caboose", 2, AGENTS, 200, seed=6, cpu_moves=1,
+                               progress=False, games_dir=tmp_path, stored_only=True)
+    assert report["games_played"] == 0
+    assert report["pair_games"]["random"] == {"rule_based": 3, "mcts:20": 2}
+    assert report["score_rate"]["rule_based"]["mcts:20"] is None
+    text = ladder.markdown(report)
+    assert "Stored games only" in text
+    row = next(line for line in text.splitlines() if line.startswith("| `rule_based` |"))
+    assert row.endswith("| not played |")
