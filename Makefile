@@ -94,11 +94,11 @@ endif
 LADDER_loose_caboose := --players 2 --agents random rule_based mcts mcts:1000 ppo \
 	--games 200 --games-for mcts=100 mcts:1000=100
 LADDER_planes := --players 2 --agents random rule_based mcts mcts:1000 \
-	--games 200 --games-for mcts=100 mcts:1000=2
+	--games 200 --games-for mcts=100 mcts:1000=6
 LADDER_automobile := --players 3 --agents random rule_based mcts mcts:1000 ppo \
 	--games 200 --games-for mcts=50 mcts:1000=6
 LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
-	net_mcts --games 200 --games-for mcts=20 net_mcts=8 mcts:1000=2
+	net_mcts --games 200 --games-for mcts=20 net_mcts=8 mcts:1000=4
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
 	--games 200 --games-for mcts=20 net_mcts=8
 ladder: $(STAMP_ALL)
