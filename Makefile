@@ -9,7 +9,7 @@ STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
 
-.PHONY: demo test bench lint train balance clean
+.PHONY: demo test bench lint train balance clean ladder
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -103,6 +103,24 @@ else
 	cp checkpoints/$(GAME)_ppo.zip agents/learned/checkpoints/$(GAME)_ppo.zip
 	cp checkpoints/$(GAME)_ppo.json agents/learned/checkpoints/$(GAME)_ppo.json
 endif
+
+# writes docs/ladders/$(GAME).md and .json (issue 23 item 7): every pair of LADDER_<game>'s
+# agents, seats alternated, on one core and niced; the games stay in ladders/$(GAME)/, so a
+# rerun with larger counts plays only the missing games (delete the folder after retraining
+# an agent: a changed checkpoint is refused there)
+LADDER_loose_caboose := --players 2 --agents random rule_based mcts mcts:1000 ppo \
+	--games 200 --games-for mcts=100 mcts:1000=100
+LADDER_planes := --players 2 --agents random rule_based mcts mcts:1000 \
+	--games 200 --games-for mcts=100 mcts:1000=6
+LADDER_automobile := --players 3 --agents random rule_based mcts mcts:1000 ppo \
+	--games 200 --games-for mcts=50 mcts:1000=6
+LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
+	net_mcts --games 200 --games-for mcts=20 net_mcts=8 mcts:1000=4
+LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
+	--games 200 --games-for mcts=20 net_mcts=8
+ladder: $(STAMP_ALL)
+	nice -n 15 $(PY) -m transit_gym.benchmarks.ladder --game $(GAME) $(LADDER_$(GAME)) \
+		--seed 0 --workers 1 --games-dir ladders/$(GAME) --out docs/ladders/$(GAME).md
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .ruff_cache .hypothesis

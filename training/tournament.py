@@ -31,7 +31,7 @@ from transit_gym.agents.base import Agent
 from transit_gym.agents.learned.specs import parse_network_spec
 from transit_gym.agents.registry import is_jit_spec, make_agent, play_specs
 from transit_gym.agents.search.mcts import is_search_spec, parse_spec
-from transit_gym.agents.tuned import is_tuned_spec, spec_vector
+from transit_gym.agents.tuned import is_tuned_spec, spec_path, spec_vector
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.core.rollout import AGENT_CODES
@@ -50,7 +50,7 @@ from transit_gym.training.runner import (
     make_backend,
     run_with_progress,
 )
-from transit_gym.training.stats import elo_ratings, seat_wins
+from transit_gym.training.stats import elo_ratings, seat_wins, wilson_interval
 
 CHUNK = 100
 
@@ -67,8 +67,9 @@ def is_checkpoint_spec(spec: str) -> bool:
 
 
 def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
-    """SHA-256 of the checkpoint behind every checkpoint spec (``ppo``: the shipped one),
-    so that a retrained checkpoint at the same path is a different agent."""
+    """SHA-256 of the file behind every checkpoint spec (``ppo``: the shipped one), network
+    spec (``net``, ``net_mcts``: the shipped network) and tuned spec, so that an agent
+    retrained into the same file is a different agent."""
     found = {}
     for spec in specs:
         if spec == "ppo":
@@ -77,6 +78,13 @@ def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
             found[spec] = file_sha256(shipped_checkpoint(game))
         elif is_checkpoint_spec(spec):
             found[spec] = file_sha256(Path(spec).with_suffix(".zip"))
+        elif is_network_spec(spec):
+            from transit_gym.agents.learned.net_agent import shipped_network_path
+
+            path = parse_network_spec(spec)[2]
+            found[spec] = file_sha256(Path(path) if path else shipped_network_path(game))
+        elif is_tuned_spec(spec):
+            found[spec] = file_sha256(spec_path(spec, game.name))
     return found
 
 
@@ -159,14 +167,35 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, int, float]]:
     return results
 
 
+def parse_games_for(items: list[str] | None) -> dict[str, int]:
+    """``["mcts:1000=40", ...]`` as ``{"mcts:1000": 40}`` (``ConfigError`` when malformed)."""
+    found: dict[str, int] = {}
+    for item in items or []:
+        spec, sep, count = item.rpartition("=")
+        if not sep or not spec or not count.isdigit() or int(count) < 1:
+            raise ConfigError(f"--games-for takes SPEC=N with N a positive integer, got "
+                              f"{item!r}")
+        found[spec] = int(count)
+    return found
+
+
+def pair_game_count(spec_a: str, spec_b: str, games: int,
+                    games_for: dict[str, int] | None = None) -> int:
+    """Games of the pair: ``games``, or the smallest ``games_for`` entry of its agents."""
+    counts = [n for spec, n in (games_for or {}).items() if spec in (spec_a, spec_b)]
+    return min(counts) if counts else games
+
+
 def pair_chunks(players: int, game: str, key: tuple, specs: list[str], games: int, seed: int,
-                done: set[tuple[str, int]]):
+                done: set[tuple[str, int]], games_for: dict[str, int] | None = None):
     """Chunks of at most CHUNK games covering exactly the games of every pair not yet in
-    ``done`` (``(pair, game)`` with pair ``"a-b"``), made lazily (``--games`` may be huge)."""
+    ``done`` (``(pair, game)`` with pair ``"a-b"``), made lazily (``--games`` may be huge);
+    a pair holding an agent of ``games_for`` plays that many games instead."""
     for a, b in combinations(range(len(specs)), 2):
-        played = sorted(g for pair, g in done if pair == f"{a}-{b}" and 0 <= g < games)
+        count = pair_game_count(specs[a], specs[b], games, games_for)
+        played = sorted(g for pair, g in done if pair == f"{a}-{b}" and 0 <= g < count)
         start = 0
-        for stop in [*played, games]:    # the gaps between games already played
+        for stop in [*played, count]:    # the gaps between games already played
             for first in range(start, stop, CHUNK):
                 yield PairChunk(game, players, key, a, b, tuple(specs), seed, first,
                                 min(CHUNK, stop - first))
@@ -175,7 +204,9 @@ def pair_chunks(players: int, game: str, key: tuple, specs: list[str], games: in
 
 def tournament_settings(game: str, players: int, specs: list[str], games: int, seed: int,
                         options: dict[str, Any]) -> dict[str, Any]:
-    """What decides a tournament's games, as stored in ``--out/settings.json``."""
+    """What decides a tournament's games, as stored in ``--out/settings.json``. Game i of a
+    pair is the same game whatever the counts, so ``--games-for``, like ``--games``, may
+    change between runs on one folder (games beyond a pair's count are kept, not rated)."""
     built = game_class(game)(num_players=players, **options)
     files = data_file_settings(built)
     return {"game": game, "players": players, "agents": list(specs),
@@ -187,14 +218,25 @@ def tournament_settings(game: str, players: int, specs: list[str], games: int, s
 def run_tournament(game: str, players: int, specs: list[str], games: int, seed: int,
                    options: dict[str, Any] | None = None, workers: int | None = None,
                    ray_address: str | None | bool = False, progress: bool = True,
-                   out: Path | None = None) -> dict[str, Any]:
-    """Play every pair and rate the agents; returns ratings and the score matrix. With
-    ``out``, resume from (and append to) ``out/games.csv``, after checking the settings
-    stored there (``training.run_folder``)."""
+                   out: Path | None = None,
+                   games_for: dict[str, int] | None = None,
+                   stored_only: bool = False) -> dict[str, Any]:
+    """Play every pair and rate the agents; returns ratings, the score matrix, each
+    cell's game count and 95% Wilson interval. A pair holding an agent of ``games_for``
+    (spec: games) plays that many games instead of ``games``. With ``out``, resume from
+    (and append to) ``out/games.csv``, after checking the settings stored there
+    (``training.run_folder``); ``stored_only`` plays nothing and rates the games stored
+    there (a cell counts the games it has)."""
+    if stored_only and out is None:
+        raise ConfigError("rating the stored games only needs the folder that holds them")
     if len(specs) < 2:
         raise ConfigError("a tournament needs at least two agents")
     if len(set(specs)) != len(specs):
         raise ConfigError(f"agents must be distinct, got {specs}")
+    unknown = sorted(set(games_for or {}) - set(specs))
+    if unknown:
+        raise ConfigError(f"--games-for names {unknown}, which are not among the agents "
+                          f"{specs}")
     options = dict(options or {})
     key = options_key(options)
     results: list[tuple[int, int, float]] = []
@@ -207,13 +249,16 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
         rows = load_csv(out / "games.csv", key=("pair", "game"))
         for row in rows:
             a, _, b = str(row["pair"]).partition("-")
-            if int(row["game"]) < games:
+            if int(row["game"]) < pair_game_count(specs[int(a)], specs[int(b)], games,
+                                                  games_for):
                 results.append((int(a), int(b), float(row["score_a"])))
             done.add((row["pair"], int(row["game"])))
         sink = CsvSink(out / "games.csv", rows)
-    pairs = len(specs) * (len(specs) - 1) // 2
-    total = games * pairs - len(results)
-    tasks = pair_chunks(players, game, key, specs, games, seed, done)
+    total = 0 if stored_only else sum(pair_game_count(specs[a], specs[b], games, games_for)
+                                      for a, b in combinations(range(len(specs)), 2)
+                                      ) - len(results)
+    tasks = iter(()) if stored_only else pair_chunks(players, game, key, specs, games, seed,
+                                                      done, games_for)
     backend = make_backend(workers, ray_address)
     for chunk_results in run_with_progress(backend, ((play_pair, t) for t in tasks), total,
                                            progress):
@@ -233,7 +278,8 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
         counts[b, a] += 1
     order = list(np.argsort(-ratings.elo))
     return {
-        "game": game, "players": players, "games_per_pair": games, "seed": seed,
+        "game": game, "players": players, "games_per_pair": games,
+        "games_for": dict(games_for or {}), "seed": seed,
         "agents": specs, "games_played": total,
         "elo": {specs[i]: {"elo": float(ratings.elo[i]), "low": float(ratings.low[i]),
                            "high": float(ratings.high[i])} for i in order},
@@ -241,12 +287,26 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
                                              if counts[a, b] else None)
                                   for b in range(len(specs)) if b != a}
                        for a in range(len(specs))},
+        "pair_games": {specs[a]: {specs[b]: int(counts[a, b]) for b in range(len(specs))
+                                  if b != a} for a in range(len(specs))},
+        "score_interval": {specs[a]: {specs[b]: (list(wilson_interval(scores[a, b],
+                                                                      int(counts[a, b])))
+                                                 if counts[a, b] else None)
+                                      for b in range(len(specs)) if b != a}
+                           for a in range(len(specs))},
     }
+
+
+def _games_for_text(report: dict[str, Any]) -> str:
+    """`` (mcts:1000: 40)`` for the pairs that played another count, else empty."""
+    extra = report.get("games_for") or {}
+    return f" ({', '.join(f'{k}: {v}' for k, v in extra.items())})" if extra else ""
 
 
 def markdown(report: dict[str, Any]) -> str:
     lines = [f"# Tournament: {report['game']}, {report['players']} players",
-             "", f"{report['games_per_pair']} games per pair, seed {report['seed']}; "
+             "", f"{report['games_per_pair']} games per pair{_games_for_text(report)}, "
+             f"seed {report['seed']}; "
              "Bradley-Terry Elo (mean 1500) with 95% bootstrap intervals.", "",
              "| rank | agent | Elo | 95% interval |", "| ---: | --- | ---: | --- |"]
     for rank, (name, r) in enumerate(report["elo"].items(), 1):
@@ -255,9 +315,28 @@ def markdown(report: dict[str, Any]) -> str:
     lines += ["", "Score rate of the row agent against the column agent:", "",
               "| | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
     for a in names:
-        cells = ["-" if a == b else f"{100 * report['score_rate'][a][b]:.1f}%" for b in names]
+        cells = ["-" if a == b else "not played" if report["score_rate"][a][b] is None
+                 else f"{100 * report['score_rate'][a][b]:.1f}%" for b in names]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def check_arguments(game: str, players: int | None, specs: list[str], games: int, seed: int,
+                    games_for_items: list[str] | None) -> tuple[int, dict[str, int]]:
+    """The player count and ``--games-for`` of a command line's tournament, after checking
+    the game, counts, seed and agents (``ConfigError`` naming what is wrong)."""
+    cls, players = game_for_cli(game, players)
+    if games < 1:
+        raise ConfigError(f"--games must be positive, got {games}")
+    if seed < 0:
+        raise ConfigError(f"--seed must be non-negative, got {seed}")
+    games_for = parse_games_for(games_for_items)
+    unknown = sorted(set(games_for) - set(specs))
+    if unknown:
+        raise ConfigError(f"--games-for names {unknown}, which are not among the agents "
+                          f"{specs}")
+    check_agents(specs, cls(num_players=players))
+    return players, games_for
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -272,6 +351,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "(a vector saved by benchmarks.tune), or MaskablePPO checkpoint "
                              "paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
+    parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
+                        help="fewer (or more) games for every pair holding agent SPEC, e.g. "
+                             "mcts:1000=40 (the smallest applies when both agents have one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
@@ -281,12 +363,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
-        cls, players = game_for_cli(args.game, args.players)
-        if args.games < 1:
-            raise ConfigError(f"--games must be positive, got {args.games}")
-        if args.seed < 0:
-            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
-        check_agents(args.agents, cls(num_players=players))
+        players, games_for = check_arguments(args.game, args.players, args.agents, args.games,
+                                             args.seed, args.games_for)
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them
@@ -295,7 +373,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
-                                progress=not args.quiet, out=args.out)
+                                progress=not args.quiet, out=args.out, games_for=games_for)
     except ConfigError as exc:  # too few or repeated agents, other settings in --out, Ray
         parser.error(str(exc))
     except WorkerDiedError as exc:

@@ -50,12 +50,17 @@ def _load(path: str, mtime: float) -> np.ndarray:
     return load(path).values
 
 
-def spec_vector(spec: str, game_name: str) -> np.ndarray:
-    """The vector of a ``tuned`` / ``tuned:FILE`` spec for ``game_name``."""
+def spec_path(spec: str, game_name: str) -> Path:
+    """The vector file a ``tuned`` / ``tuned:FILE`` spec names for ``game_name``."""
     if not is_tuned_spec(spec):
         raise ConfigError(f"{spec!r} is not a tuned agent spec (tuned or tuned:FILE)")
     tuned_module(game_name)
-    path = SHIPPED[game_name] if spec == "tuned" else Path(spec[len("tuned:"):])
+    return SHIPPED[game_name] if spec == "tuned" else Path(spec[len("tuned:"):])
+
+
+def spec_vector(spec: str, game_name: str) -> np.ndarray:
+    """The vector of a ``tuned`` / ``tuned:FILE`` spec for ``game_name``."""
+    path = spec_path(spec, game_name)
     if not path.is_file():
         raise ConfigError(f"no tuned vector file {str(path)!r} (agent spec {spec!r})")
     return _load(str(path.resolve()), path.stat().st_mtime).copy()

@@ -52,3 +52,31 @@ def test_interop_page_is_linked_and_its_tests_exist():
     assert {"test_interop_rllib.py", "test_interop_tianshou.py"} <= set(tests)
     for test in tests:
         assert (ROOT / "tests" / "training" / test).is_file(), test
+
+
+LADDERS = {   # issue 23 item 7: the agents each game's ladder must hold
+    "loose_caboose": {"random", "rule_based", "mcts", "mcts:1000", "ppo"},
+    "automobiles": {"random", "rule_based", "tuned", "mcts", "mcts:1000", "ppo", "net",
+                    "net_mcts"},
+    "automobiles_season": {"random", "rule_based", "tuned", "mcts", "net", "net_mcts"},
+    "planes": {"random", "rule_based", "mcts", "mcts:1000"},
+    "automobile": {"random", "rule_based", "mcts", "mcts:1000", "ppo"},
+}
+
+
+def test_readme_ladder_rows_are_the_saved_ladders():
+    """Every row of the README's ladder table is what ``benchmarks.ladder_summary`` makes of
+    ``docs/ladders/<game>.json`` (regenerate it after a rerun), every game has its ladder
+    with the agents issue 23 names, and the hinted ``ppo`` policies say so."""
+    from transit_gym.benchmarks.ladder_summary import load, summary
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/ladders/)" in readme
+    for game, agents in LADDERS.items():
+        report = load(ROOT / "docs" / "ladders" / f"{game}.json")
+        assert (ROOT / "docs" / "ladders" / f"{game}.md").is_file()
+        assert agents <= set(report["agents"]), game
+        for row in summary([report]).splitlines()[2:]:
+            assert row.split("|", 2)[2] in readme, (game, row)   # all but the game cell
+        if game in ("automobiles", "automobile"):
+            assert "rule-based choice" in report["agent_info"]["ppo"]["hints"]
