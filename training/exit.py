@@ -49,6 +49,8 @@ from transit_gym.agents.learned.network import Network, NetworkRecord
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.exit_dagger import dagger_tasks
+from transit_gym.training.exit_samples import Decisions, teacher_target
 from transit_gym.training.runner import check_backend, make_backend, run_with_progress
 
 #: settings that may change between a run and its resumption
@@ -146,34 +148,6 @@ def improved_policy(result, mask: np.ndarray, c_visit: float = 50.0,
     return target / target.sum()
 
 
-class _Decisions:
-    """The training samples of one game, gathered decision by decision."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.obs: list[np.ndarray] = []
-        self.masks: list[np.ndarray] = []
-        self.policies: list[np.ndarray] = []
-        self.movers: list[int] = []
-
-    def add(self, state, player: int, mask: np.ndarray, target: np.ndarray) -> None:
-        """One decision of ``player``: its observation, legal mask and policy target."""
-        self.obs.append(self.game.observe(state, player).copy())
-        self.masks.append(mask.astype(np.int8))
-        self.policies.append(target.astype(np.float32))
-        self.movers.append(player)
-
-    def samples(self, state) -> dict[str, np.ndarray]:
-        """``obs``, ``mask``, ``policy`` and ``value`` (the decider's final reward)."""
-        game = self.game
-        rewards = game.rewards(state)
-        return {"obs": np.asarray(self.obs, dtype=np.float32).reshape(-1, game.obs_size),
-                "mask": np.asarray(self.masks, dtype=np.int8).reshape(-1, game.num_actions),
-                "policy": np.asarray(self.policies,
-                                     dtype=np.float32).reshape(-1, game.num_actions),
-                "value": rewards[np.asarray(self.movers, dtype=np.int64)].astype(np.float32)}
-
-
 def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
     """Samples of one self-play game: ``obs``, ``mask``, ``policy``, ``value``."""
     from transit_gym.agents.search.net_mcts import NetSearchAgent
@@ -184,7 +158,7 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
                            root_noise=task.root_noise, seed=task.seed)
     rng = np.random.default_rng([task.seed & 0xFFFFFFFF, task.seed >> 32, 7])
     state = game.new_state(task.seed)
-    decisions = _Decisions(game)
+    decisions = Decisions(game)
     moves = np.zeros(game.num_players, dtype=np.int64)
     while (player := game.current_player(state)) >= 0:
         mask = game.legal_mask(state)
@@ -216,7 +190,7 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
     game = cached_game(task.game, task.players, task.options)
     agent = make_agent(task.teacher, game, seed=task.seed)
     state = game.new_state(task.seed)
-    decisions = _Decisions(game)
+    decisions = Decisions(game)
     while (player := game.current_player(state)) >= 0:
         mask = game.legal_mask(state)
         legal = np.flatnonzero(mask)
@@ -227,22 +201,6 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
         decisions.add(state, player, mask, target)
         game.apply(state, action)
     return decisions.samples(state)
-
-
-def teacher_target(agent, state, player: int, mask: np.ndarray) -> tuple[np.ndarray, int]:
-    """The teacher's policy target at a decision (a search agent's root visit
-    distribution over the legal actions, any other agent's chosen action) and its action."""
-    target = np.zeros(mask.shape[0], dtype=np.float64)
-    if callable(getattr(agent, "search", None)):
-        result = agent.search(state, player)
-        target[:] = result.visits * mask
-        action = int(result.action)
-        if target.sum() <= 0:
-            target[action] = 1.0
-    else:
-        action = agent.act_state(state, player)
-        target[action] = 1.0
-    return target / target.sum(), action
 
 
 def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
@@ -397,7 +355,6 @@ def train(settings: ExitSettings, out: Path) -> Network:
     for iteration in range(run.done, settings.iterations + first):
         started = time.perf_counter()
         if 0 < iteration < first:
-            from transit_gym.training.exit_dagger import dagger_tasks
 
             count = settings.dagger_games
             tasks = dagger_tasks(settings, net, iteration, options, _game_seed)

@@ -25,6 +25,7 @@ import numpy as np
 
 from transit_gym.agents.learned.network import Network, NetworkRecord
 from transit_gym.envs.registry import cached_game
+from transit_gym.training.exit_samples import Decisions, teacher_target
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,6 @@ def dagger_game(task: DaggerTask) -> dict[str, np.ndarray]:
     decider's final reward)."""
     from transit_gym.agents.learned.net_agent import NetAgent
     from transit_gym.agents.registry import make_agent
-    from transit_gym.training.exit import _Decisions, teacher_target
 
     game = cached_game(task.game, task.players, task.options)
     player_agent = NetAgent(game, Network(NetworkRecord.from_json(task.record_json),
@@ -54,7 +54,7 @@ def dagger_game(task: DaggerTask) -> dict[str, np.ndarray]:
     teacher = make_agent(task.teacher, game, seed=task.seed)
     player_agent.reset(task.seed)
     state = game.new_state(task.seed)
-    decisions = _Decisions(game)
+    decisions = Decisions(game)
     while (player := game.current_player(state)) >= 0:
         mask = game.legal_mask(state)
         if np.count_nonzero(mask) > 1:

@@ -66,13 +66,29 @@ def test_a_bad_data_file_is_a_data_file_error_naming_the_file(game, players, opt
     assert expected in str(err.value)
 
 
-@pytest.mark.parametrize("value", [123, 2**70, True, 1.5, b"deck.toml", ["a.toml"]])
-@pytest.mark.parametrize(("game", "players", "option"), FILE_OPTIONS)
+NOT_PATHS = [123, 2**70, True, 1.5, b"deck.toml", ["a.toml"]]
+#: every file option with every value that is not a path; ``track`` takes a list of boards
+#: (a pool drawn per reset, tested below), so the list is not among its bad values
+NOT_PATH_CASES = [(game, players, option, value) for game, players, option in FILE_OPTIONS
+                  for value in NOT_PATHS
+                  if not (option == "track" and isinstance(value, list))]
+
+
+@pytest.mark.parametrize(("game", "players", "option", "value"), NOT_PATH_CASES)
 def test_a_file_option_that_is_not_a_path_is_a_config_error(game, players, option, value):
     """``deck=123`` and the like: a ``ConfigError`` naming the option and the value."""
     with pytest.raises(ConfigError) as err:
         game_class(game)(num_players=players, **{option: value})
     assert option in str(err.value) and repr(value) in str(err.value)
+
+
+def test_a_track_list_naming_a_missing_file_is_a_data_file_error(tmp_path):
+    """``track=[...]`` is a pool of boards: each path in it is read like ``track=PATH``,
+    and a missing one is a ``DataFileError`` naming that file."""
+    missing = tmp_path / "no_such_board.toml"
+    with pytest.raises(DataFileError) as err:
+        game_class("automobiles")(num_players=2, track=["daytona", str(missing)])
+    assert str(missing) in str(err.value)
 
 
 def test_a_device_is_not_read():
