@@ -44,8 +44,8 @@ test: $(STAMP_ALL)
 
 bench: $(STAMP_ALL)
 	$(PY) -m transit_gym.training.warmup --jobs $(JOBS)
-	$(PY) -m transit_gym.benchmarks.throughput
-	$(PY) -m transit_gym.benchmarks.startup
+	$(PY) -m transit_gym.benchmarks.speed.throughput
+	$(PY) -m transit_gym.benchmarks.speed.startup
 
 lint: $(STAMP_BASE)
 	$(PY) -m ruff check .
@@ -119,7 +119,7 @@ LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:100
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
 	--games 200 --games-for mcts=20 net_mcts=8
 ladder: $(STAMP_ALL)
-	nice -n 15 $(PY) -m transit_gym.benchmarks.ladder --game $(GAME) $(LADDER_$(GAME)) \
+	nice -n 15 $(PY) -m transit_gym.benchmarks.strength.ladder --game $(GAME) $(LADDER_$(GAME)) \
 		--seed 0 --workers 1 --games-dir ladders/$(GAME) --out docs/ladders/$(GAME).md
 
 clean:

@@ -348,7 +348,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="random, rule_based, mcts (information-set MCTS, default "
                              "budget), mcts:N (N simulations a move), ppo (the game's shipped "
                              "checkpoint), tuned (shipped parameter vector), tuned:FILE "
-                             "(a vector saved by benchmarks.tune), or MaskablePPO checkpoint "
+                             "(a vector saved by transit_gym.training.tune), or MaskablePPO "
+                             "checkpoint "
                              "paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",

@@ -188,7 +188,7 @@ def test_tuned_for_a_game_without_one_names_the_games_that_have_one():
 def test_tournaments_and_balance_sweeps_take_tuned_specs(tmp_path):
     """A tournament pair and a balance-sweep chunk with a ``tuned:FILE`` seat run in the
     jitted loop; at the rule-based vector they reproduce the rule-based games."""
-    from transit_gym.benchmarks.balance import Chunk, run_chunk
+    from transit_gym.benchmarks.balance.sweep import Chunk, run_chunk
     from transit_gym.training.tournament import PairChunk, play_pair
 
     path = tv.TunedVector(tv.rule_based_vector()).save(tmp_path / "rb.json")
@@ -241,7 +241,7 @@ def test_shipped_vectors_load_and_name_their_market():
     from pathlib import Path
 
     from transit_gym.agents import tuned
-    from transit_gym.benchmarks.tune import market_name
+    from transit_gym.training.tune import market_name
 
     general = tv.load(tuned.SHIPPED["automobiles"])
     assert len(general.market["markets"]) == 10 and general.meta["eval_vs_rule_based"]
@@ -335,7 +335,7 @@ def test_shipped_vectors_replay_their_recorded_evaluation_exactly(index):
     """Each shipped vector, loaded with today's layout, scores exactly the win share
     against ``rule_based`` its file recorded when it was tuned (the optimiser's own
     evaluation games: same deals, same seeds), so its race decisions are unchanged."""
-    from transit_gym.benchmarks import tune
+    from transit_gym.training import tune
 
     vector = tv.load(_shipped_files()[index])
     recorded = vector.meta["eval_vs_rule_based"]

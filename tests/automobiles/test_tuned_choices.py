@@ -16,7 +16,6 @@ import pytest
 from transit_gym.agents.registry import make_agent
 from transit_gym.agents.tuned import TunedAgent
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import tune
 from transit_gym.envs.automobiles.data import BLACK, DARK, LIGHT, WEAR, WHITE
 from transit_gym.envs.automobiles.encode import O_PLAYERS, PB_DISCARD
 from transit_gym.envs.automobiles.kernels import A_ACTIVE, A_DISCARD, A_STOP
@@ -29,6 +28,7 @@ from transit_gym.envs.automobiles.state import (
     PHASE,
 )
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training import tune
 
 #: Broken Down's market colour of Diesel Engine (yellow, purple, red, green, blue)
 BLUE = 9

@@ -1,4 +1,4 @@
-"""``python -m transit_gym.benchmarks.tune --season`` (issue 22, item 1: the sponsor entries
+"""``python -m transit_gym.training.tune --season`` (issue 22, item 1: the sponsor entries
 tuned by season self-play) on a tiny budget: it runs, the seed reproduces the vector, the
 race entries stay those of the race vector, results are cached like the race tuning."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import tune
+from transit_gym.training import tune
 
 SMALL = ["--season", "--laps", "1", "--generations", "2", "--games", "4", "--popsize", "4",
          "--eval-games", "4", "--workers", "1", "--quiet"]

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from transit_gym.benchmarks import balance
-from transit_gym.benchmarks.balance import Sweep, run_sweep
+from transit_gym.benchmarks.balance import sweep as balance
+from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 
 SWEEP = Sweep(game="loose_caboose", players=3, sets=[("default", {})],
               agents=["rule_based", "random", "rule_based"], games=260, seed=4)

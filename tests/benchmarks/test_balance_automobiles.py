@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from transit_gym.benchmarks import balance
-from transit_gym.benchmarks.balance import Sweep, run_sweep
-from transit_gym.benchmarks.balance_report import set_statistics
-from transit_gym.benchmarks.card_sets import parse_sets
+from transit_gym.benchmarks.balance import sweep as balance
+from transit_gym.benchmarks.balance.balance_report import set_statistics
+from transit_gym.benchmarks.balance.card_sets import parse_sets
+from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import CARD_COLOURS, COLOURS, SUGGESTED_SETS, load_cards
 from transit_gym.envs.automobiles.rules import AutomobilesGame

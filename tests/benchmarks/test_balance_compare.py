@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from transit_gym.benchmarks import balance_report as br
-from transit_gym.benchmarks.balance import Sweep, run_sweep
+from transit_gym.benchmarks.balance import balance_report as br
+from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 
 
 def test_rank_correlations_of_known_orders():

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from transit_gym.benchmarks import balance
-from transit_gym.benchmarks.balance import CHUNK, Sweep, chunks, games_to_play, run_sweep
+from transit_gym.benchmarks.balance import sweep as balance
+from transit_gym.benchmarks.balance.sweep import CHUNK, Sweep, chunks, games_to_play, run_sweep
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training import runner
 
@@ -195,7 +195,7 @@ def test_balance_cli_bad_arguments_are_usage_errors(case, tmp_path):
     game = "automobiles" if case == "sets_not_utf8" else "loose_caboose"
     if "--out" not in argv:
         argv = [*argv, "--out", str(tmp_path / "report")]
-    run = _cli("transit_gym.benchmarks.balance", game, "--games", "2", "--quiet",
+    run = _cli("transit_gym.benchmarks.balance.sweep", game, "--games", "2", "--quiet",
                "--no-plots", *argv, cwd=tmp_path)
     assert run.returncode == 2, run.stderr[-2000:]
     assert message in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
@@ -213,7 +213,7 @@ def test_tournament_cli_bad_arguments_are_usage_errors(case, tmp_path):
 
 def test_a_tiny_sweep_runs_from_the_command_line(tmp_path):
     """The checks refuse bad input only: a good command still writes its report."""
-    run = _cli("transit_gym.benchmarks.balance", "loose_caboose", "--games", "3", "--quiet",
+    run = _cli("transit_gym.benchmarks.balance.sweep", "loose_caboose", "--games", "3", "--quiet",
                "--no-plots", "--workers", "1", "--out", str(tmp_path / "r"), cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert len(_rows(tmp_path / "r")) == 3

@@ -8,8 +8,8 @@ import csv
 
 import pytest
 
-from transit_gym.benchmarks import balance
-from transit_gym.benchmarks.balance import Sweep, parse_agents, run_sweep
+from transit_gym.benchmarks.balance import sweep as balance
+from transit_gym.benchmarks.balance.sweep import Sweep, parse_agents, run_sweep
 from transit_gym.envs.core.errors import ConfigError
 
 SWEEP = Sweep(game="loose_caboose", players=2, sets=[("default", {})],

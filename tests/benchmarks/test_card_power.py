@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from transit_gym.benchmarks import card_power
-from transit_gym.benchmarks.card_power import Settings, run
+from transit_gym.benchmarks.balance import card_power
+from transit_gym.benchmarks.balance.card_power import Settings, run
 from transit_gym.envs.core.errors import ConfigError
 
 CARDS = Settings(kinds=("cards",), players=2, games=4, agent="rule_based", seed=1, markets=1,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transit_gym.benchmarks import skill_levels
-from transit_gym.benchmarks.balance import Sweep, load_csv, run_sweep
-from transit_gym.benchmarks.balance_report import reconstructed_notes
+from transit_gym.benchmarks.balance import skill_levels
+from transit_gym.benchmarks.balance.balance_report import reconstructed_notes
+from transit_gym.benchmarks.balance.sweep import Sweep, load_csv, run_sweep
 from transit_gym.envs.automobiles.data import RECONSTRUCTED
 
 SWEEP = Sweep(game="automobiles", players=2, sets=[("Rinse & Repeat",
@@ -92,7 +92,7 @@ def test_skill_levels_needs_three_levels(tmp_path):
 
 
 def test_designer_report_joins_the_runs_and_states_the_reconstructed_data_once(tmp_path):
-    from transit_gym.benchmarks import designer_report
+    from transit_gym.benchmarks.balance import designer_report
 
     sweep_dir, skill_dir = tmp_path / "balance", tmp_path / "skill"
     run_sweep(SWEEP, sweep_dir, workers=1, plots=True, progress=False)
@@ -112,7 +112,7 @@ def test_designer_report_joins_the_runs_and_states_the_reconstructed_data_once(t
 
 def test_designer_report_includes_the_market_search_finalists(tmp_path):
     """Issue 22 item 8: the report gains the market search's finalists and their plot."""
-    from transit_gym.benchmarks import designer_report
+    from transit_gym.benchmarks.balance import designer_report
 
     market = tmp_path / "market"
     market.mkdir()

@@ -14,7 +14,7 @@ import pytest
 
 from transit_gym.agents.tuned import spec_vector
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import driver_sensitivity as ds
+from transit_gym.benchmarks.balance import driver_sensitivity as ds
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.run_folder import SettingsMismatchError
@@ -186,7 +186,7 @@ def test_paired_change_uses_only_seats_holding_the_driver_in_both():
 
 
 def test_driver_shares_dealt_holds_the_random_deal():
-    from transit_gym.benchmarks.driver_shares import driver_shares
+    from transit_gym.benchmarks.balance.driver_shares import driver_shares
 
     rows = driver_shares("tuned", 2, 6, 3, "dealt", "random", "daytona")
     dealt = np.bincount(np.concatenate([ds.dealt_drivers(3, 2, g) for g in range(6)]),

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from transit_gym.benchmarks import expansion_strength
+from transit_gym.benchmarks.strength import expansion_strength
 
 
 def test_win_share_counts_a_shared_first_place_by_its_share():

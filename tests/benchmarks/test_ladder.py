@@ -12,7 +12,7 @@ import pytest
 from transit_gym.agents.learned.ppo import shipped_checkpoint
 from transit_gym.agents.registry import make_agent
 from transit_gym.agents.tuned import SHIPPED
-from transit_gym.benchmarks import ladder
+from transit_gym.benchmarks.strength import ladder
 from transit_gym.envs.registry import cached_game
 from transit_gym.training.stats import wilson_interval
 from transit_gym.training.tournament import pair_game_count, parse_games_for, run_tournament
@@ -89,7 +89,7 @@ def test_main_writes_markdown_and_json(tmp_path, capsys):
                           "--games", "4", "--cpu-moves", "2", "--out", str(out), "--quiet"])
     saved = json.loads(out.read_text())
     assert saved["score_rate"] == report["score_rate"]
-    assert saved["command"].startswith("python -m transit_gym.benchmarks.ladder --game")
+    assert saved["command"].startswith("python -m transit_gym.benchmarks.strength.ladder --game")
     assert out.with_suffix(".md").read_text() in capsys.readouterr().out
 
 
@@ -136,7 +136,7 @@ def test_a_games_folder_resumes_when_a_pair_count_grows(tmp_path):
 
 
 def test_summary_row_per_agent_from_the_json_reports(small_ladder, tmp_path, capsys):
-    from transit_gym.benchmarks import ladder_summary
+    from transit_gym.benchmarks.strength import ladder_summary
 
     path = tmp_path / "lc.json"
     path.write_text(json.dumps({**small_ladder, "command": "x"}))

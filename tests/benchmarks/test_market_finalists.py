@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import market_finalists as fin
-from transit_gym.benchmarks import market_race as race
-from transit_gym.benchmarks import market_search as ms
+from transit_gym.benchmarks.balance import market_finalists as fin
+from transit_gym.benchmarks.balance import market_race as race
+from transit_gym.benchmarks.balance import market_search as ms
 from transit_gym.envs.automobiles.data import load_cards
 
 CARDS = load_cards()

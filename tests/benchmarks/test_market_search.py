@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from transit_gym.benchmarks import market_race as race
-from transit_gym.benchmarks import market_search as ms
+from transit_gym.benchmarks.balance import market_race as race
+from transit_gym.benchmarks.balance import market_search as ms
 from transit_gym.envs.automobiles.data import CARD_COLOURS, load_cards
 from transit_gym.envs.core.errors import ConfigError
 

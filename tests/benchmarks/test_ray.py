@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.benchmarks.test_balance import _rows
-from transit_gym.benchmarks.balance import Sweep, run_sweep
+from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 from transit_gym.training.tournament import run_tournament
 
 ray = pytest.importorskip("ray")

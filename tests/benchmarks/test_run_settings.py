@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from transit_gym.benchmarks import balance
+from transit_gym.benchmarks.balance import sweep as balance
 from transit_gym.training import tournament
 from transit_gym.training.run_folder import (
     SettingsMismatchError,
@@ -94,7 +94,7 @@ def test_options_and_data_files_are_settings_compared_by_content(tmp_path, capsy
 
 
 def test_comparing_sweeps_of_two_games_is_a_usage_error(tmp_path, capsys):
-    from transit_gym.benchmarks import balance_report
+    from transit_gym.benchmarks.balance import balance_report
 
     for folder, game in (("a", "planes"), ("b", "loose_caboose")):
         balance.main([game, "--games", "2", "--workers", "1", "--no-plots", "--quiet",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from transit_gym.benchmarks import throughput
+from transit_gym.benchmarks.speed import throughput
 
 
 def test_a_game_is_measured_with_its_options():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import tune
+from transit_gym.training import tune
 
 SMALL = ["--generations", "2", "--games", "8", "--popsize", "4", "--eval-games", "8",
          "--workers", "1", "--quiet", "--field-every", "1"]
@@ -94,7 +94,7 @@ def test_bad_market_is_a_usage_error(tmp_path):
 
 
 def test_tune_speed_reports_both_agents_and_the_optimiser_time(tmp_path, capsys):
-    from transit_gym.benchmarks import tune_speed
+    from transit_gym.benchmarks.speed import tune_speed
 
     out = tmp_path / "t"
     assert _run(out) == 0
@@ -107,7 +107,7 @@ def test_tune_speed_reports_both_agents_and_the_optimiser_time(tmp_path, capsys)
 
 
 def test_driver_shares_count_every_seat_once_with_intervals():
-    from transit_gym.benchmarks.driver_shares import driver_shares
+    from transit_gym.benchmarks.balance.driver_shares import driver_shares
 
     rows = driver_shares("tuned", 3, 10, 1, True, "random", "daytona")
     assert [r[0] for r in rows] == list(range(1, 11))

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import card_power, card_sets, skill_levels
-from transit_gym.benchmarks.balance import Sweep, load_csv, run_sweep
-from transit_gym.benchmarks.card_power import Settings, run
+from transit_gym.benchmarks.balance import card_power, card_sets, skill_levels
+from transit_gym.benchmarks.balance.card_power import Settings, run
+from transit_gym.benchmarks.balance.sweep import Sweep, load_csv, run_sweep
 from transit_gym.envs.automobiles.data import load_cards
 from transit_gym.envs.core.errors import ConfigError
 
@@ -192,7 +192,7 @@ def test_an_old_games_csv_gains_the_usage_columns_on_resume(tmp_path):
 
 
 def test_designer_report_joins_a_restriction_run_and_a_forced_run(tmp_path):
-    from transit_gym.benchmarks import designer_report
+    from transit_gym.benchmarks.balance import designer_report
 
     parts = []
     for name, heading in (("restrict", "## Market cards (may not buy it)"),

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from transit_gym.benchmarks import tuned_markets as tm
+from transit_gym.benchmarks.strength import tuned_markets as tm
 
 
 def test_every_shipped_market_vector_plays_the_market_it_was_tuned_on():

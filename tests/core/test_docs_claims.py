@@ -65,10 +65,11 @@ LADDERS = {   # issue 23 item 7: the agents each game's ladder must hold
 
 
 def test_readme_ladder_rows_are_the_saved_ladders():
-    """Every row of the README's ladder table is what ``benchmarks.ladder_summary`` makes of
+    """Every row of the README's ladder table is what ``benchmarks.strength.ladder_summary``
+    makes of
     ``docs/ladders/<game>.json`` (regenerate it after a rerun), every game has its ladder
     with the agents issue 23 names, and the hinted ``ppo`` policies say so."""
-    from transit_gym.benchmarks.ladder_summary import load, summary
+    from transit_gym.benchmarks.strength.ladder_summary import load, summary
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/ladders/)" in readme

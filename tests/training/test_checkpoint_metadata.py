@@ -100,7 +100,7 @@ def test_a_checkpoint_without_metadata_is_checked_by_its_shapes(tmp_path):
 
 
 def test_a_balance_sweep_checks_its_checkpoint_agents_before_any_game(tmp_path, capsys):
-    from transit_gym.benchmarks import balance
+    from transit_gym.benchmarks.balance import sweep as balance
 
     with pytest.raises(SystemExit) as stop:
         balance.main(["planes", "--agents", f"rule_based,{CABOOSE}", "--games", "2",

@@ -1,6 +1,6 @@
 """How the rule-based Automobiles agent does against random play on Racing Season content.
 
-    python -m transit_gym.benchmarks.expansion_strength [--sets expansion] \
+    python -m transit_gym.benchmarks.strength.expansion_strength [--sets expansion] \
         [--tracks talladega monte_carlo tucson] [--games 200] [--seed 1] [--out F] \
         [--option drivers=true ...]
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.balance import parse_options
+from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.stats import wilson_interval
 
@@ -67,7 +67,8 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.expansion_strength",
+    parser = argparse.ArgumentParser(
+        prog="python -m transit_gym.benchmarks.strength.expansion_strength",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default="expansion",
                         help="expansion (the six Racing Season sets) | suggested | one set name")

@@ -2,12 +2,12 @@
 the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson intervals
 (issue 22, item 7).
 
-    python -m transit_gym.benchmarks.driver_shares --agent tuned --players 4 --games 400
+    python -m transit_gym.benchmarks.balance.driver_shares --agent tuned --players 4 --games 400
 
 ``--drivers all`` drafts from all ten (every driver is held often enough to measure);
 ``--drivers on`` from players + 1; ``--drivers dealt`` deals every seat a different
 driver at random from all ten (no preference: Driver 05 too is held a tenth of the time;
-the deal of ``benchmarks.driver_sensitivity``). Games are jitted; the market is drawn
+the deal of ``benchmarks.balance.driver_sensitivity``). Games are jitted; the market is drawn
 per game from all 35 cards (``card_pool="all"``) unless ``--card-set`` names one.
 """
 
@@ -36,7 +36,7 @@ def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str 
     held = np.zeros(NUM_DRIVERS + 1)
     won = np.zeros(NUM_DRIVERS + 1)
     if drivers == "dealt":
-        from transit_gym.benchmarks.driver_sensitivity import Chunk, run_chunk
+        from transit_gym.benchmarks.balance.driver_sensitivity import Chunk, run_chunk
 
         for row in run_chunk(Chunk("shares", options_key(options), agent, players, "random",
                                    seed, 0, games)):
@@ -60,7 +60,7 @@ def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.driver_shares",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.driver_shares",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", default="tuned")
     parser.add_argument("--players", type=int, default=4)

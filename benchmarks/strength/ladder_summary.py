@@ -1,7 +1,7 @@
-"""One compact markdown table from the JSON reports of ``benchmarks.ladder`` (the README's
+"""One compact markdown table from the JSON reports of ``benchmarks.strength.ladder`` (the README's
 "Ladders" table).
 
-    python -m transit_gym.benchmarks.ladder_summary docs/ladders/*.json
+    python -m transit_gym.benchmarks.strength.ladder_summary docs/ladders/*.json
 
 A row per game and agent: its score rate against ``random``, ``rule_based`` and ``mcts``
 with the 95% interval (blank where the ladder has no such agent), CPU per move, training
@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from transit_gym.benchmarks.ladder import wall_text
+from transit_gym.benchmarks.strength.ladder import wall_text
 from transit_gym.envs.core.errors import ConfigError
 
 OPPONENTS = ("random", "rule_based", "mcts")
@@ -56,12 +56,13 @@ def load(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{path}: not a readable ladder report ({exc})") from None
     if not isinstance(report, dict) or "agent_info" not in report:
-        raise ConfigError(f"{path} is not a ladder report of benchmarks.ladder (no agent_info)")
+        raise ConfigError(f"{path} is not a ladder report (no agent_info)")
     return report
 
 
 def main(argv: list[str] | None = None) -> str:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.ladder_summary",
+    parser = argparse.ArgumentParser(
+        prog="python -m transit_gym.benchmarks.strength.ladder_summary",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("reports", nargs="+", type=Path, help="ladder JSON reports")
     args = parser.parse_args(argv)

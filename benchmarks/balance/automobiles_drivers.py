@@ -3,7 +3,7 @@ against random with drivers on, against itself with its driver abilities switche
 (the same agent that declines every ability), each driver's win share in rule-based
 mirror games, and decisions per game with and without drivers.
 
-    python -m benchmarks.automobiles_drivers --games 200 --players 4
+    python -m transit_gym.benchmarks.balance.automobiles_drivers --games 200 --players 4
 """
 
 from __future__ import annotations

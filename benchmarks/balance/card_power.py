@@ -2,7 +2,7 @@
 may not buy a card, take a driver or take a sponsor; and forced play: what a seat gains
 when its parameter vector buys a card first and always activates it.
 
-    python -m transit_gym.benchmarks.card_power --kinds cards,drivers,sponsors \\
+    python -m transit_gym.benchmarks.balance.card_power --kinds cards,drivers,sponsors \\
         --players 2 --games 200 --agents rule_based --seed 0 --out reports/power-2p
 
 For each item (the 35 Automobiles market cards, the 10 drivers, the 18 sponsor cards) one
@@ -627,7 +627,7 @@ def plot(summary: dict[str, Any], out: Path) -> list[Path]:
 
 # ----- command line ----------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.card_power",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.card_power",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--kinds", default="cards,drivers,sponsors",
                         help="comma-separated: cards, drivers, sponsors, forced (a seat "
@@ -662,7 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_settings(args: argparse.Namespace) -> Settings:
-    from transit_gym.benchmarks.balance import parse_agents, parse_options
+    from transit_gym.benchmarks.balance.sweep import parse_agents, parse_options
 
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
     unknown = [k for k in kinds if k not in KINDS]

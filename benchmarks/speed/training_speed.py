@@ -1,7 +1,7 @@
 """Training throughput: env-steps per second of the whole MaskablePPO loop (collection and
 updates), the single-agent path against the batched VecEnv path.
 
-    python -m transit_gym.benchmarks.training_speed [--games loose_caboose planes] [--out F]
+    python -m transit_gym.benchmarks.speed.training_speed [--games loose_caboose planes] [--out F]
 
 Three rows per game, all with one torch thread and the learner against random and
 rule-based opponents:

@@ -1,6 +1,6 @@
 """Speed of the network agents: batched inference, and a search move with the network.
 
-``python -m transit_gym.benchmarks.net_speed [--games loose_caboose planes] [--seconds 3]``
+``python -m transit_gym.benchmarks.speed.net_speed [--games loose_caboose planes] [--seconds 3]``
 
 For each game (its minimum player count, a fresh ``--hidden`` network):
 - **batched inference**: B games in a ``BatchEnv``, every seat played by the network
@@ -91,7 +91,7 @@ def measure(name: str, hidden: tuple[int, ...], batch: int, seconds: float,
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.net_speed",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.speed.net_speed",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
     parser.add_argument("--hidden", default="64,64")

@@ -1,8 +1,8 @@
 """Speed of the tuned Automobiles agent (issue 22, item 9): jitted whole games per second
 with tuned seats against rule-based seats (target: at least half), and the optimiser's
-wall time per market read from a ``benchmarks.tune`` output folder.
+wall time per market read from a ``transit_gym.training.tune`` output folder.
 
-    python -m transit_gym.benchmarks.tune_speed --games 400 [--tune-dir reports/tune]
+    python -m transit_gym.benchmarks.speed.tune_speed --games 400 [--tune-dir reports/tune]
 
 Compiling (or loading the compiled kernels) happens before the clock starts.
 """
@@ -52,7 +52,7 @@ def optimiser_times(folder: Path) -> list[tuple[str, float, int, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.tune_speed",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.speed.tune_speed",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--tune-dir", type=Path, default=None)

@@ -1,6 +1,6 @@
 """Step throughput of our environments and of peer libraries, in one run on one machine.
 
-    python -m transit_gym.benchmarks.throughput [--games loose_caboose planes] \
+    python -m transit_gym.benchmarks.speed.throughput [--games loose_caboose planes] \
         [--seconds 3] [--option KEY=VALUE ...] [--out F]
 
 Every figure is random legal play. The AEC loop is the same for our envs and for
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.balance import parse_options
+from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.batch import BatchEnv
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words

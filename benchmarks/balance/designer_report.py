@@ -2,12 +2,13 @@
 restricted play, the verdicts across skill levels and the market search's finalists, with
 the data that are reconstructed.
 
-    python -m transit_gym.benchmarks.designer_report --balance reports/suggested-2p \\
+    python -m transit_gym.benchmarks.balance.designer_report --balance reports/suggested-2p \\
         --power reports/power-2p --skill reports/skill-2p --market reports/market-2p \\
         --out reports/designer
 
-Each input is the ``--out`` folder of a finished run of ``benchmarks.balance``,
-``benchmarks.card_power``, ``benchmarks.skill_levels`` or ``benchmarks.market_search``
+Each input is the ``--out`` folder of a finished run of ``transit_gym.benchmarks.balance.sweep``,
+``benchmarks.balance.card_power``, ``benchmarks.balance.skill_levels`` or
+``benchmarks.balance.market_search``
 (any may be left out; each may be given more than once, e.g. a restriction run and a
 forced-play run of ``card_power``); their reports are joined under one title, their PNG
 plots copied next to ``report.md``.
@@ -20,7 +21,7 @@ import json
 import shutil
 from pathlib import Path
 
-from transit_gym.benchmarks.balance_report import reconstructed_markdown
+from transit_gym.benchmarks.balance.balance_report import reconstructed_markdown
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.runner import check_out
 
@@ -79,7 +80,8 @@ def build(folders: dict[str, Path | list[Path]], out: Path, game: str = "automob
 
 
 def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.designer_report",
+    parser = argparse.ArgumentParser(
+        prog="python -m transit_gym.benchmarks.balance.designer_report",
                                      description=__doc__.split("\n\n")[0])
     for kind, _, _ in PARTS:
         parser.add_argument(f"--{kind}", type=Path, action="append", default=None,

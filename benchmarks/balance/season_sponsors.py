@@ -2,7 +2,7 @@
 same agent answering every sponsor decision uniformly at random (races still played by
 the rule-based race agent), seats alternating, on ``automobiles_season`` defaults.
 
-    python -m transit_gym.benchmarks.season_sponsors --players 2 --seasons 300
+    python -m transit_gym.benchmarks.balance.season_sponsors --players 2 --seasons 300
 """
 
 from __future__ import annotations

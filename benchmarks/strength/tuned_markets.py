@@ -1,8 +1,8 @@
 """Score the shipped tuned vectors against reference agents (issue 22, item 2's targets).
 
-    python -m transit_gym.benchmarks.tuned_markets --against rule_based --games 200 \\
+    python -m transit_gym.benchmarks.strength.tuned_markets --against rule_based --games 200 \\
         --out reports/tuned-vs-rule-based
-    python -m transit_gym.benchmarks.tuned_markets --against mcts --games 40 \\
+    python -m transit_gym.benchmarks.strength.tuned_markets --against mcts --games 40 \\
         --out reports/tuned-vs-mcts
 
 Each per-market vector in ``agents/tuned/markets/`` plays the market it was tuned on (the
@@ -87,7 +87,7 @@ def markdown(rows: list[dict[str, Any]], target: float | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.tuned_markets",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.strength.tuned_markets",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", default="rule_based",
                         help="the reference agent spec (rule_based, mcts, mcts:N, ...)")

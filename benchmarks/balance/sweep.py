@@ -1,6 +1,6 @@
 """Card-set balance by self-play: seat win rates, balance, race statistics, colour use.
 
-    python -m transit_gym.benchmarks.balance automobiles --sets suggested --players 4 \\
+    python -m transit_gym.benchmarks.balance.sweep automobiles --sets suggested --players 4 \\
         --games 2000 --agents rule_based --seed 1 --out reports/suggested-4p
 
 ``--sets`` takes ``suggested`` (the base game's named sets), ``expansion`` (the Racing
@@ -32,7 +32,7 @@ import numpy as np
 
 from transit_gym.agents.registry import is_jit_spec
 from transit_gym.agents.tuned import is_tuned_spec
-from transit_gym.benchmarks import balance_report, card_sets
+from transit_gym.benchmarks.balance import balance_report, card_sets
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
@@ -253,7 +253,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.sweep",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="environment name, e.g. automobiles")
     parser.add_argument("--sets", default=None,

@@ -1,6 +1,6 @@
 """Start-up cost of a fresh process: import, make the env, reset(seed), play one random game.
 
-    python -m transit_gym.benchmarks.startup [--games automobiles] [--runs 5] [--cold] \
+    python -m transit_gym.benchmarks.speed.startup [--games automobiles] [--runs 5] [--cold] \
         [--out F]
 
 Every figure is a whole process (``python -c SCRIPT``, interpreter start-up included),

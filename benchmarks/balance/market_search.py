@@ -1,6 +1,6 @@
 """A search of the whole Automobiles market for its most and least balanced card sets.
 
-    python -m transit_gym.benchmarks.market_search --players 2 --agents rule_based \\
+    python -m transit_gym.benchmarks.balance.market_search --players 2 --agents rule_based \\
         --seed 1 --out reports/market-search-2p
 
 A market is one card per colour; with the Racing Season's 7 cards per colour there are
@@ -22,7 +22,7 @@ naming each difference. Outputs: ``rounds.csv``, ``finalists.md``, ``summary.jso
 ``finalists.png``.
 
 ``--tune-finalists`` then tunes a vector for each finalist market with the optimiser of
-``benchmarks/tune.py`` (``--tune-generations``, ``--tune-games``: stopped by the generation
+``training/tune.py`` (``--tune-generations``, ``--tune-games``: stopped by the generation
 count, so the seed reproduces it; cached in ``OUT/tuned/``, one task per market on the
 same backend), replays each finalist with the same game seeds with every seat playing that
 market's vector, and reports both replays side by side (see ``market_finalists.py``).
@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks import market_finalists as fin
-from transit_gym.benchmarks import market_race as race
-from transit_gym.benchmarks.balance import parse_options
+from transit_gym.benchmarks.balance import market_finalists as fin
+from transit_gym.benchmarks.balance import market_race as race
+from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, options_key
@@ -565,7 +565,7 @@ def parse_agents(text: str, players: int) -> tuple[str, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.market_search",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.market_search",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--agents", default="rule_based",

@@ -1,5 +1,5 @@
 """The market search's finalists tuned and replayed with their own vectors (issue 22,
-item 6): one CMA-ES vector per finalist market through ``benchmarks/tune.py``'s optimiser,
+item 6): one CMA-ES vector per finalist market through ``training/tune.py``'s optimiser,
 cached under ``OUT/tuned/``, and the statistics of a replay in which every seat plays it.
 
 Each finalist is one task for the search's backend (process pool or Ray); inside it the
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from transit_gym.agents.tuned import vector as tv
-from transit_gym.benchmarks import market_race as race
-from transit_gym.benchmarks import tune
+from transit_gym.benchmarks.balance import market_race as race
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training import tune
 from transit_gym.training.runner import make_backend, run_with_progress
 from transit_gym.training.stats import wilson_interval
 

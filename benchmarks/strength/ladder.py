@@ -1,7 +1,8 @@
 """A ladder of agents for one game: every pair's score rate with its interval, and each
 agent's CPU per move and training time.
 
-    python -m transit_gym.benchmarks.ladder --game planes --agents random rule_based mcts \\
+    python -m transit_gym.benchmarks.strength.ladder \\
+        --game planes --agents random rule_based mcts \\
         mcts:1000 --games 200 --games-for mcts=100 mcts:1000=20 --seed 0 \\
         --out docs/ladders/planes.md
 
@@ -32,7 +33,7 @@ from transit_gym.agents.learned.specs import parse_network_spec
 from transit_gym.agents.registry import make_agent
 from transit_gym.agents.search.mcts import is_search_spec
 from transit_gym.agents.tuned import is_tuned_spec, spec_path
-from transit_gym.benchmarks.net_speed import positions
+from transit_gym.benchmarks.speed.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
@@ -229,7 +230,7 @@ def out_paths(out: Path) -> tuple[Path, Path]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.ladder",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.strength.ladder",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)
@@ -278,7 +279,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(str(exc))
     except WorkerDiedError as exc:
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
-    command = "python -m transit_gym.benchmarks.ladder " + " ".join(
+    command = "python -m transit_gym.benchmarks.strength.ladder " + " ".join(
         argv if argv is not None else sys.argv[1:])
     text = markdown(report, command)
     print(text)

@@ -1,7 +1,7 @@
 """How Driver 08's win share depends on the RECONSTRUCTED numbers of Automobiles, and on the
 agent (issue 22, item 7).
 
-    python -m transit_gym.benchmarks.driver_sensitivity --players 2,4 --games 800 \\
+    python -m transit_gym.benchmarks.balance.driver_sensitivity --players 2,4 --games 800 \\
         --seed 2026 --out reports/driver-sensitivity
 
 Every variant is one change to the data the game already accepts: a ``card_data=`` TOML

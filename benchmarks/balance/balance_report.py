@@ -443,7 +443,7 @@ def bootstrap_spearman(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """``python -m transit_gym.benchmarks.balance_report DIR_A DIR_B``: compare the set
+    """``python -m transit_gym.benchmarks.balance.balance_report DIR_A DIR_B``: compare the set
     rankings of two finished sweeps (their ``summary.json`` and ``games.csv``)."""
     import argparse
     import json
@@ -451,7 +451,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from transit_gym.envs.core.errors import ConfigError
     from transit_gym.training.run_folder import load_csv
 
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance_report",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.balance_report",
                                      description="compare the set rankings of two sweeps")
     parser.add_argument("first", type=Path)
     parser.add_argument("second", type=Path)

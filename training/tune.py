@@ -1,11 +1,11 @@
 """Tune the Automobiles parameter-vector agent for one market, or a generalist over
 random markets, by CMA-ES self-play (issue 22, item 2).
 
-    python -m transit_gym.benchmarks.tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
-    python -m transit_gym.benchmarks.tune --cards "Factory Support,Air Jacks,Burnout,\
+    python -m transit_gym.training.tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
+    python -m transit_gym.training.tune --cards "Factory Support,Air Jacks,Burnout,\
         Overdrive,Crate Motor"
-    python -m transit_gym.benchmarks.tune --generalist --generations 200 --out reports/tune
-    python -m transit_gym.benchmarks.tune --season --players 2 --out reports/tune-season
+    python -m transit_gym.training.tune --generalist --generations 200 --out reports/tune
+    python -m transit_gym.training.tune --season --players 2 --out reports/tune-season
 
 A candidate vector is the rule-based vector plus a scaled step per searched entry (the
 entries that matter in the market: the four gears, the market's five cards and their
@@ -493,7 +493,7 @@ def check_settings(out: Path, settings: Settings) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.tune",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.tune",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--card-set", default=None, help="a suggested set's name")
     parser.add_argument("--cards", default=None,

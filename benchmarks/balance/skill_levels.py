@@ -2,11 +2,11 @@
 the same balance sweep played by agents of different strength, each set's verdict per
 level, and how well the levels agree on the ranking of the sets.
 
-    python -m transit_gym.benchmarks.skill_levels automobiles --sets suggested \\
+    python -m transit_gym.benchmarks.balance.skill_levels automobiles --sets suggested \\
         --players 2 --games 200 --levels random rule_based mcts:50 --seed 0 \\
         --out reports/skill-2p
 
-Each level is an ordinary balance sweep (``benchmarks.balance``, same seed, so the sets
+Each level is an ordinary balance sweep (``benchmarks.balance.sweep``, same seed, so the sets
 see the same chance streams) in ``OUT/level-<agent>/``, resumable like any sweep. A set's
 verdict at a level: **fair** when every seat's 95% Wilson interval contains the fair
 share, else **biased** (naming the seat that wins too often). A set whose verdict changes
@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks import balance_report, card_sets
-from transit_gym.benchmarks.balance import (
+from transit_gym.benchmarks.balance import balance_report, card_sets
+from transit_gym.benchmarks.balance.sweep import (
     Sweep,
     load_csv,
     parse_agents,
@@ -105,7 +105,7 @@ def market_vector(game: str, players: int, options: dict[str, Any], set_name: st
             return path
     raise ConfigError(f"level {MARKETS_LEVEL}: no tuned vector in {str(folder)!r} for set "
                       f"{set_name!r} ({players} players, options {options}); tune one with "
-                      f"benchmarks.tune. Vectors there: " + ("; ".join(found) or "none"))
+                      f"transit_gym.training.tune. Vectors there: " + ("; ".join(found) or "none"))
 
 
 def market_specs(level: str, game: str, players: int, sets: list[tuple[str, dict[str, Any]]],
@@ -123,7 +123,7 @@ def set_slug(name: str) -> str:
 
 def parse_set_specs(game: str, text: str | None, seed: int,
                     base: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``--sets``: one spec of ``benchmarks.balance`` or several joined by commas
+    """``--sets``: one spec of ``transit_gym.benchmarks.balance.sweep`` or several joined by commas
     (``suggested,expansion``); a set named twice is a ConfigError."""
     if text is None or "," not in text:
         return card_sets.parse_sets(game, text, seed, base)
@@ -340,7 +340,7 @@ def plot(result: dict[str, Any], out: Path) -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.skill_levels",
+    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.skill_levels",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="environment name, e.g. automobiles")
     parser.add_argument("--levels", nargs="+", default=["random", "rule_based", "mcts:50"],
@@ -348,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "tuned:markets mcts:50 (tuned:markets: each set's own tuned "
                              "vector)")
     parser.add_argument("--sets", default=None,
-                        help="as for benchmarks.balance, or several joined by commas "
+                        help="as for benchmarks.balance.sweep, or several joined by commas "
                              "(suggested,expansion: the 13 named sets)")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=200, help="games per set and level")

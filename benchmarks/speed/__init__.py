@@ -1,0 +1,1 @@
+"""Speed: how fast the environments, agents, training and compile run."""

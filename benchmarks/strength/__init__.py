@@ -1,0 +1,1 @@
+"""Agent strength: ladders and agent comparisons."""
