@@ -46,7 +46,7 @@ def test_interop_page_is_linked_and_its_tests_exist():
     page = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
     assert "(docs/interop.md)" in readme
     for name in ("SelfPlayVecEnv", "SelfPlayVectorEnv", "MaskablePPO", "RLlib", "Tianshou",
-                 "runtime_env", "python -m transit_gym.training.warmup"):
+                 "runtime_env", "transit-gym warmup"):
         assert name in page, name
     tests = re.findall(r"(?:tests/training/)?(test_[a-z_]+\.py)", page)
     assert {"test_interop_rllib.py", "test_interop_tianshou.py"} <= set(tests)
