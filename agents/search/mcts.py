@@ -102,7 +102,7 @@ AUTOMOBILES_SEARCH = SearchConfig(simulations=200, rollout="rule_based", horizon
                                   prior=1.0, horizon_budget=200, prior_budget=200,
                                   horizon_cap=100)
 #: the default search of each game (the spec ``mcts``; ``mcts:N`` changes only the
-#: simulations): budgets that stay within about 50 ms a move on one core (docs/search.md)
+#: simulations); what a move of each costs: the CPU ms/move column of docs/ladders/
 DEFAULTS: dict[str, SearchConfig] = {
     "loose_caboose": SearchConfig(simulations=200),
     "automobiles": AUTOMOBILES_SEARCH,
