@@ -245,11 +245,23 @@ def test_docs_index_links_every_page_and_readme_links_the_index():
         assert f"]({target})" in readme, target
 
 
+def _anchors(page: Path) -> set[str]:
+    """GitHub's anchors of a markdown page's headings."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
 def test_relative_links_in_readme_and_docs_resolve():
+    """Every relative link of README.md and docs/ names a file that exists, and an anchor
+    into a markdown page names one of its headings."""
     for page in _pages():
         text = page.read_text(encoding="utf-8")
-        for target in re.findall(r"\]\(([^)#:\s]+[./][^)#:\s]*)(?:#[^)]*)?\)", text):
-            assert (page.parent / target).exists(), (page.relative_to(ROOT).as_posix(), target)
+        for target, anchor in re.findall(r"\]\(([^)#:\s]+[./][^)#:\s]*)(?:#([^)]*))?\)",
+                                         text):
+            where = (page.relative_to(ROOT).as_posix(), target, anchor)
+            assert (page.parent / target).exists(), where
+            if anchor and target.endswith(".md"):
+                assert anchor in _anchors(page.parent / target), where
 
 
 def test_readme_is_short():
