@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="random, rule_based, mcts (information-set MCTS, default "
                              "budget), mcts:N (N simulations a move), ppo (the game's shipped "
                              "checkpoint), tuned (shipped parameter vector), tuned:FILE "
-                             "(a vector saved by transit_gym.training.tune), or MaskablePPO "
+                             "(a vector saved by transit-gym tune), or MaskablePPO "
                              "checkpoint "
                              "paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")

@@ -6,7 +6,7 @@ the data that are reconstructed.
         --power reports/power-2p --skill reports/skill-2p --market reports/market-2p \\
         --out reports/designer
 
-Each input is the ``--out`` folder of a finished run of ``transit_gym.benchmarks.balance.sweep``,
+Each input is the ``--out`` folder of a finished run of ``transit-gym balance sweep``,
 ``benchmarks.balance.card_power``, ``benchmarks.balance.skill_levels`` or
 ``benchmarks.balance.market_search``
 (any may be left out; each may be given more than once, e.g. a restriction run and a

@@ -106,7 +106,7 @@ def market_vector(game: str, players: int, options: dict[str, Any], set_name: st
             return path
     raise ConfigError(f"level {MARKETS_LEVEL}: no tuned vector in {str(folder)!r} for set "
                       f"{set_name!r} ({players} players, options {options}); tune one with "
-                      f"transit_gym.training.tune. Vectors there: " + ("; ".join(found) or "none"))
+                      f"transit-gym tune. Vectors there: " + ("; ".join(found) or "none"))
 
 
 def market_specs(level: str, game: str, players: int, sets: list[tuple[str, dict[str, Any]]],
@@ -124,7 +124,7 @@ def set_slug(name: str) -> str:
 
 def parse_set_specs(game: str, text: str | None, seed: int,
                     base: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``--sets``: one spec of ``transit_gym.benchmarks.balance.sweep`` or several joined by commas
+    """``--sets``: one spec of ``transit-gym balance sweep`` or several joined by commas
     (``suggested,expansion``); a set named twice is a ConfigError."""
     if text is None or "," not in text:
         return card_sets.parse_sets(game, text, seed, base)

@@ -9,7 +9,7 @@ time (user + system) and peak resident memory, the median of ``--runs`` runs tak
 turn (one process of each environment per round, so a change in the machine's load
 hits all alike). The kernel cache is warm: one untimed run of each environment comes
 first. ``--cold`` adds, per game, the same script with an empty numba cache and then
-``transit_gym.training.warmup`` in that cache (the kernels the first game did not need):
+``transit-gym warmup`` in that cache (the kernels the first game did not need):
 the compile work a first use costs.
 The load average is recorded with every figure, since other processes slow all of them.
 """
@@ -116,7 +116,7 @@ def measure_cold(names: list[str]) -> dict[str, dict[str, float]]:
         with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
             game = first_game(name, env)
-            rest = run_process(["-m", "transit_gym.training.warmup", "--games", name], env)
+            rest = run_process(["-m", "transit_gym.cli", "warmup", "--games", name], env)
         total = {k: game[k] + rest[k] for k in ("wall", "cpu")}
         result[name] = {"first_game": game, "rest_of_warmup": rest, "all_kernels": total}
     return result

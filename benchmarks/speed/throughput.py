@@ -11,7 +11,7 @@ numba on one core. OpenSpiel is driven from a Python loop (``legal_actions`` /
 ``apply_action``). Prints a table with ratios to the peers and writes JSON.
 
 Compile time is never inside a figure: every kernel of the measured games is compiled
-(or loaded from the cache) by ``transit_gym.training.warmup`` before any clock starts, and
+(or loaded from the cache) by ``transit-gym warmup`` before any clock starts, and
 each figure also runs its loop once untimed.
 """
 

@@ -1,6 +1,6 @@
 """Speed of the tuned Automobiles agent (issue 22, item 9): jitted whole games per second
 with tuned seats against rule-based seats (target: at least half), and the optimiser's
-wall time per market read from a ``transit_gym.training.tune`` output folder.
+wall time per market read from a ``transit-gym tune`` output folder.
 
     transit-gym bench tune --games 400 [--tune-dir reports/tune]
 

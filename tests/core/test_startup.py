@@ -95,7 +95,7 @@ def test_compile_notice_is_one_line_written_once_per_process(tmp_path):
     assert "compiling numba kernels" not in before
     lines = [line for line in after.splitlines() if "compiling numba kernels" in line]
     assert len(lines) == 1
-    assert lines[0].startswith("transit-gym:") and "transit_gym.training.warmup" in lines[0]
+    assert lines[0].startswith("transit-gym:") and "`transit-gym warmup`" in lines[0]
 
 
 LITERAL_SCRIPT = """
