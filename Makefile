@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# the one command of every tool (transit-gym --help lists them)
+TG := $(VENV)/bin/transit-gym
 PIP := $(PY) -m pip
 TORCH_PIN := torch==2.13.0
 STAMP_CORE := $(VENV)/.stamp-core
@@ -9,7 +11,7 @@ STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
 
-.PHONY: demo test bench lint train balance clean ladder
+.PHONY: demo test bench lint train balance ladder clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,16 +38,16 @@ $(STAMP_ALL): pyproject.toml | $(PY)
 # game, on $(JOBS) cores (progress bar; about a second a game when the cache is already
 # warm), so the demo itself starts at once; other kernels compile on first use
 demo: $(STAMP_CORE)
-	$(PY) -m transit_gym.training.warmup --demo --jobs $(JOBS)
-	$(PY) -m transit_gym.training.demo
+	$(TG) warmup --demo --jobs $(JOBS)
+	$(TG) demo
 
 test: $(STAMP_ALL)
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup
 
 bench: $(STAMP_ALL)
-	$(PY) -m transit_gym.training.warmup --jobs $(JOBS)
-	$(PY) -m transit_gym.benchmarks.speed.throughput
-	$(PY) -m transit_gym.benchmarks.speed.startup
+	$(TG) warmup --jobs $(JOBS)
+	$(TG) bench throughput
+	$(TG) bench startup
 
 lint: $(STAMP_BASE)
 	$(PY) -m ruff check .
@@ -86,20 +88,20 @@ GENERALIST_ARGS := --option card_set=random --option card_pool=all \
 GENERALIST_SIZE_2 := --teacher-games 1000 --teacher-epochs 20
 GENERALIST_SIZE_3 := --teacher-games 500 --teacher-epochs 15
 train: $(STAMP_ALL)
-	$(PY) -m transit_gym.training.warmup
+	$(TG) warmup
 ifeq ($(AGENT),net)
-	$(PY) -m transit_gym.training.exit --game $(GAME) --players $(PLAYERS) $(EXIT_ARGS) \
+	$(TG) exit --game $(GAME) --players $(PLAYERS) $(EXIT_ARGS) \
 		--out checkpoints/$(GAME)_$(PLAYERS)p_net
 	cp checkpoints/$(GAME)_$(PLAYERS)p_net/latest.npz \
 		agents/learned/checkpoints/$(GAME)_$(PLAYERS)p_net.npz
 else ifeq ($(AGENT),generalist)
-	$(PY) -m transit_gym.training.exit --game automobiles --players $(PLAYERS) \
+	$(TG) exit --game automobiles --players $(PLAYERS) \
 		$(GENERALIST_ARGS) $(GENERALIST_SIZE_$(PLAYERS)) \
 		--out checkpoints/automobiles_$(PLAYERS)p_generalist
 	cp checkpoints/automobiles_$(PLAYERS)p_generalist/latest.npz \
 		agents/learned/checkpoints/automobiles_$(PLAYERS)p_generalist_net.npz
 else
-	$(PY) -m transit_gym.training.train --game $(GAME) $(TRAIN_ARGS) --out checkpoints/$(GAME)_ppo
+	$(TG) train --game $(GAME) $(TRAIN_ARGS) --out checkpoints/$(GAME)_ppo
 	cp checkpoints/$(GAME)_ppo.zip agents/learned/checkpoints/$(GAME)_ppo.zip
 	cp checkpoints/$(GAME)_ppo.json agents/learned/checkpoints/$(GAME)_ppo.json
 endif
@@ -119,8 +121,15 @@ LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:100
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
 	--games 200 --games-for mcts=20 net_mcts=8
 ladder: $(STAMP_ALL)
-	nice -n 15 $(PY) -m transit_gym.benchmarks.strength.ladder --game $(GAME) $(LADDER_$(GAME)) \
+	nice -n 15 $(TG) ladder --game $(GAME) $(LADDER_$(GAME)) \
 		--seed 0 --workers 1 --games-dir ladders/$(GAME) --out docs/ladders/$(GAME).md
+
+# a small balance sweep of $(GAME) with the rule-based agents (seat win rates, balance, race
+# statistics) into reports/balance-$(GAME); larger: BALANCE_GAMES=2000
+BALANCE_GAMES ?= 200
+balance: $(STAMP_BASE)
+	$(TG) balance sweep $(GAME) --games $(BALANCE_GAMES) --workers $(JOBS) \
+		--out reports/balance-$(GAME)
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .ruff_cache .hypothesis

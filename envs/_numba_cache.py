@@ -206,7 +206,7 @@ class CompileNotice(event.Listener):
 #: the line written before the first compile of a process
 NOTICE = ("transit-gym: compiling numba kernels, once per game and cache (20-60 CPU-s a "
           "game); later runs load them from {cache}. "
-          "`python -m transit_gym.training.warmup` compiles every game ahead.")
+          "`transit-gym warmup` compiles every game ahead.")
 #: the listener registered by ``configure`` (set ``notice.shown = True`` to silence it)
 notice = CompileNotice()
 

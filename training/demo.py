@@ -1,16 +1,16 @@
 """``make demo``: a few full games of every installed environment with the rule-based
 agents, played through the PettingZoo AEC API, with results and the last table as text.
 
-    python -m transit_gym.training.demo [--games 3] [--seed 0] [--only loose_caboose]
+    transit-gym demo [--games 3] [--seed 0] [--only loose_caboose]
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.registry import available_games, env_module
+from transit_gym.training.tool_parser import ToolParser
 
 
 def play_demo_game(name: str, players: int, seed: int) -> tuple[dict, str, int]:
@@ -41,7 +41,8 @@ def _summary(info: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym demo --games 1 --only loose_caboose planes")
     parser.add_argument("--games", type=int, default=3, help="games per environment")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=None, help="environments to show")
@@ -66,7 +67,3 @@ def main(argv: list[str] | None = None) -> None:
         print("last table:")
         print(table)
         print()
-
-
-if __name__ == "__main__":
-    main()

@@ -12,7 +12,7 @@ of the network is fitted on the samples of the last ``--buffer`` iterations; the
 network alone and with its search is scored against fixed opponents, with an Elo
 estimate in the log.
 
-``python -m transit_gym.training.exit --game loose_caboose --iterations 10 --out runs/lc``
+``transit-gym exit --game loose_caboose --iterations 10 --out runs/lc``
 
 ``--teacher SPEC --teacher-games N`` starts the run from a teacher instead of a blank
 network (iteration 0): N games in which every seat is the teacher (any agent spec:
@@ -52,6 +52,7 @@ from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.exit_dagger import dagger_tasks
 from transit_gym.training.exit_samples import Decisions, teacher_target
 from transit_gym.training.runner import check_backend, make_backend, run_with_progress
+from transit_gym.training.tool_parser import ToolParser
 
 #: settings that may change between a run and its resumption
 RESUMABLE = ("iterations", "workers", "ray", "eval_games", "progress")
@@ -444,8 +445,9 @@ def _hidden(text: str) -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.exit",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym exit --game loose_caboose --iterations 1 --games 10 "
+                                "--simulations 16 --eval-games 10 --out runs/lc_exit")
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -538,7 +540,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

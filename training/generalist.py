@@ -2,7 +2,7 @@
 (random markets from all 35 cards, four boards, drivers off or on, three suggested sets
 and one board held out) and its held-out evaluation.
 
-``python -m transit_gym.training.generalist --agent net:generalist --vs rule_based
+``transit-gym generalist --agent net:generalist --vs rule_based
 --games 200`` scores an agent against an opponent on each held-out market (on the
 training boards), on the held-out board (random training markets) and on random training
 markets, seats alternated, each rate with its 95% Wilson interval.
@@ -10,13 +10,13 @@ markets, seats alternated, each rate with its 95% Wilson interval.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any
 
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.stats import wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.tournament import check_agents, run_tournament
 
 #: the boards the generalist trains on, and the one it never sees
@@ -67,8 +67,9 @@ def evaluate(agent: str, opponent: str, games: int, players: int = 2, seed: int 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.generalist",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym generalist --agent net:generalist --vs rule_based "
+                                "--games 20")
     parser.add_argument("--agent", default="net:generalist")
     parser.add_argument("--vs", default="rule_based")
     parser.add_argument("--games", type=int, default=200)
@@ -98,7 +99,3 @@ def main(argv: list[str] | None = None) -> int:
               f"{100 * row['low']:.1f}-{100 * row['high']:.1f}% |")
     print(json.dumps(rows), file=sys.stderr)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

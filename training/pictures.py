@@ -1,7 +1,7 @@
 """Regenerate (or check) the pictures of ``docs/img/`` with one command.
 
-    python -m transit_gym.training.pictures            # redraw every picture
-    python -m transit_gym.training.pictures --check    # exit 1 if one is out of date
+    transit-gym pictures            # redraw every picture
+    transit-gym pictures --check    # exit 1 if one is out of date
 
 Each picture is one :mod:`transit_gym.training.replay` command (listed in
 :data:`PICTURES`). Redrawing writes the files and ``docs/img/pictures.json``, which records
@@ -26,6 +26,7 @@ import numpy as np
 
 from transit_gym.envs.core import render
 from transit_gym.training import replay
+from transit_gym.training.tool_parser import ToolParser
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Picture:
     fps: float = 4.0
 
     def command(self) -> str:
-        return ("python -m transit_gym.training.replay " + " ".join(self.args)
+        return ("transit-gym replay " + " ".join(self.args)
                 + f" --out docs/img/{self.name}")
 
 
@@ -140,7 +141,8 @@ def check(folder: Path, names: list[str] | None = None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym pictures --check --only planes.png")
     parser.add_argument("--check", action="store_true",
                         help="do not write: exit 1 when a picture is out of date")
     parser.add_argument("--only", nargs="+", default=None,
@@ -153,12 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         for problem in problems:
             print(problem, file=sys.stderr)
         if problems:
-            print("redraw with: python -m transit_gym.training.pictures", file=sys.stderr)
+            print("redraw with: transit-gym pictures", file=sys.stderr)
         return 1 if problems else 0
     folder.mkdir(parents=True, exist_ok=True)
     regenerate(folder, args.only)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

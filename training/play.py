@@ -41,6 +41,7 @@ from transit_gym.envs.core.errors import ConfigError, StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import fresh_seed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.train import parse_options
 
 SAVE_FORMAT = "transit_gym.play/1"
@@ -482,7 +483,9 @@ def run(session: Session, inp: TextIO) -> None:
 
 def main(argv: list[str] | None = None, inp: TextIO | None = None,
          out: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym play --game planes --players 3 --seat 0 --vs "
+                                "rule_based random")
     parser.add_argument("--game", default=None, help="game name (taken from --load if given)")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
@@ -566,7 +569,3 @@ def _saved_specs(saved: dict[str, Any], players: int, seat: int) -> list[str] | 
         return None
     kinds = [specs.get(str(s)) for s in range(players) if s != seat]
     return kinds if all(isinstance(k, str) for k in kinds) else None
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -11,7 +11,6 @@ after ``--at`` decisions (the last one by default). ``--scale N`` draws N times 
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.train import parse_options
 
 CAPTION_H = 20
@@ -147,7 +147,9 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym replay --game loose_caboose --players 3 --seed 3 "
+                                "--at 30 --out caboose.png")
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--agents", nargs="+", default=["rule_based"],
@@ -177,7 +179,3 @@ def main(argv: list[str] | None = None) -> int:
     height, width = frames[0].shape[:2]
     print(f"wrote {args.out}: {len(frames)} frame(s) of {width}x{height}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

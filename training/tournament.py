@@ -1,6 +1,6 @@
 """Round-robin tournament between agents, rated with Bradley-Terry Elo (95% intervals).
 
-    python -m transit_gym.training.tournament --game loose_caboose --players 2 \\
+    transit-gym tournament --game loose_caboose --players 2 \\
         --agents random rule_based checkpoints/loose_caboose_2p_ppo.zip --games 200
 
 Every pair of agents plays ``--games`` games. In a game the seats alternate between
@@ -18,7 +18,6 @@ game too.
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import dataclass
 from itertools import combinations
@@ -51,6 +50,7 @@ from transit_gym.training.runner import (
     run_with_progress,
 )
 from transit_gym.training.stats import elo_ratings, seat_wins, wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 CHUNK = 100
 
@@ -340,15 +340,16 @@ def check_arguments(game: str, players: int | None, specs: list[str], games: int
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.tournament",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym tournament --game planes --agents random rule_based "
+                                "--games 100")
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
                         help="random, rule_based, mcts (information-set MCTS, default "
                              "budget), mcts:N (N simulations a move), ppo (the game's shipped "
                              "checkpoint), tuned (shipped parameter vector), tuned:FILE "
-                             "(a vector saved by transit_gym.training.tune), or MaskablePPO "
+                             "(a vector saved by transit-gym tune), or MaskablePPO "
                              "checkpoint "
                              "paths")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
@@ -385,7 +386,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         (args.out / "report.md").write_text(text)
         (args.out / "report.json").write_text(json.dumps(report, indent=2))
     return report
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Train a MaskablePPO agent on any transit-gym game, save it, and evaluate it.
 
-    python -m transit_gym.training.train --game loose_caboose --steps 2000000 --bc-steps 200000 \\
+    transit-gym train --game loose_caboose --steps 2000000 --bc-steps 200000 \\
         --opponents random rule_based rule_based --self-play 200000 --eval-every 200000 --seed 1
 
 By default the learner plays one seat of B batched games (``training.vec_env``, ``--envs``
@@ -42,6 +42,7 @@ from transit_gym.envs.registry import game_class
 from transit_gym.training.behaviour_cloning import check_teacher
 from transit_gym.training.evaluate import rotate_match
 from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
+from transit_gym.training.tool_parser import ToolParser
 
 #: per-run state left out of saved checkpoints (the last batch of observations is most of a
 #: checkpoint's size; ``--resume`` starts the envs afresh instead)
@@ -500,7 +501,9 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym train --game loose_caboose --steps 20000 "
+                                "--eval-games 100 --out checkpoints/lc_ppo")
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None,
                         help="default: the game's smallest player count")
@@ -596,7 +599,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    dagger_seating=args.dagger_seating, device=args.device)
     print(json.dumps(report, indent=2))
     return report
-
-
-if __name__ == "__main__":
-    main()

@@ -1,11 +1,11 @@
 """Tune the Automobiles parameter-vector agent for one market, or a generalist over
 random markets, by CMA-ES self-play (issue 22, item 2).
 
-    python -m transit_gym.training.tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
-    python -m transit_gym.training.tune --cards "Factory Support,Air Jacks,Burnout,\
+    transit-gym tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
+    transit-gym tune --cards "Factory Support,Air Jacks,Burnout,\
         Overdrive,Crate Motor"
-    python -m transit_gym.training.tune --generalist --generations 200 --out reports/tune
-    python -m transit_gym.training.tune --season --players 2 --out reports/tune-season
+    transit-gym tune --generalist --generations 200 --out reports/tune
+    transit-gym tune --season --players 2 --out reports/tune-season
 
 A candidate vector is the rule-based vector plus a scaled step per searched entry (the
 entries that matter in the market: the four gears, the market's five cards and their
@@ -51,6 +51,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.runner import make_backend
 from transit_gym.training.stats import seat_wins, wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 GAME = "automobiles"
 TRACKS = ("daytona", "monza", "talladega", "monte_carlo", "tucson")
@@ -493,8 +494,9 @@ def check_settings(out: Path, settings: Settings) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.training.tune",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example='transit-gym tune --card-set "Rinse & Repeat" --generations 2 '
+                                '--games 20 --eval-games 100 --out reports/tune')
     parser.add_argument("--card-set", default=None, help="a suggested set's name")
     parser.add_argument("--cards", default=None,
                         help="five card names, comma-separated (one per colour)")
@@ -634,7 +636,3 @@ def _main_season(parser: argparse.ArgumentParser, args: argparse.Namespace,
           f"{vector.meta['tuning_seconds']} s ({vector.meta['generations_run']} generations, "
           f"stopped by {vector.meta['stopped_by']})")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,7 @@
 """Compile (or load) the kernels of the games ahead of use, on several cores, with a
 progress bar.
 
-    python -m transit_gym.training.warmup [--games automobiles planes] [--demo] [--jobs 2]
+    transit-gym warmup [--games automobiles planes] [--demo] [--jobs 2]
 
 Each game is exercised through its public entry points once (AEC env, state validation,
 batch API, jitted rollouts, built-in agents, the search agent), so numba compiles each
@@ -25,7 +25,6 @@ the cache instead of compiling them twice.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import os
 import queue
@@ -39,6 +38,7 @@ import numpy as np
 
 from transit_gym.envs import _numba_cache
 from transit_gym.envs.registry import available_games, env_module
+from transit_gym.training.tool_parser import ToolParser
 
 
 def _aec_game(module, seed: int):
@@ -236,7 +236,8 @@ class _BarQueue:
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym warmup --games loose_caboose --demo")
     parser.add_argument("--games", nargs="*", default=None,
                         help="games to compile (default: every installed game)")
     parser.add_argument("--demo", action="store_true",
@@ -256,7 +257,3 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     for name, seconds in spent.items():
         print(f"{name}: {seconds:.1f} CPU-s", file=sys.stderr)
     return spent
-
-
-if __name__ == "__main__":
-    main()

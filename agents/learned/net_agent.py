@@ -57,7 +57,7 @@ def shipped_network_path(game: Game, name: str | None = None) -> Path:
         which = f"network {name!r}" if name else "network"
         raise ConfigError(f"no shipped {which} for {game.name!r} with {game.num_players} "
                           f"players (shipped: {shipped}); train one with "
-                          f"`python -m transit_gym.training.exit --game {game.name}`")
+                          f"`transit-gym exit --game {game.name}`")
     return path
 
 

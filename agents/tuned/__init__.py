@@ -1,5 +1,5 @@
 """Parameter-vector policies (issue 22): agent specs ``tuned`` (the shipped generalist
-vector) and ``tuned:FILE`` (a vector saved by ``python -m transit_gym.training.tune``).
+vector) and ``tuned:FILE`` (a vector saved by ``transit-gym tune``).
 
 A tuned seat plays inside the jitted whole-game loops: :func:`jit_setup` turns a list of
 agent specs into the policy kernel, the extended game parameters and the seat codes that

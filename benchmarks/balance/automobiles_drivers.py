@@ -3,12 +3,10 @@ against random with drivers on, against itself with its driver abilities switche
 (the same agent that declines every ability), each driver's win share in rule-based
 mirror games, and decisions per game with and without drivers.
 
-    python -m transit_gym.benchmarks.balance.automobiles_drivers --games 200 --players 4
+    transit-gym balance driver-games --games 200 --players 4
 """
 
 from __future__ import annotations
-
-import argparse
 
 import numba as nb
 import numpy as np
@@ -20,6 +18,7 @@ from transit_gym.envs.automobiles.encode import O_DECISION
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.rollout import play_games
+from transit_gym.training.tool_parser import ToolParser
 
 
 class Tally:
@@ -57,12 +56,13 @@ def ablation_policy(code, p, obs, mask, words):
     return rule_based(p, obs, own)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    ap = ToolParser(description=__doc__.splitlines()[0],
+                    example="transit-gym balance driver-games --games 40 --players 4")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=2026)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
 
     duel = AutomobilesGame(num_players=2, drivers=True)
     wins = 0
@@ -98,7 +98,3 @@ def main() -> None:
     print(f"driver: seats holding it, win share (fair share {1 / n:.2f})")
     for d in range(1, NUM_DRIVERS + 1):
         print(f"  Driver {d:02d}: {int(tally.held[d]):4d} {tally.share(d):.2f}")
-
-
-if __name__ == "__main__":
-    main()

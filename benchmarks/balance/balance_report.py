@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from transit_gym.training.stats import balance, bootstrap_interval, seat_wins, wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 SKIP_INFO = {"rank", "winner"}
 
@@ -443,16 +444,16 @@ def bootstrap_spearman(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """``python -m transit_gym.benchmarks.balance.balance_report DIR_A DIR_B``: compare the set
+    """``transit-gym balance compare DIR_A DIR_B``: compare the set
     rankings of two finished sweeps (their ``summary.json`` and ``games.csv``)."""
-    import argparse
     import json
 
     from transit_gym.envs.core.errors import ConfigError
     from transit_gym.training.run_folder import load_csv
 
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.balance_report",
-                                     description="compare the set rankings of two sweeps")
+    parser = ToolParser(description="compare the set rankings of two sweeps",
+                        example="transit-gym balance compare reports/rb-2p reports/mcts-2p "
+                                "--bootstrap 400")
     parser.add_argument("first", type=Path)
     parser.add_argument("second", type=Path)
     parser.add_argument("--bootstrap", type=int, default=400,
@@ -488,7 +489,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     *rows, summaries[0]["players"], metric, rounds=args.bootstrap)
     print(comparison_markdown(comparison, *names))
     return comparison
-
-
-if __name__ == "__main__":
-    main()

@@ -2,7 +2,7 @@
 may not buy a card, take a driver or take a sponsor; and forced play: what a seat gains
 when its parameter vector buys a card first and always activates it.
 
-    python -m transit_gym.benchmarks.balance.card_power --kinds cards,drivers,sponsors \\
+    transit-gym balance power --kinds cards,drivers,sponsors \\
         --players 2 --games 200 --agents rule_based --seed 0 --out reports/power-2p
 
 For each item (the 35 Automobiles market cards, the 10 drivers, the 18 sponsor cards) one
@@ -55,6 +55,7 @@ from transit_gym.training.runner import (
     run_with_progress,
 )
 from transit_gym.training.stats import seat_wins, wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 KINDS = ("cards", "drivers", "sponsors", "forced")
 GAME_OF_KIND = {"cards": "automobiles", "drivers": "automobiles",
@@ -627,8 +628,9 @@ def plot(summary: dict[str, Any], out: Path) -> list[Path]:
 
 # ----- command line ----------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.card_power",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance power --kinds drivers --games 20 --markets 1 "
+                                "--out reports/power")
     parser.add_argument("--kinds", default="cards,drivers,sponsors",
                         help="comma-separated: cards, drivers, sponsors, forced (a seat "
                              "whose vector buys the card first; vector agents only)")
@@ -714,7 +716,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"written: {out}/power.md, power.csv, power.json, games.csv"
           + ("" if args.no_plots else ", power_<kind>.png"), file=sys.stderr)
     return summary
-
-
-if __name__ == "__main__":
-    main()

@@ -2,11 +2,11 @@
 restricted play, the verdicts across skill levels and the market search's finalists, with
 the data that are reconstructed.
 
-    python -m transit_gym.benchmarks.balance.designer_report --balance reports/suggested-2p \\
+    transit-gym balance report --balance reports/suggested-2p \\
         --power reports/power-2p --skill reports/skill-2p --market reports/market-2p \\
         --out reports/designer
 
-Each input is the ``--out`` folder of a finished run of ``transit_gym.benchmarks.balance.sweep``,
+Each input is the ``--out`` folder of a finished run of ``transit-gym balance sweep``,
 ``benchmarks.balance.card_power``, ``benchmarks.balance.skill_levels`` or
 ``benchmarks.balance.market_search``
 (any may be left out; each may be given more than once, e.g. a restriction run and a
@@ -16,7 +16,6 @@ plots copied next to ``report.md``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 from transit_gym.benchmarks.balance.balance_report import reconstructed_markdown
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.runner import check_out
+from transit_gym.training.tool_parser import ToolParser
 
 PARTS = (("balance", "report.md", "Card-set balance"),
          ("power", "power.md", "What each card, driver and sponsor is worth (restricted and forced "
@@ -80,9 +80,9 @@ def build(folders: dict[str, Path | list[Path]], out: Path, game: str = "automob
 
 
 def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(
-        prog="python -m transit_gym.benchmarks.balance.designer_report",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance report --balance reports/caboose --out "
+                                "reports/designer")
     for kind, _, _ in PARTS:
         parser.add_argument(f"--{kind}", type=Path, action="append", default=None,
                             help=f"--out folder of a finished {kind} run (repeatable)")
@@ -95,7 +95,3 @@ def main(argv: list[str] | None = None) -> Path:
         parser.error(str(exc))
     print(f"written: {report}")
     return report
-
-
-if __name__ == "__main__":
-    main()

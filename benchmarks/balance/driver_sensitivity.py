@@ -1,7 +1,7 @@
 """How Driver 08's win share depends on the RECONSTRUCTED numbers of Automobiles, and on the
 agent (issue 22, item 7).
 
-    python -m transit_gym.benchmarks.balance.driver_sensitivity --players 2,4 --games 800 \\
+    transit-gym balance drivers --players 2,4 --games 800 \\
         --seed 2026 --out reports/driver-sensitivity
 
 Every variant is one change to the data the game already accepts: a ``card_data=`` TOML
@@ -59,6 +59,7 @@ from transit_gym.training.runner import (
     run_with_progress,
 )
 from transit_gym.training.stats import Z95, seat_wins, wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 TOOL = "driver_sensitivity"
 NUM_DRIVERS = 10
@@ -588,8 +589,8 @@ def plot(summary: dict[str, Any], path: Path) -> Path:
 
 # ----- command line ------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"python -m transit_gym.benchmarks.{TOOL}",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance drivers --list")
     parser.add_argument("--players", default="2,4", help="comma-separated player counts")
     parser.add_argument("--games", type=int, default=800,
                         help="games per variant and player count")
@@ -635,7 +636,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     print(f"written: {out}/sensitivity.md, sensitivity.json, games.csv"
           + ("" if args.no_plots else ", sensitivity.png"), file=sys.stderr)
     return summary
-
-
-if __name__ == "__main__":
-    main()

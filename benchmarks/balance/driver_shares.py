@@ -2,7 +2,7 @@
 the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson intervals
 (issue 22, item 7).
 
-    python -m transit_gym.benchmarks.balance.driver_shares --agent tuned --players 4 --games 400
+    transit-gym balance driver-shares --agent tuned --players 4 --games 400
 
 ``--drivers all`` drafts from all ten (every driver is held often enough to measure);
 ``--drivers on`` from players + 1; ``--drivers dealt`` deals every seat a different
@@ -13,9 +13,6 @@ per game from all 35 cards (``card_pool="all"``) unless ``--card-set`` names one
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 import numpy as np
 
 from transit_gym.agents.registry import play_specs
@@ -23,6 +20,7 @@ from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.stats import wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 
 def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str | bool,
@@ -60,8 +58,8 @@ def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.driver_shares",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance driver-shares --agent rule_based --games 40")
     parser.add_argument("--agent", default="tuned")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=400)
@@ -84,7 +82,3 @@ def main(argv: list[str] | None = None) -> int:
     for d, held, share, low, high in rows:
         print(f"| {d:02d} | {held} | {share:.2f} | {low:.2f}-{high:.2f} |")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

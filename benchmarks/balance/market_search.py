@@ -1,6 +1,6 @@
 """A search of the whole Automobiles market for its most and least balanced card sets.
 
-    python -m transit_gym.benchmarks.balance.market_search --players 2 --agents rule_based \\
+    transit-gym balance markets --players 2 --agents rule_based \\
         --seed 1 --out reports/market-search-2p
 
 A market is one card per colour; with the Racing Season's 7 cards per colour there are
@@ -54,6 +54,7 @@ from transit_gym.training.runner import (
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.tool_parser import ToolParser
 
 GAME = "automobiles"
 #: at most this many games in one task (a market's round is split into pieces of this
@@ -565,8 +566,8 @@ def parse_agents(text: str, players: int) -> tuple[str, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.market_search",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance markets --players 2 --plan")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--agents", default="rule_based",
                         help=f"one of {sorted(AGENT_CODES)} for every seat, or one per seat")
@@ -666,7 +667,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
           + ("" if args.no_plots else ", finalists.png")
           + (f", {fin.TUNED_DIR}/" if tuning else ""), file=sys.stderr)
     return summary
-
-
-if __name__ == "__main__":
-    main()

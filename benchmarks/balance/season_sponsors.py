@@ -2,12 +2,10 @@
 same agent answering every sponsor decision uniformly at random (races still played by
 the rule-based race agent), seats alternating, on ``automobiles_season`` defaults.
 
-    python -m transit_gym.benchmarks.balance.season_sponsors --players 2 --seasons 300
+    transit-gym balance sponsors --players 2 --seasons 300
 """
 
 from __future__ import annotations
-
-import argparse
 
 import numpy as np
 
@@ -15,6 +13,7 @@ from transit_gym.agents.rule_based.automobiles_season import policy
 from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.rng import seeded_words
+from transit_gym.training.tool_parser import ToolParser
 
 
 def win_rate(players: int, seasons: int, seed: int = 0) -> float:
@@ -40,7 +39,8 @@ def win_rate(players: int, seasons: int, seed: int = 0) -> float:
 
 
 def main(argv: list[str] | None = None) -> float:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance sponsors --seasons 20")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seasons", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
@@ -49,7 +49,3 @@ def main(argv: list[str] | None = None) -> float:
     print(f"{args.players} players, {args.seasons} seasons: the full agent wins {rate:.3f} "
           f"(fair share {1 / args.players:.3f})")
     return rate
-
-
-if __name__ == "__main__":
-    main()

@@ -2,7 +2,7 @@
 the same balance sweep played by agents of different strength, each set's verdict per
 level, and how well the levels agree on the ranking of the sets.
 
-    python -m transit_gym.benchmarks.balance.skill_levels automobiles --sets suggested \\
+    transit-gym balance skills automobiles --sets suggested \\
         --players 2 --games 200 --levels random rule_based mcts:50 --seed 0 \\
         --out reports/skill-2p
 
@@ -47,6 +47,7 @@ from transit_gym.benchmarks.balance.sweep import (
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
+from transit_gym.training.tool_parser import ToolParser
 
 #: the level that plays each set with its own tuned vector (``tuned:markets[:DIR]``)
 MARKETS_LEVEL = "tuned:markets"
@@ -105,7 +106,7 @@ def market_vector(game: str, players: int, options: dict[str, Any], set_name: st
             return path
     raise ConfigError(f"level {MARKETS_LEVEL}: no tuned vector in {str(folder)!r} for set "
                       f"{set_name!r} ({players} players, options {options}); tune one with "
-                      f"transit_gym.training.tune. Vectors there: " + ("; ".join(found) or "none"))
+                      f"transit-gym tune. Vectors there: " + ("; ".join(found) or "none"))
 
 
 def market_specs(level: str, game: str, players: int, sets: list[tuple[str, dict[str, Any]]],
@@ -123,7 +124,7 @@ def set_slug(name: str) -> str:
 
 def parse_set_specs(game: str, text: str | None, seed: int,
                     base: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``--sets``: one spec of ``transit_gym.benchmarks.balance.sweep`` or several joined by commas
+    """``--sets``: one spec of ``transit-gym balance sweep`` or several joined by commas
     (``suggested,expansion``); a set named twice is a ConfigError."""
     if text is None or "," not in text:
         return card_sets.parse_sets(game, text, seed, base)
@@ -340,8 +341,9 @@ def plot(result: dict[str, Any], out: Path) -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.skill_levels",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance skills loose_caboose --levels random "
+                                "rule_based mcts:20 --games 20 --out reports/skills")
     parser.add_argument("game", help="environment name, e.g. automobiles")
     parser.add_argument("--levels", nargs="+", default=["random", "rule_based", "mcts:50"],
                         help="agent specs, one per level (3 or more), e.g. random rule_based "
@@ -421,7 +423,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         plot(result, out)
     print(text)
     return result
-
-
-if __name__ == "__main__":
-    main()

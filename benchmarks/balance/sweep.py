@@ -1,6 +1,6 @@
 """Card-set balance by self-play: seat win rates, balance, race statistics, colour use.
 
-    python -m transit_gym.benchmarks.balance.sweep automobiles --sets suggested --players 4 \\
+    transit-gym balance sweep automobiles --sets suggested --players 4 \\
         --games 2000 --agents rule_based --seed 1 --out reports/suggested-4p
 
 ``--sets`` takes ``suggested`` (the base game's named sets), ``expansion`` (the Racing
@@ -49,6 +49,7 @@ from transit_gym.training.runner import (
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.tool_parser import ToolParser
 
 CHUNK = 200
 #: games per chunk when an agent plays through Python (search agents: seconds a game),
@@ -253,8 +254,9 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.sweep",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym balance sweep loose_caboose --games 100 --out "
+                                "reports/caboose")
     parser.add_argument("game", help="environment name, e.g. automobiles")
     parser.add_argument("--sets", default=None,
                         help="suggested | expansion | random:N | FILE | none (default: "
@@ -320,7 +322,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"written: {out}/report.md, games.csv, summary.json"
           + ("" if args.no_plots else ", seat_win_rates.png, race_length.png"), file=sys.stderr)
     return summary
-
-
-if __name__ == "__main__":
-    main()

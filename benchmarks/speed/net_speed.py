@@ -1,6 +1,6 @@
 """Speed of the network agents: batched inference, and a search move with the network.
 
-``python -m transit_gym.benchmarks.speed.net_speed [--games loose_caboose planes] [--seconds 3]``
+``transit-gym bench network [--games loose_caboose planes] [--seconds 3]``
 
 For each game (its minimum player count, a fresh ``--hidden`` network):
 - **batched inference**: B games in a ``BatchEnv``, every seat played by the network
@@ -12,7 +12,6 @@ Compilation is done before any clock starts and reported apart.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.agents.search.net_mcts import NetSearchAgent
 from transit_gym.envs.core.batch import BatchEnv
 from transit_gym.envs.registry import cached_game
+from transit_gym.training.tool_parser import ToolParser
 
 GAMES = ("loose_caboose", "automobiles", "automobile", "planes")
 MIN_PLAYERS = {"automobile": 3}
@@ -91,8 +91,9 @@ def measure(name: str, hidden: tuple[int, ...], batch: int, seconds: float,
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.speed.net_speed",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym bench network --games loose_caboose --seconds 1 "
+                                "--moves 5")
     parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
     parser.add_argument("--hidden", default="64,64")
     parser.add_argument("--batch", type=int, default=256)
@@ -115,7 +116,3 @@ def main(argv: list[str] | None = None) -> list[dict]:
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2))
     return rows
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Start-up cost of a fresh process: import, make the env, reset(seed), play one random game.
 
-    python -m transit_gym.benchmarks.speed.startup [--games automobiles] [--runs 5] [--cold] \
+    transit-gym bench startup [--games automobiles] [--runs 5] [--cold] \
         [--out F]
 
 Every figure is a whole process (``python -c SCRIPT``, interpreter start-up included),
@@ -9,14 +9,13 @@ time (user + system) and peak resident memory, the median of ``--runs`` runs tak
 turn (one process of each environment per round, so a change in the machine's load
 hits all alike). The kernel cache is warm: one untimed run of each environment comes
 first. ``--cold`` adds, per game, the same script with an empty numba cache and then
-``transit_gym.training.warmup`` in that cache (the kernels the first game did not need):
+``transit-gym warmup`` in that cache (the kernels the first game did not need):
 the compile work a first use costs.
 The load average is recorded with every figure, since other processes slow all of them.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from transit_gym.envs.registry import available_games
+from transit_gym.training.tool_parser import ToolParser
 
 PEER = "texas_holdem_v4"
 #: the issue's target: our first Automobiles game within this factor of the peer's time
@@ -116,7 +116,7 @@ def measure_cold(names: list[str]) -> dict[str, dict[str, float]]:
         with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
             game = first_game(name, env)
-            rest = run_process(["-m", "transit_gym.training.warmup", "--games", name], env)
+            rest = run_process(["-m", "transit_gym.cli", "warmup", "--games", name], env)
         total = {k: game[k] + rest[k] for k in ("wall", "cpu")}
         result[name] = {"first_game": game, "rest_of_warmup": rest, "all_kernels": total}
     return result
@@ -152,7 +152,9 @@ def format_table(results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym bench startup --games loose_caboose --runs 2 "
+                                "--no-peer --out startup.json")
     parser.add_argument("--games", nargs="*", default=None, help="default: every installed game")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per environment")
     parser.add_argument("--cold", action="store_true", help="also measure empty-cache compiles")
@@ -180,7 +182,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))
     return results
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Step throughput of our environments and of peer libraries, in one run on one machine.
 
-    python -m transit_gym.benchmarks.speed.throughput [--games loose_caboose planes] \
+    transit-gym bench throughput [--games loose_caboose planes] \
         [--seconds 3] [--option KEY=VALUE ...] [--out F]
 
 Every figure is random legal play. The AEC loop is the same for our envs and for
@@ -11,13 +11,12 @@ numba on one core. OpenSpiel is driven from a Python loop (``legal_actions`` /
 ``apply_action``). Prints a table with ratios to the peers and writes JSON.
 
 Compile time is never inside a figure: every kernel of the measured games is compiled
-(or loaded from the cache) by ``transit_gym.training.warmup`` before any clock starts, and
+(or loaded from the cache) by ``transit-gym warmup`` before any clock starts, and
 each figure also runs its loop once untimed.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import random
@@ -34,6 +33,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.core.rollout import random_rollouts
 from transit_gym.envs.registry import available_games, env_module
+from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.warmup import warm_up
 
 #: targets from the issues: (game, figure) -> (peer or None, minimum)
@@ -196,7 +196,9 @@ def format_table(results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym bench throughput --games loose_caboose --seconds 1 "
+                                "--no-peers --out throughput.json")
     parser.add_argument("--games", nargs="*", default=None, help="default: every installed game")
     parser.add_argument("--players", type=int, default=None,
                         help="player count (default: each game's minimum)")
@@ -235,7 +237,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))
     return results
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """Training throughput: env-steps per second of the whole MaskablePPO loop (collection and
 updates), the single-agent path against the batched VecEnv path.
 
-    python -m transit_gym.benchmarks.speed.training_speed [--games loose_caboose planes] [--out F]
+    transit-gym bench training [--games loose_caboose planes] [--out F]
 
 Three rows per game, all with one torch thread and the learner against random and
 rule-based opponents:
@@ -20,13 +20,14 @@ average of the machine is printed with the figures (the CPU may be shared).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
 import time
 from pathlib import Path
 from typing import Any
+
+from transit_gym.training.tool_parser import ToolParser
 
 #: issue 13's target for the batched path on Loose Caboose (env-steps/s, whole loop)
 TARGET = ("loose_caboose", "vec", 20_000.0)
@@ -78,7 +79,9 @@ def measure(game_name: str, path: str, rollouts: int, seed: int = 0) -> dict[str
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym bench training --games loose_caboose --old-rollouts "
+                                "2 --new-rollouts 1")
     parser.add_argument("--games", nargs="+", default=["loose_caboose", "planes"])
     parser.add_argument("--old-rollouts", type=int, default=16,
                         help="PPO iterations timed on the old settings (1,024 steps each)")
@@ -108,7 +111,3 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         args.out.write_text(json.dumps({"machine": platform.processor() or platform.machine(),
                                         "cpus": os.cpu_count(), "rows": rows}, indent=2))
     return rows
-
-
-if __name__ == "__main__":
-    main()

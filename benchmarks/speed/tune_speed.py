@@ -1,15 +1,14 @@
 """Speed of the tuned Automobiles agent (issue 22, item 9): jitted whole games per second
 with tuned seats against rule-based seats (target: at least half), and the optimiser's
-wall time per market read from a ``transit_gym.training.tune`` output folder.
+wall time per market read from a ``transit-gym tune`` output folder.
 
-    python -m transit_gym.benchmarks.speed.tune_speed --games 400 [--tune-dir reports/tune]
+    transit-gym bench tune --games 400 [--tune-dir reports/tune]
 
 Compiling (or loading the compiled kernels) happens before the clock starts.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ from transit_gym.agents.registry import play_specs
 from transit_gym.agents.tuned import vector as tv
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.training.tool_parser import ToolParser
 
 CONFIGS = {
     "First Game, 2p": {"card_set": "First Game"},
@@ -52,8 +52,8 @@ def optimiser_times(folder: Path) -> list[tuple[str, float, int, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.speed.tune_speed",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym bench tune --games 100")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--tune-dir", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -75,7 +75,3 @@ def main(argv: list[str] | None = None) -> int:
         for stem, seconds, gens, stopped in optimiser_times(args.tune_dir):
             print(f"| {stem} | {seconds:.0f} | {gens} | {stopped} |")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

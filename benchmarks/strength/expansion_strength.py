@@ -1,6 +1,6 @@
 """How the rule-based Automobiles agent does against random play on Racing Season content.
 
-    python -m transit_gym.benchmarks.strength.expansion_strength [--sets expansion] \
+    transit-gym expansion-strength [--sets expansion] \
         [--tracks talladega monte_carlo tucson] [--games 200] [--seed 1] [--out F] \
         [--option drivers=true ...]
 
@@ -13,7 +13,6 @@ for at least 90% on each expansion set on each new track.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -25,6 +24,7 @@ import numpy as np
 from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.stats import wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 
 EXPANSION_TRACKS = ("talladega", "monte_carlo", "tucson")
 
@@ -67,9 +67,8 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(
-        prog="python -m transit_gym.benchmarks.strength.expansion_strength",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym expansion-strength --tracks tucson --games 20")
     parser.add_argument("--sets", default="expansion",
                         help="expansion (the six Racing Season sets) | suggested | one set name")
     parser.add_argument("--tracks", nargs="+", default=list(EXPANSION_TRACKS))
@@ -105,7 +104,3 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         (args.out / "table.md").write_text(table(rows) + "\n")
         (args.out / "rows.json").write_text(json.dumps(rows, indent=2))
     return rows
-
-
-if __name__ == "__main__":
-    main()

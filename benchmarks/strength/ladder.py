@@ -1,7 +1,7 @@
 """A ladder of agents for one game: every pair's score rate with its interval, and each
 agent's CPU per move and training time.
 
-    python -m transit_gym.benchmarks.strength.ladder \\
+    transit-gym ladder \\
         --game planes --agents random rule_based mcts \\
         mcts:1000 --games 200 --games-for mcts=100 mcts:1000=20 --seed 0 \\
         --out docs/ladders/planes.md
@@ -21,7 +21,6 @@ record when it holds one; otherwise the table says "see docs". ``--out FILE.md``
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -39,6 +38,7 @@ from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
 from transit_gym.training.run_folder import check_settings
 from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
+from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.tournament import (
     check_arguments,
     is_checkpoint_spec,
@@ -230,8 +230,9 @@ def out_paths(out: Path) -> tuple[Path, Path]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.strength.ladder",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym ladder --game loose_caboose --agents random "
+                                "rule_based --games 20 --out ladder.md")
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--agents", nargs="+", required=True,
@@ -279,7 +280,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(str(exc))
     except WorkerDiedError as exc:
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
-    command = "python -m transit_gym.benchmarks.strength.ladder " + " ".join(
+    command = "transit-gym ladder " + " ".join(
         argv if argv is not None else sys.argv[1:])
     text = markdown(report, command)
     print(text)
@@ -289,7 +290,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         paths[1].write_text(json.dumps({**report, "command": command}, indent=2) + "\n",
                             encoding="utf-8")
     return report
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """One compact markdown table from the JSON reports of ``benchmarks.strength.ladder`` (the README's
 "Ladders" table).
 
-    python -m transit_gym.benchmarks.strength.ladder_summary docs/ladders/*.json
+    transit-gym ladder-table docs/ladders/*.json
 
 A row per game and agent: its score rate against ``random``, ``rule_based`` and ``mcts``
 with the 95% interval (blank where the ladder has no such agent), CPU per move, training
@@ -10,13 +10,13 @@ wall time and where it uses hand-written rules. Game counts are in each game's l
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
 
 from transit_gym.benchmarks.strength.ladder import wall_text
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.tool_parser import ToolParser
 
 OPPONENTS = ("random", "rule_based", "mcts")
 
@@ -61,9 +61,8 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> str:
-    parser = argparse.ArgumentParser(
-        prog="python -m transit_gym.benchmarks.strength.ladder_summary",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym ladder-table docs/ladders/*.json")
     parser.add_argument("reports", nargs="+", type=Path, help="ladder JSON reports")
     args = parser.parse_args(argv)
     try:
@@ -72,7 +71,3 @@ def main(argv: list[str] | None = None) -> str:
         parser.error(str(exc))
     print(text, end="")
     return text
-
-
-if __name__ == "__main__":
-    main()

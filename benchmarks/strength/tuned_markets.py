@@ -1,8 +1,8 @@
 """Score the shipped tuned vectors against reference agents (issue 22, item 2's targets).
 
-    python -m transit_gym.benchmarks.strength.tuned_markets --against rule_based --games 200 \\
+    transit-gym tuned-markets --against rule_based --games 200 \\
         --out reports/tuned-vs-rule-based
-    python -m transit_gym.benchmarks.strength.tuned_markets --against mcts --games 40 \\
+    transit-gym tuned-markets --against mcts --games 40 \\
         --out reports/tuned-vs-mcts
 
 Each per-market vector in ``agents/tuned/markets/`` plays the market it was tuned on (the
@@ -17,7 +17,6 @@ other agent 50% (``--target`` sets one for all).
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from transit_gym.agents.tuned import SHIPPED
 from transit_gym.agents.tuned.vector import load
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.stats import wilson_interval
+from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.tournament import check_agents, run_tournament
 
 GAME = "automobiles"
@@ -87,8 +87,8 @@ def markdown(rows: list[dict[str, Any]], target: float | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.strength.tuned_markets",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym tuned-markets --against rule_based --games 20")
     parser.add_argument("--against", default="rule_based",
                         help="the reference agent spec (rule_based, mcts, mcts:N, ...)")
     parser.add_argument("--games", type=int, default=200)
@@ -125,7 +125,3 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         (args.out / "tuned_markets.md").write_text(text)
         (args.out / "tuned_markets.json").write_text(json.dumps(rows, indent=2))
     return rows
-
-
-if __name__ == "__main__":
-    main()

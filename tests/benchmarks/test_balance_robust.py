@@ -158,13 +158,15 @@ def test_chunks_are_made_lazily_for_an_enormous_number_of_games():
 
 
 # ----- command-line errors ------------------------------------------------------------------
-def _cli(module: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
+def _cli(command: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``transit-gym COMMAND ARGV...`` (``command`` may be two words) in a fresh process."""
     # the child imports the same transit_gym as this process: an installed one, or a source
     # folder on PYTHONPATH, made absolute because the child runs in another folder
     paths = [str(Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
              if p]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-    return subprocess.run([sys.executable, "-m", module, *argv], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "transit_gym.cli", *command.split(), *argv],
+                          cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -195,7 +197,7 @@ def test_balance_cli_bad_arguments_are_usage_errors(case, tmp_path):
     game = "automobiles" if case == "sets_not_utf8" else "loose_caboose"
     if "--out" not in argv:
         argv = [*argv, "--out", str(tmp_path / "report")]
-    run = _cli("transit_gym.benchmarks.balance.sweep", game, "--games", "2", "--quiet",
+    run = _cli("balance sweep", game, "--games", "2", "--quiet",
                "--no-plots", *argv, cwd=tmp_path)
     assert run.returncode == 2, run.stderr[-2000:]
     assert message in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
@@ -205,7 +207,7 @@ def test_balance_cli_bad_arguments_are_usage_errors(case, tmp_path):
 @pytest.mark.parametrize("case", ["workers_0", "out_is_a_file", "players_0", "ray_refused"])
 def test_tournament_cli_bad_arguments_are_usage_errors(case, tmp_path):
     argv, message = _bad_input(tmp_path)[case]
-    run = _cli("transit_gym.training.tournament", "--game", "loose_caboose", "--games", "2",
+    run = _cli("tournament", "--game", "loose_caboose", "--games", "2",
                "--quiet", *argv, cwd=tmp_path)
     assert run.returncode == 2, run.stderr[-2000:]
     assert message in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
@@ -213,7 +215,7 @@ def test_tournament_cli_bad_arguments_are_usage_errors(case, tmp_path):
 
 def test_a_tiny_sweep_runs_from_the_command_line(tmp_path):
     """The checks refuse bad input only: a good command still writes its report."""
-    run = _cli("transit_gym.benchmarks.balance.sweep", "loose_caboose", "--games", "3", "--quiet",
+    run = _cli("balance sweep", "loose_caboose", "--games", "3", "--quiet",
                "--no-plots", "--workers", "1", "--out", str(tmp_path / "r"), cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert len(_rows(tmp_path / "r")) == 3

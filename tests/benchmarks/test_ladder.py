@@ -89,7 +89,7 @@ def test_main_writes_markdown_and_json(tmp_path, capsys):
                           "--games", "4", "--cpu-moves", "2", "--out", str(out), "--quiet"])
     saved = json.loads(out.read_text())
     assert saved["score_rate"] == report["score_rate"]
-    assert saved["command"].startswith("python -m transit_gym.benchmarks.strength.ladder --game")
+    assert saved["command"].startswith("transit-gym ladder --game")
     assert out.with_suffix(".md").read_text() in capsys.readouterr().out
 
 

@@ -9,7 +9,8 @@ Every module's imports are read from its syntax tree, top-level and inside funct
 2. ``envs`` (the games, their registry and version modules);
 3. ``agents``;
 4. ``training``;
-5. ``benchmarks``.
+5. ``benchmarks``;
+6. ``cli`` (the ``transit-gym`` command, which runs the tools of every layer).
 
 A module may import its own layer and the layers below it, never one above; and no two
 modules may import one another, directly or through others (no cycle). Strings handed to
@@ -22,10 +23,11 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP_FOLDERS = ("envs", "agents", "training", "benchmarks")
+TOP_FOLDERS = ("envs", "agents", "training", "benchmarks", "cli")
 #: layer of each top folder (core is handled apart)
-LAYER_OF_TOP = {"envs": 1, "agents": 2, "training": 3, "benchmarks": 4}
-LAYER_NAMES = {0: "envs/core", 1: "envs", 2: "agents", 3: "training", 4: "benchmarks"}
+LAYER_OF_TOP = {"envs": 1, "agents": 2, "training": 3, "benchmarks": 4, "cli": 5}
+LAYER_NAMES = {0: "envs/core", 1: "envs", 2: "agents", 3: "training", 4: "benchmarks",
+               5: "cli"}
 CORE_EXTRA = {"transit_gym.envs", "transit_gym.envs._numba_cache"}
 
 
@@ -42,7 +44,7 @@ def module_files() -> dict[str, Path]:
 
 
 def layer(module: str) -> int:
-    """0 core, 1 envs, 2 agents, 3 training, 4 benchmarks."""
+    """0 core, 1 envs, 2 agents, 3 training, 4 benchmarks, 5 cli."""
     if module in CORE_EXTRA or module.startswith("transit_gym.envs.core"):
         return 0
     return LAYER_OF_TOP[module.split(".")[1]]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP_FOLDERS = ("envs", "agents", "training", "benchmarks")
+TOP_FOLDERS = ("envs", "agents", "training", "benchmarks", "cli")
 
 
 def _pyproject() -> dict:
@@ -38,6 +38,10 @@ def test_package_dir_maps_each_top_folder_under_transit_gym():
     assert mapping == {f"transit_gym.{top}": top for top in TOP_FOLDERS}
 
 
+def test_the_transit_gym_command_is_the_cli_main():
+    assert _pyproject()["project"]["scripts"] == {"transit-gym": "transit_gym.cli.main:main"}
+
+
 def test_license_field_is_spdx_and_matches_the_license_file():
     project = _pyproject()["project"]
     assert project["license"] == "MIT"
@@ -54,16 +58,17 @@ def test_exact_torch_pin_only_in_the_makefile():
 
 
 def test_users_own_envs_and_agents_packages_are_not_shadowed(tmp_path):
-    """A user's project with its own ``envs/`` and ``agents/`` packages imports both its
-    own and ours; importing every module of ours loads no top-level ``envs``/``agents``/
-    ``training``/``benchmarks`` module."""
-    for name in ("envs", "agents", "training", "benchmarks"):
+    """A user's project with its own ``envs/`` and ``agents/`` (and ``cli/``...) packages
+    imports both its own and ours; importing every module of ours loads no top-level
+    ``envs``/``agents``/``training``/``benchmarks``/``cli`` module."""
+    for name in TOP_FOLDERS:
         (tmp_path / name).mkdir()
         (tmp_path / name / "__init__.py").write_text(f"MINE = {name!r}\n")
     script = textwrap.dedent(
         """
         import importlib, pkgutil, sys
         import transit_gym.envs, transit_gym.agents, transit_gym.training, transit_gym.benchmarks
+        import transit_gym.cli.main
         from transit_gym.envs import loose_caboose_v0, automobiles_v0, automobile_v0, planes_v0
         from transit_gym.agents.registry import make_agent
         for pkg in (transit_gym.envs, transit_gym.agents):
@@ -71,7 +76,8 @@ def test_users_own_envs_and_agents_packages_are_not_shadowed(tmp_path):
                 if not info.name.endswith((".render",)):
                     importlib.import_module(info.name)
         leaked = sorted(m for m in sys.modules
-                        if m.split(".")[0] in ("envs", "agents", "training", "benchmarks"))
+                        if m.split(".")[0] in ("envs", "agents", "training", "benchmarks",
+                                               "cli"))
         assert not leaked, leaked
         import envs, agents
         assert envs.MINE == "envs" and agents.MINE == "agents"
@@ -103,6 +109,9 @@ def test_wheel_holds_one_import_name_with_data_and_typing(tmp_path):
     assert "transit_gym/envs/planes/airports/flying_cloud.toml" in names
     assert "transit_gym/envs/automobiles/track_daytona.toml" in names
     assert any(n.endswith("dist-info/licenses/LICENSE") for n in names)
+    entry_points = next(n for n in names if n.endswith("dist-info/entry_points.txt"))
+    assert "transit-gym = transit_gym.cli.main:main" in zipfile.ZipFile(wheel).read(
+        entry_points).decode()
     metadata = next(n for n in names if n.endswith("dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()
     assert "License-Expression: MIT" in text

@@ -56,11 +56,11 @@ def _python(args: list[str], env: dict[str, str] | None = None) -> subprocess.Co
 @pytest.mark.slow
 def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops():
     """Issue 14.1: "kernels that are cached on disk, all of them (today the fused closures
-    recompile in every process)". After ``python -m transit_gym.training.warmup`` a new
+    recompile in every process)". After ``transit-gym warmup`` a new
     process playing the game through every entry point (AEC env, validation, batch API,
     rollouts, agents) compiles none of our functions, loads the fused loops from the disk
     cache, and writes no compile notice."""
-    warm = _python(["-m", "transit_gym.training.warmup", "--games", SMALL_GAME])
+    warm = _python(["-m", "transit_gym.cli", "warmup", "--games", SMALL_GAME])
     assert f"warm-up {SMALL_GAME}" in warm.stderr and "100%" in warm.stderr
     assert "compiling numba kernels" not in warm.stderr  # the bar replaces the notice
     probe = _python(["-c", PROBE, SMALL_GAME])
@@ -95,7 +95,7 @@ def test_compile_notice_is_one_line_written_once_per_process(tmp_path):
     assert "compiling numba kernels" not in before
     lines = [line for line in after.splitlines() if "compiling numba kernels" in line]
     assert len(lines) == 1
-    assert lines[0].startswith("transit-gym:") and "transit_gym.training.warmup" in lines[0]
+    assert lines[0].startswith("transit-gym:") and "`transit-gym warmup`" in lines[0]
 
 
 LITERAL_SCRIPT = """
@@ -252,7 +252,7 @@ def test_the_demo_warmup_on_two_workers_fills_one_cache_the_demo_then_only_loads
     agent (not part of the demo) still compiles on first use."""
     cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
     games = [SMALL_GAME, "planes"]
-    warm = _python(["-m", "transit_gym.training.warmup", "--demo", "--jobs", "2", "--games",
+    warm = _python(["-m", "transit_gym.cli", "warmup", "--demo", "--jobs", "2", "--games",
                     *games], cache)
     assert "100%" in warm.stderr and all(f"{g}: " in warm.stderr for g in games)
     probe = _python(["-c", DEMO_PROBE, *games], cache)

@@ -42,5 +42,5 @@ def test_the_check_names_a_stale_file_a_changed_drawing_and_a_changed_command(tm
     assert "planes.png: recorded for another command" in problems
     assert pictures.main(["--check", "--folder", str(folder), "--only", *only]) == 1
     (folder / "planes.png").unlink()
-    assert any("planes.png: missing; run python -m transit_gym.training.replay" in p
+    assert any("planes.png: missing; run transit-gym replay" in p
                for p in pictures.check(folder, only))

@@ -265,9 +265,9 @@ def test_bad_command_lines_are_refused_with_the_reason(capsys):
     assert "--game is required" in capsys.readouterr().err
 
 
-def test_the_module_runs_from_the_command_line():
+def test_play_runs_from_the_command_line():
     result = subprocess.run(
-        [sys.executable, "-m", "transit_gym.training.play", "--game", "loose_caboose",
+        [sys.executable, "-m", "transit_gym.cli", "play", "--game", "loose_caboose",
          "--players", "2", "--seed", "5", "--vs", "random"],
         input="h\nq\n", capture_output=True, text=True, env=dict(os.environ), timeout=600)
     assert result.returncode == 0, result.stderr
