@@ -1,6 +1,6 @@
 """Play any game in the terminal against built-in agents.
 
-    python -m transit_gym.training.play --game planes --players 3 --seat 0 --vs rule_based random
+    transit-gym play --game planes --players 3 --seat 0 --vs rule_based random
 
 Each time it is your turn you see the other seats' moves since your last turn, the lines
 of the table that changed (the whole table on your first turn, after an undo or a load,

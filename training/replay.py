@@ -1,6 +1,6 @@
 """Record a seeded game between built-in agents as a GIF, an MP4 or one PNG frame.
 
-    python -m transit_gym.training.replay --game planes --players 4 --agents rule_based \\
+    transit-gym replay --game planes --players 4 --agents rule_based \\
         --seed 3 --out planes.gif
 
 Every frame is the game's ``rgb_array`` picture with a caption naming the decision just
