@@ -51,7 +51,11 @@ from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.exit_dagger import dagger_tasks
 from transit_gym.training.exit_samples import Decisions, teacher_target
-from transit_gym.training.runner import check_backend, make_backend, run_with_progress
+from transit_gym.training.runs.backends import check_backend, make_backend, run_with_progress
+from transit_gym.training.runs.folder import differences, refuse
+from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.seating import play_seated
+from transit_gym.training.runs.seeds import derive
 
 #: settings that may change between a run and its resumption
 RESUMABLE = ("iterations", "workers", "ray", "eval_games", "progress")
@@ -119,8 +123,8 @@ class TeacherTask:
 
 
 def _game_seed(seed: int, iteration: int, index: int) -> int:
-    words = np.random.SeedSequence([seed, iteration, index, 0xE817]).generate_state(2)
-    return int(words[0]) | (int(words[1]) << 32)
+    """The seed of game ``index`` of ``iteration`` (``training.runs.seeds``, salted)."""
+    return derive(seed, iteration, index, 0xE817)
 
 
 def improved_policy(result, mask: np.ndarray, c_visit: float = 50.0,
@@ -273,13 +277,9 @@ def evaluate(game: Game, net: Network, settings: ExitSettings, iteration: int
             for g in range(n):
                 seed = _game_seed(settings.seed, 10_000 + iteration, g)
                 learner_seat = g % game.num_players
-                learner.reset(seed)
-                opponent.reset(seed + 1)
-                state = game.new_state(seed)
-                while (player := game.current_player(state)) >= 0:
-                    agent = learner if player == learner_seat else opponent
-                    game.apply(state, agent.act_state(state, player))
-                rewards = game.rewards(state)
+                seats = [0 if seat == learner_seat else 1 for seat in range(game.num_players)]
+                rewards = play_seated(game, [learner, opponent], seats, seed,
+                                      agent_seeds=[seed, seed + 1]).rewards
                 best = rewards.max()
                 if rewards[learner_seat] == best:
                     score += 1.0 / int((rewards == best).sum())
@@ -304,15 +304,12 @@ class Run:
         self._save()
 
     def _check(self, stored: dict[str, Any]) -> None:
-        mine = json.loads(json.dumps(asdict(self.settings)))
         # a run stored before a setting existed had that setting's default
         defaults = {f.name: f.default for f in fields(ExitSettings) if f.default is not MISSING}
-        diffs = [f"{k}: stored {stored.get(k, defaults.get(k))!r}, now {v!r}"
-                 for k, v in mine.items()
-                 if k not in RESUMABLE and stored.get(k, defaults.get(k)) != v]
-        if diffs:
-            raise ConfigError(f"--out {self.out} holds a run with other settings (use another "
-                              f"folder): " + "; ".join(diffs))
+        mine = asdict(self.settings)
+        known = {k: v for k, v in stored.items() if k in mine}   # settings since removed: not
+        refuse(self.out, differences(known, mine, ignore=RESUMABLE, defaults=defaults),
+               "a run")
 
     def _save(self) -> None:
         self.meta_path.write_text(json.dumps({"settings": asdict(self.settings),
@@ -486,15 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def settings_from_args(args: argparse.Namespace) -> ExitSettings:
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--option takes KEY=VALUE, got {item!r}")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
+    options = parse_options(args.option)
     for name in ("iterations", "games", "simulations", "epochs", "batch", "buffer"):
         least = 0 if name == "iterations" and args.teacher is not None else 1
         if getattr(args, name) < least:
@@ -509,7 +498,7 @@ def settings_from_args(args: argparse.Namespace) -> ExitSettings:
                 raise ConfigError(f"--{name.replace('_', '-')} must be >= 1 with --teacher, "
                                   f"got {getattr(args, name)}")
         from transit_gym.envs.registry import game_class
-        from transit_gym.training.tournament import check_agents
+        from transit_gym.training.runs.specs import check_agents
 
         check_agents([args.teacher], game_class(args.game)(num_players=args.players,
                                                               **options))

@@ -49,7 +49,7 @@ import numpy as np
 from transit_gym.agents.tuned import vector as tv
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
-from transit_gym.training.runner import make_backend
+from transit_gym.training.runs.backends import make_backend
 from transit_gym.training.stats import seat_wins, wilson_interval
 
 GAME = "automobiles"
@@ -256,7 +256,7 @@ def _bar(total: int, label: str):
 
         return tqdm(total=total, desc=label, unit="gen")
     except ImportError:
-        from transit_gym.training.progress import Progress
+        from transit_gym.training.runs.progress import Progress
 
         return Progress(total, label=label)
 

@@ -449,7 +449,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import json
 
     from transit_gym.envs.core.errors import ConfigError
-    from transit_gym.training.run_folder import load_csv
+    from transit_gym.training.runs.folder import load_csv
 
     parser = argparse.ArgumentParser(prog="python -m transit_gym.benchmarks.balance.balance_report",
                                      description="compare the set rankings of two sweeps")

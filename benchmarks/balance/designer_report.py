@@ -23,7 +23,7 @@ from pathlib import Path
 
 from transit_gym.benchmarks.balance.balance_report import reconstructed_markdown
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training.runner import check_out
+from transit_gym.training.runs.backends import check_out
 
 PARTS = (("balance", "report.md", "Card-set balance"),
          ("power", "power.md", "What each card, driver and sponsor is worth (restricted and forced "

@@ -22,7 +22,7 @@ from transit_gym.agents.tuned import vector as tv
 from transit_gym.benchmarks.balance import market_race as race
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training import tune
-from transit_gym.training.runner import make_backend, run_with_progress
+from transit_gym.training.runs.backends import make_backend, run_with_progress
 from transit_gym.training.stats import wilson_interval
 
 TUNED_DIR = "tuned"

@@ -37,16 +37,13 @@ from typing import Any
 import numpy as np
 
 from transit_gym.benchmarks.balance import balance_report, card_sets
-from transit_gym.benchmarks.balance.sweep import (
-    Sweep,
-    load_csv,
-    parse_agents,
-    parse_options,
-    run_sweep,
-)
+from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
-from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.folder import load_csv
+from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.specs import parse_agents
 
 #: the level that plays each set with its own tuned vector (``tuned:markets[:DIR]``)
 MARKETS_LEVEL = "tuned:markets"
