@@ -18,7 +18,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, text = item.partition("=")
         if not sep or not key.isidentifier():
-            raise ConfigError(f"--option needs KEY=VALUE with a KEY such as drivers, got {item!r}")
+            raise ConfigError(f"--option takes key=value pairs (KEY=VALUE with a KEY such as "
+                              f"drivers), got {item!r}")
         try:
             options[key] = json.loads(text)
         except json.JSONDecodeError:
