@@ -50,7 +50,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.exit_dagger import dagger_tasks
-from transit_gym.training.exit_samples import Decisions, teacher_target
+from transit_gym.training.exit_samples import Sampler, teacher_target
 from transit_gym.training.runs.backends import check_backend, make_backend, run_with_progress
 from transit_gym.training.runs.folder import differences, refuse
 from transit_gym.training.runs.options import parse_options
@@ -161,29 +161,30 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
     agent = NetSearchAgent(game, net, simulations=task.simulations, c_puct=task.c_puct,
                            root_noise=task.root_noise, seed=task.seed)
     rng = np.random.default_rng([task.seed & 0xFFFFFFFF, task.seed >> 32, 7])
-    state = game.new_state(task.seed)
-    decisions = Decisions(game)
     moves = np.zeros(game.num_players, dtype=np.int64)
-    while (player := game.current_player(state)) >= 0:
-        mask = game.legal_mask(state)
-        legal = np.flatnonzero(mask)
-        if legal.size == 1:
-            game.apply(state, int(legal[0]))
-            continue
+
+    def decide(state, player: int, mask: np.ndarray) -> tuple[np.ndarray, int]:
         result = agent.search(state, player)
         if task.target == "visits":
             visits = result.visits * mask
             target = visits / visits.sum()
         else:
             target = improved_policy(result, mask.astype(bool))
-        decisions.add(state, player, mask, target)
         if moves[player] < task.sample_moves:
             action = int(rng.choice(game.num_actions, p=target))
         else:
             action = result.action
         moves[player] += 1
-        game.apply(state, action)
-    return decisions.samples(state)
+        return target, action
+
+    return _sampled_game(game, Sampler(game, decide), task.seed)
+
+
+def _sampled_game(game: Game, sampler: Sampler, seed: int) -> dict[str, np.ndarray]:
+    """The samples of one game of ``sampler`` at every seat (``training.runs.seating``;
+    the game seeded by ``seed``, its agents seeded when made)."""
+    played = play_seated(game, [sampler], [0] * game.num_players, seed, agent_seeds=[None])
+    return sampler.decisions.samples(played.state)
 
 
 def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
@@ -193,18 +194,8 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
 
     game = cached_game(task.game, task.players, task.options)
     agent = make_agent(task.teacher, game, seed=task.seed)
-    state = game.new_state(task.seed)
-    decisions = Decisions(game)
-    while (player := game.current_player(state)) >= 0:
-        mask = game.legal_mask(state)
-        legal = np.flatnonzero(mask)
-        if legal.size == 1:
-            game.apply(state, int(legal[0]))
-            continue
-        target, action = teacher_target(agent, state, player, mask)
-        decisions.add(state, player, mask, target)
-        game.apply(state, action)
-    return decisions.samples(state)
+    return _sampled_game(game, Sampler(game, lambda state, player, mask: teacher_target(
+        agent, state, player, mask)), task.seed)
 
 
 def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
