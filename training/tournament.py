@@ -38,6 +38,7 @@ from transit_gym.training.runs.backends import (
     run_with_progress,
 )
 from transit_gym.training.runs.folder import CsvSink, check_settings, data_file_settings, load_csv
+from transit_gym.training.runs.options import add_run_arguments
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import agent_fingerprints, check_agents, load_agent
 from transit_gym.training.stats import elo_ratings, seat_wins, wilson_interval
@@ -273,13 +274,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
                         help="fewer (or more) games for every pair holding agent SPEC, e.g. "
                              "mcts:1000=40 (the smallest applies when both agents have one)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="folder for settings.json, games.csv (resumable) and "
-                             "report.md/json")
-    parser.add_argument("--quiet", action="store_true")
+    add_run_arguments(parser, out_help="folder for settings.json, games.csv (resumable) "
+                                       "and report.md/json")
     args = parser.parse_args(argv)
     try:
         players, games_for = check_arguments(args.game, args.players, args.agents, args.games,

@@ -55,7 +55,7 @@ from transit_gym.training.runs.backends import (
     run_with_progress,
 )
 from transit_gym.training.runs.folder import check_settings
-from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.options import add_run_arguments, parse_options
 from transit_gym.training.runs.seating import play_seated, restrict_agents
 from transit_gym.training.runs.specs import load_agent, parse_agents
 from transit_gym.training.stats import seat_wins, wilson_interval
@@ -623,15 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--forced-want", type=float, default=10.0,
                         help="forced play: the seat buys the card until it owns this many "
                              "cubes of it, the start bag included (default 10)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="another env option (VALUE read as JSON), e.g. laps=2")
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
-                        help="run on Ray (local Ray when no ADDRESS)")
+    add_run_arguments(parser, options=True)
     parser.add_argument("--no-plots", action="store_true")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 

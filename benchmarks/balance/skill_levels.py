@@ -42,7 +42,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
 from transit_gym.training.runs.folder import load_csv
-from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.options import add_run_arguments, parse_options
 from transit_gym.training.runs.specs import parse_agents
 
 #: the level that plays each set with its own tuned vector (``tuned:markets[:DIR]``)
@@ -352,15 +352,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level-games", action="append", default=[], metavar="LEVEL=N",
                         help="N games per set at LEVEL instead of --games (e.g. mcts=40); "
                              "repeatable")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    add_run_arguments(parser, options=True)
     parser.add_argument("--bootstrap", type=int, default=400,
                         help="bootstrap rounds for the Kendall intervals (0: none)")
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
     parser.add_argument("--no-plots", action="store_true")
-    parser.add_argument("--quiet", action="store_true")
     return parser
 
 

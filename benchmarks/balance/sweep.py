@@ -45,7 +45,7 @@ from transit_gym.training.runs.folder import (
     data_file_settings,
     load_csv,
 )
-from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.options import add_run_arguments, parse_options
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import (
     agent_fingerprints,
@@ -217,8 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--agents", default="rule_based",
                         help="rule_based | random | mcts | mcts:N | mcts:N:rule_based | checkpoint "
                              "path; one or one per seat")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=None)
+    add_run_arguments(parser)
     parser.add_argument("--card-data", default=None, help="card table file (passed to the env)")
     parser.add_argument("--track", default=None,
                         help="track name or file (passed to the env)")
@@ -226,11 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="any other env option, e.g. drivers=true, weaving=true, "
                              "accelerated_play=true, laps=5 (VALUE read as JSON, else text); "
                              "repeatable")
-    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
-                        help="run on Ray (local Ray when no ADDRESS)")
     parser.add_argument("--no-plots", action="store_true")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 

@@ -28,11 +28,14 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, out_help: str | None = None,
-                      seed: bool = True) -> None:
+                      options: bool = False) -> None:
     """The flags of every tool that plays games on the backends: ``--seed``, ``--workers``,
-    ``--ray [ADDRESS]``, ``--out`` and ``--quiet``."""
-    if seed:
-        parser.add_argument("--seed", type=int, default=0)
+    ``--ray [ADDRESS]``, ``--out``, ``--quiet`` and, with ``options``, ``--option``."""
+    parser.add_argument("--seed", type=int, default=0)
+    if options:
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                            help="an env option, e.g. drivers=true, laps=5 (VALUE read as "
+                                 "JSON, else text); repeatable")
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
     parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
                         help="run on Ray (local Ray when no ADDRESS)")
