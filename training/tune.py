@@ -51,6 +51,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.runs.backends import make_backend
 from transit_gym.training.runs.folder import SETTINGS_FILE, differences, read_settings
+from transit_gym.training.runs.progress import Progress
 from transit_gym.training.stats import seat_wins, wilson_interval
 
 GAME = "automobiles"
@@ -251,17 +252,6 @@ def _evaluate(task: tuple) -> tuple[Any, float, int]:
 
 
 # ----- the search ----------------------------------------------------------------------------
-def _bar(total: int, label: str):
-    try:
-        from tqdm import tqdm
-
-        return tqdm(total=total, desc=label, unit="gen")
-    except ImportError:
-        from transit_gym.training.runs.progress import Progress
-
-        return Progress(total, label=label)
-
-
 def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: bool,
                told=None, **options) -> tuple[Any, list[dict[str, Any]], str, float]:
     """The one CMA-ES loop of the tuner: from ``x0`` (step ``settings.sigma``, seeded by
@@ -277,7 +267,7 @@ def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: b
         opts["popsize"] = settings.popsize
     es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
     log: list[dict[str, Any]] = []
-    bar = _bar(settings.generations, label) if show else None
+    bar = Progress(settings.generations, label=label, unit="gen") if show else None
     started = time.perf_counter()
     stopped_by = "generations"
     try:
