@@ -6,14 +6,14 @@
 Every pair of agents plays ``--games`` games. In a game the seats alternate between
 the two agents (A, B, A, ...), starting with A in even games and B in odd ones, so
 both sit everywhere; an agent's score in a game is its seats' share of the win.
-Built-in agents play inside numba; checkpoints through the Python rules API. Game i
-of every pair is seeded by ``(--seed, i)``; ``--workers`` and ``--ray`` change the
-speed, never the results. With ``--out`` the settings go to ``settings.json`` and every
-game to ``games.csv`` as it finishes: a stopped tournament resumes from it (a larger
-``--games`` plays only the missing games), and a folder holding a tournament with other
-settings is refused before any game (exit status 2, each difference named). A checkpoint
-agent is checked against the game (its recorded game and observation layout) before any
-game too.
+Built-in agents play inside numba; the others in the run layer's Python game loop
+(``training.runs.seating``). Game i of every pair is seeded by ``(--seed, i)``;
+``--workers`` and ``--ray`` change the speed, never the results. With ``--out`` the
+settings go to ``settings.json`` and every game to ``games.csv`` as it finishes: a
+stopped tournament resumes from it (a larger ``--games`` plays only the missing games),
+and a folder holding a tournament with other settings is refused before any game (exit
+status 2, each difference named). A checkpoint agent is checked against the game (its
+recorded game and observation layout) before any game too.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ Season's six), ``random:N`` (N random sets of base cards drawn from
 the seed), a file listing sets (one per line: ``name: card, card, card, card, card``),
 or ``none`` (the game's default configuration; any game). ``--agents`` takes the
 built-in agents, the search agent (``mcts``, ``mcts:N``, ``mcts:N:rule_based``) or a
-MaskablePPO checkpoint. Game ``i`` of every set is seeded by ``(--seed, i)`` (agents
-with a random stream are reseeded from ``(--seed, i, seat)``), so sets are compared on
+MaskablePPO checkpoint (played in ``training.runs.seating``). Game ``i`` of every set is
+seeded by ``(--seed, i)`` (agents with a random stream are reseeded from
+``(--seed, i, seat)``: ``training.runs.seeds``), so sets are compared on
 the same chance streams, and any backend or worker count gives the same games. Results
 go to ``games.csv`` (one row per game; an interrupted run resumes from it),
 ``report.md``, ``summary.json`` and PNG plots. ``settings.json`` keeps what decides the
