@@ -54,7 +54,7 @@ from transit_gym.training.runs.backends import (
     make_backend,
     run_with_progress,
 )
-from transit_gym.training.runs.folder import check_settings
+from transit_gym.training.runs.folder import CsvSink, check_settings
 from transit_gym.training.runs.options import add_run_arguments, parse_options
 from transit_gym.training.runs.seating import play_seated, restrict_agents
 from transit_gym.training.runs.specs import load_agent, parse_agents
@@ -418,16 +418,10 @@ def run(settings: Settings, out: Path, workers: int | None = None,
     if todo:   # compile (and fill the disk cache) before forking
         run_cell(Cell(**{**todo[0].__dict__, "count": 1}))
     backend = make_backend(workers, ray_address)
-    fresh_file = not path.exists() or not rows
-    with path.open("w" if fresh_file else "a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS)
-        if fresh_file:
-            writer.writeheader()
-        for records in run_with_progress(backend, ((run_cell, c) for c in todo), total,
-                                         progress):
-            writer.writerows(records)
-            handle.flush()
-            rows.extend(records)
+    sink = CsvSink(path, rows)
+    for records in run_with_progress(backend, ((run_cell, c) for c in todo), total, progress):
+        sink.write(records)
+        rows.extend(records)
     summary = summarise(plan, rows)
     (out / "power.json").write_text(json.dumps(summary, indent=2))
     (out / "power.md").write_text(markdown(summary))
