@@ -301,7 +301,7 @@ def run_search(settings: Settings, space: race.MarketSpace, out: Path,
     """Race the markets, replay the finalists, and write every output."""
     check_out(out)
     check_settings(out, settings.as_json(), None, games_file=ROUNDS_FILE, growable=(),
-                   may_gain=("tuning",), what="a market search")
+                   may_gain=("tuning",), what="a market search", nested=False)
     # tuning changes none of the race's games, so a search stored without it gains it
     markets = race.sample_markets(space, settings.markets, settings.seed)
     search = Search(settings, space, out, workers, ray_address, progress)

@@ -67,19 +67,20 @@ def _short(value: Any) -> str:
 
 def differences(stored: dict[str, Any], new: dict[str, Any],
                 ignore: Sequence[str] = (*GROWABLE, *INFORMATIONAL),
-                defaults: dict[str, Any] | None = None) -> list[tuple[str, Any, Any]]:
+                defaults: dict[str, Any] | None = None, nested: bool = True
+                ) -> list[tuple[str, Any, Any]]:
     """``(setting, stored value, new value)`` for every setting that differs, except the
     ``ignore``d ones (by default the ``GROWABLE`` and ``INFORMATIONAL`` ones). A setting
     missing from ``stored`` (a folder made before it existed) counts as its value in
-    ``defaults``. A table (dict) setting is compared key by key
-    (``options.laps``)."""
+    ``defaults``. A table (dict) setting is compared key by key (``options.laps``), or
+    whole when not ``nested``."""
     found = []
     defaults = defaults or {}
     for key in sorted(set(stored) | set(new)):
         if key in ignore:
             continue
         old, now = stored.get(key, defaults.get(key)), new.get(key)
-        if isinstance(old, dict) and isinstance(now, dict):
+        if nested and isinstance(old, dict) and isinstance(now, dict):
             found += [(f"{key}.{sub}", a, b) for sub, a, b in differences(old, now)]
         elif _normal(old) != _normal(now):
             found.append((key, old, now))
@@ -112,7 +113,8 @@ def read_settings(path: Path, what: str = "settings file of this tool") -> dict[
 
 def check_settings(out: Path, settings: dict[str, Any], tool: str | None,
                    games_file: str = "games.csv", growable: Sequence[str] = GROWABLE,
-                   may_gain: Sequence[str] = (), what: str = "the games of a run") -> None:
+                   may_gain: Sequence[str] = (), what: str = "the games of a run",
+                   nested: bool = True) -> None:
     """Store ``settings`` in ``out`` (first run) or check them against the stored ones.
 
     Raises :class:`SettingsMismatchError` naming each difference, and ``ConfigError`` when
@@ -120,7 +122,8 @@ def check_settings(out: Path, settings: dict[str, Any], tool: str | None,
     its games cannot be attributed). ``tool`` (None: not stored) and ``format`` are kept
     in the file. On a match, a ``growable`` setting stored becomes the larger of the two
     (what the CSV may hold); settings of ``may_gain`` that the stored file lacks are added
-    to it (settings that change none of the stored games)."""
+    to it (settings that change none of the stored games). ``nested``: as for
+    :func:`differences`."""
     new = _normal(settings if tool is None
                   else {"format": SETTINGS_FORMAT, "tool": tool, **settings})
     path = out / SETTINGS_FILE
@@ -134,7 +137,8 @@ def check_settings(out: Path, settings: dict[str, Any], tool: str | None,
         return
     stored = read_settings(path)
     gained = [k for k in may_gain if k not in stored and k in new]
-    refuse(out, differences(stored, new, ignore=(*growable, *INFORMATIONAL, *gained)), what,
+    refuse(out, differences(stored, new, ignore=(*growable, *INFORMATIONAL, *gained),
+                            nested=nested), what,
            "Use another --out, or the stored settings"
            + (f" (only {', '.join('--' + k for k in growable)} may change: a larger number "
               f"plays the missing games)." if growable else "."))
