@@ -9,6 +9,8 @@ import numpy as np
 
 from transit_gym.agents.base import Agent
 from transit_gym.envs.core.game import Game
+from transit_gym.training.runs.seating import play_seated
+from transit_gym.training.runs.seeds import rotation_seed
 
 
 @dataclass
@@ -27,15 +29,10 @@ class MatchResult:
 
 
 def play_game(game: Game, seats: Sequence[Agent], seed: int, stream: int = 0) -> np.ndarray:
-    """One game with ``seats[i]`` at seat i; returns the terminal rewards."""
-    state = game.new_state(seed, stream)
-    for i, agent in enumerate(seats):
-        agent.reset(seed * 1_000_003 + stream * 101 + i)
-    while True:
-        player = game.current_player(state)
-        if player < 0:
-            return game.rewards(state)
-        game.apply(state, seats[player].act_state(state, player))
+    """One game with ``seats[i]`` at seat i (``training.runs.seating``, the agents reseeded
+    by ``seeds.rotation_seed``); returns the terminal rewards."""
+    agent_seeds = [rotation_seed(seed, stream, i) for i in range(len(seats))]
+    return play_seated(game, seats, range(len(seats)), seed, stream, agent_seeds).rewards
 
 
 def rotate_match(game: Game, agents: Sequence[Agent], n_games: int, seed: int) -> MatchResult:

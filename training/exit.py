@@ -50,8 +50,12 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.exit_dagger import dagger_tasks
-from transit_gym.training.exit_samples import Decisions, teacher_target
-from transit_gym.training.runner import check_backend, make_backend, run_with_progress
+from transit_gym.training.exit_samples import Sampler, teacher_target
+from transit_gym.training.runs.backends import check_backend, make_backend, run_with_progress
+from transit_gym.training.runs.folder import differences, refuse
+from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.seating import play_seated
+from transit_gym.training.runs.seeds import derive
 from transit_gym.training.tool_parser import ToolParser
 
 #: settings that may change between a run and its resumption
@@ -120,8 +124,8 @@ class TeacherTask:
 
 
 def _game_seed(seed: int, iteration: int, index: int) -> int:
-    words = np.random.SeedSequence([seed, iteration, index, 0xE817]).generate_state(2)
-    return int(words[0]) | (int(words[1]) << 32)
+    """The seed of game ``index`` of ``iteration`` (``training.runs.seeds``, salted)."""
+    return derive(seed, iteration, index, 0xE817)
 
 
 def improved_policy(result, mask: np.ndarray, c_visit: float = 50.0,
@@ -158,29 +162,30 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
     agent = NetSearchAgent(game, net, simulations=task.simulations, c_puct=task.c_puct,
                            root_noise=task.root_noise, seed=task.seed)
     rng = np.random.default_rng([task.seed & 0xFFFFFFFF, task.seed >> 32, 7])
-    state = game.new_state(task.seed)
-    decisions = Decisions(game)
     moves = np.zeros(game.num_players, dtype=np.int64)
-    while (player := game.current_player(state)) >= 0:
-        mask = game.legal_mask(state)
-        legal = np.flatnonzero(mask)
-        if legal.size == 1:
-            game.apply(state, int(legal[0]))
-            continue
+
+    def decide(state, player: int, mask: np.ndarray) -> tuple[np.ndarray, int]:
         result = agent.search(state, player)
         if task.target == "visits":
             visits = result.visits * mask
             target = visits / visits.sum()
         else:
             target = improved_policy(result, mask.astype(bool))
-        decisions.add(state, player, mask, target)
         if moves[player] < task.sample_moves:
             action = int(rng.choice(game.num_actions, p=target))
         else:
             action = result.action
         moves[player] += 1
-        game.apply(state, action)
-    return decisions.samples(state)
+        return target, action
+
+    return _sampled_game(game, Sampler(game, decide), task.seed)
+
+
+def _sampled_game(game: Game, sampler: Sampler, seed: int) -> dict[str, np.ndarray]:
+    """The samples of one game of ``sampler`` at every seat (``training.runs.seating``;
+    the game seeded by ``seed``, its agents seeded when made)."""
+    played = play_seated(game, [sampler], [0] * game.num_players, seed, agent_seeds=[None])
+    return sampler.decisions.samples(played.state)
 
 
 def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
@@ -190,18 +195,8 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
 
     game = cached_game(task.game, task.players, task.options)
     agent = make_agent(task.teacher, game, seed=task.seed)
-    state = game.new_state(task.seed)
-    decisions = Decisions(game)
-    while (player := game.current_player(state)) >= 0:
-        mask = game.legal_mask(state)
-        legal = np.flatnonzero(mask)
-        if legal.size == 1:
-            game.apply(state, int(legal[0]))
-            continue
-        target, action = teacher_target(agent, state, player, mask)
-        decisions.add(state, player, mask, target)
-        game.apply(state, action)
-    return decisions.samples(state)
+    return _sampled_game(game, Sampler(game, lambda state, player, mask: teacher_target(
+        agent, state, player, mask)), task.seed)
 
 
 def fit(net: Network, samples: dict[str, np.ndarray], settings: ExitSettings,
@@ -274,13 +269,9 @@ def evaluate(game: Game, net: Network, settings: ExitSettings, iteration: int
             for g in range(n):
                 seed = _game_seed(settings.seed, 10_000 + iteration, g)
                 learner_seat = g % game.num_players
-                learner.reset(seed)
-                opponent.reset(seed + 1)
-                state = game.new_state(seed)
-                while (player := game.current_player(state)) >= 0:
-                    agent = learner if player == learner_seat else opponent
-                    game.apply(state, agent.act_state(state, player))
-                rewards = game.rewards(state)
+                seats = [0 if seat == learner_seat else 1 for seat in range(game.num_players)]
+                rewards = play_seated(game, [learner, opponent], seats, seed,
+                                      agent_seeds=[seed, seed + 1]).rewards
                 best = rewards.max()
                 if rewards[learner_seat] == best:
                     score += 1.0 / int((rewards == best).sum())
@@ -305,15 +296,12 @@ class Run:
         self._save()
 
     def _check(self, stored: dict[str, Any]) -> None:
-        mine = json.loads(json.dumps(asdict(self.settings)))
         # a run stored before a setting existed had that setting's default
         defaults = {f.name: f.default for f in fields(ExitSettings) if f.default is not MISSING}
-        diffs = [f"{k}: stored {stored.get(k, defaults.get(k))!r}, now {v!r}"
-                 for k, v in mine.items()
-                 if k not in RESUMABLE and stored.get(k, defaults.get(k)) != v]
-        if diffs:
-            raise ConfigError(f"--out {self.out} holds a run with other settings (use another "
-                              f"folder): " + "; ".join(diffs))
+        mine = asdict(self.settings)
+        known = {k: v for k, v in stored.items() if k in mine}   # settings since removed: not
+        refuse(self.out, differences(known, mine, ignore=RESUMABLE, defaults=defaults),
+               "a run")
 
     def _save(self) -> None:
         self.meta_path.write_text(json.dumps({"settings": asdict(self.settings),
@@ -488,15 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def settings_from_args(args: argparse.Namespace) -> ExitSettings:
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--option takes KEY=VALUE, got {item!r}")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
+    options = parse_options(args.option)
     for name in ("iterations", "games", "simulations", "epochs", "batch", "buffer"):
         least = 0 if name == "iterations" and args.teacher is not None else 1
         if getattr(args, name) < least:
@@ -511,7 +491,7 @@ def settings_from_args(args: argparse.Namespace) -> ExitSettings:
                 raise ConfigError(f"--{name.replace('_', '-')} must be >= 1 with --teacher, "
                                   f"got {getattr(args, name)}")
         from transit_gym.envs.registry import game_class
-        from transit_gym.training.tournament import check_agents
+        from transit_gym.training.runs.specs import check_agents
 
         check_agents([args.teacher], game_class(args.game)(num_players=args.players,
                                                               **options))

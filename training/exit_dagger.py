@@ -26,6 +26,7 @@ import numpy as np
 from transit_gym.agents.learned.network import Network, NetworkRecord
 from transit_gym.envs.registry import cached_game
 from transit_gym.training.exit_samples import Decisions, teacher_target
+from transit_gym.training.runs.seating import play_seated
 
 
 @dataclass(frozen=True)
@@ -52,16 +53,17 @@ def dagger_game(task: DaggerTask) -> dict[str, np.ndarray]:
     player_agent = NetAgent(game, Network(NetworkRecord.from_json(task.record_json),
                                           task.weights))
     teacher = make_agent(task.teacher, game, seed=task.seed)
-    player_agent.reset(task.seed)
-    state = game.new_state(task.seed)
     decisions = Decisions(game)
-    while (player := game.current_player(state)) >= 0:
+
+    def label(state, player: int) -> None:
         mask = game.legal_mask(state)
         if np.count_nonzero(mask) > 1:
             target, _ = teacher_target(teacher, state, player, mask)
             decisions.add(state, player, mask, target)
-        game.apply(state, player_agent.act_state(state, player))
-    return decisions.samples(state)
+
+    played = play_seated(game, [player_agent], [0] * game.num_players, task.seed,
+                         agent_seeds=[task.seed], before=label)
+    return decisions.samples(played.state)
 
 
 def dagger_tasks(settings, net: Network, iteration: int, options, game_seed

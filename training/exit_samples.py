@@ -6,9 +6,16 @@ at one decision. Shared by the trainer's self-play and teacher games
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from transit_gym.envs.core.game import Game
+from transit_gym.agents.base import Agent
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.game import Game, State
+
+#: ``decide(state, seat, mask)``: a decision's policy target and the action played
+Decide = Callable[[State, int, np.ndarray], tuple[np.ndarray, int]]
 
 
 class Decisions:
@@ -53,3 +60,25 @@ def teacher_target(agent, state, player: int, mask: np.ndarray) -> tuple[np.ndar
         action = agent.act_state(state, player)
         target[action] = 1.0
     return target / target.sum(), action
+
+
+class Sampler(Agent):
+    """A seat player of ``training.runs.seating`` that records every decision it is asked:
+    ``decide`` gives the policy target and the action. It counts as a searching agent, so
+    the loop plays forced moves (one legal action) without asking it: they teach nothing."""
+
+    name = "sampler"
+    needs_state = True
+
+    def __init__(self, game: Game, decide: Decide):
+        self.game, self.decide = game, decide
+        self.decisions = Decisions(game)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        raise ConfigError("the sampler decides from the game state: call act_state")
+
+    def act_state(self, state: State, seat: int) -> int:
+        mask = self.game.legal_mask(state)
+        target, action = self.decide(state, seat, mask)
+        self.decisions.add(state, seat, mask, target)
+        return action

@@ -15,9 +15,10 @@ import sys
 from typing import Any
 
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.runs.specs import check_agents
 from transit_gym.training.stats import wilson_interval
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.tournament import check_agents, run_tournament
+from transit_gym.training.tournament import run_tournament
 
 #: the boards the generalist trains on, and the one it never sees
 TRAINING_BOARDS = ("daytona", "monza", "talladega", "monte_carlo")

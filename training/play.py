@@ -41,8 +41,8 @@ from transit_gym.envs.core.errors import ConfigError, StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import fresh_seed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.train import parse_options
 
 SAVE_FORMAT = "transit_gym.play/1"
 #: attributes holding the random streams of the built-in agents (``agents.base``)

@@ -23,8 +23,8 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.train import parse_options
 
 CAPTION_H = 20
 WRITERS = (".gif", ".mp4", ".png")

@@ -6,14 +6,14 @@
 Every pair of agents plays ``--games`` games. In a game the seats alternate between
 the two agents (A, B, A, ...), starting with A in even games and B in odd ones, so
 both sit everywhere; an agent's score in a game is its seats' share of the win.
-Built-in agents play inside numba; checkpoints through the Python rules API. Game i
-of every pair is seeded by ``(--seed, i)``; ``--workers`` and ``--ray`` change the
-speed, never the results. With ``--out`` the settings go to ``settings.json`` and every
-game to ``games.csv`` as it finishes: a stopped tournament resumes from it (a larger
-``--games`` plays only the missing games), and a folder holding a tournament with other
-settings is refused before any game (exit status 2, each difference named). A checkpoint
-agent is checked against the game (its recorded game and observation layout) before any
-game too.
+Built-in agents play inside numba; the others in the run layer's Python game loop
+(``training.runs.seating``). Game i of every pair is seeded by ``(--seed, i)``;
+``--workers`` and ``--ray`` change the speed, never the results. With ``--out`` the
+settings go to ``settings.json`` and every game to ``games.csv`` as it finishes: a
+stopped tournament resumes from it (a larger ``--games`` plays only the missing games),
+and a folder holding a tournament with other settings is refused before any game (exit
+status 2, each difference named). A checkpoint agent is checked against the game (its
+recorded game and observation layout) before any game too.
 """
 
 from __future__ import annotations
@@ -26,95 +26,24 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.agents.base import Agent
-from transit_gym.agents.learned.specs import parse_network_spec
-from transit_gym.agents.registry import is_jit_spec, make_agent, play_specs
-from transit_gym.agents.search.mcts import is_search_spec, parse_spec
-from transit_gym.agents.tuned import is_tuned_spec, spec_path, spec_vector
+from transit_gym.agents.registry import is_jit_spec, play_specs
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.game import Game
-from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
-from transit_gym.training.run_folder import (
-    CsvSink,
-    check_settings,
-    data_file_settings,
-    file_sha256,
-    load_csv,
-)
-from transit_gym.training.runner import (
+from transit_gym.training.runs.backends import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.folder import CsvSink, check_settings, data_file_settings, load_csv
+from transit_gym.training.runs.options import add_run_arguments
+from transit_gym.training.runs.seating import play_seated
+from transit_gym.training.runs.specs import agent_fingerprints, check_agents, load_agent
 from transit_gym.training.stats import elo_ratings, seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
 CHUNK = 100
-
-
-def load_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
-    """Any agent spec (``make_agent``'s), a MaskablePPO checkpoint path included."""
-    return make_agent(spec, game, seed=seed)
-
-
-def is_checkpoint_spec(spec: str) -> bool:
-    """Whether an agent spec names a MaskablePPO checkpoint (a path, with or without .zip)."""
-    return (spec not in AGENT_CODES and spec != "ppo" and not is_search_spec(spec)
-            and (spec.endswith(".zip") or Path(spec).with_suffix(".zip").exists()))
-
-
-def agent_fingerprints(specs: list[str], game: Game) -> dict[str, str]:
-    """SHA-256 of the file behind every checkpoint spec (``ppo``: the shipped one), network
-    spec (``net``, ``net_mcts``: the shipped network) and tuned spec, so that an agent
-    retrained into the same file is a different agent."""
-    found = {}
-    for spec in specs:
-        if spec == "ppo":
-            from transit_gym.agents.learned.ppo import shipped_checkpoint
-
-            found[spec] = file_sha256(shipped_checkpoint(game))
-        elif is_checkpoint_spec(spec):
-            found[spec] = file_sha256(Path(spec).with_suffix(".zip"))
-        elif is_network_spec(spec):
-            from transit_gym.agents.learned.net_agent import shipped_network_path
-
-            path = parse_network_spec(spec)[2]
-            found[spec] = file_sha256(Path(path) if path else shipped_network_path(game))
-        elif is_tuned_spec(spec):
-            found[spec] = file_sha256(spec_path(spec, game.name))
-    return found
-
-
-def is_network_spec(spec: str) -> bool:
-    """Whether an agent spec names a network agent (``net...`` or ``net_mcts...``)."""
-    return spec == "net" or spec.startswith(("net:", "net_mcts"))
-
-
-def check_agents(specs: list[str], game: Game) -> None:
-    """Every agent spec valid for ``game``, checkpoints checked against it (their recorded
-    game and observation layout): a ``ConfigError`` before any game, not a worker's
-    traceback."""
-    from transit_gym.agents.learned.ppo import check_agent_spec
-
-    for spec in specs:
-        if is_search_spec(spec):
-            parse_spec(spec)
-        elif spec == "ppo" or is_checkpoint_spec(spec):
-            check_agent_spec(spec, game)
-        elif is_tuned_spec(spec):
-            spec_vector(spec, game.name)   # ConfigError: no such file, no tuned policy
-        elif is_network_spec(spec):
-            _, _, path = parse_network_spec(spec)
-            from transit_gym.agents.learned.net_agent import load_network
-
-            load_network(path, game)   # ConfigError: no such file, another game
-        elif spec not in AGENT_CODES:
-            raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                              "mcts:N, ppo, tuned, tuned:FILE, net, net:FILE, "
-                              "net_mcts[:N][:FILE] or a MaskablePPO checkpoint path")
 
 
 @dataclass(frozen=True)
@@ -128,12 +57,6 @@ class PairChunk:
     seed: int
     first: int
     count: int
-
-
-def game_seed(seed: int, game_index: int, side: int) -> int:
-    """The seed of side ``side``'s agent in game ``game_index`` of a tournament."""
-    words = np.random.SeedSequence([seed, game_index, side]).generate_state(2)
-    return int(words[0]) | (int(words[1]) << 32)
 
 
 def seating(players: int, game_index: int) -> list[int]:
@@ -156,13 +79,9 @@ def play_pair(chunk: PairChunk) -> list[tuple[int, int, int, float]]:
         return results
     agents = [load_agent(spec_a, game, chunk.seed), load_agent(spec_b, game, chunk.seed + 1)]
     for g in range(chunk.first, chunk.first + chunk.count):
-        sides = seating(chunk.players, g)
-        for side, agent in enumerate(agents):   # each game fixed by (seed, g): any chunking
-            agent.reset(game_seed(chunk.seed, g, side))
-        state = game.new_state(chunk.seed, stream=g)
-        while (player := game.current_player(state)) >= 0:
-            game.apply(state, agents[sides[player]].act_state(state, player))
-        share = seat_wins(game.rewards(state)[None, :])[0]
+        sides = seating(chunk.players, g)   # each game fixed by (seed, g): any chunking
+        played = play_seated(game, agents, sides, chunk.seed, stream=g)
+        share = seat_wins(played.rewards[None, :])[0]
         results.append((chunk.a, chunk.b, g, float(share[np.array(sides) == 0].sum())))
     return results
 
@@ -225,7 +144,7 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
     cell's game count and 95% Wilson interval. A pair holding an agent of ``games_for``
     (spec: games) plays that many games instead of ``games``. With ``out``, resume from
     (and append to) ``out/games.csv``, after checking the settings stored there
-    (``training.run_folder``); ``stored_only`` plays nothing and rates the games stored
+    (``training.runs.folder``); ``stored_only`` plays nothing and rates the games stored
     there (a cell counts the games it has)."""
     if stored_only and out is None:
         raise ConfigError("rating the stored games only needs the folder that holds them")
@@ -356,13 +275,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
                         help="fewer (or more) games for every pair holding agent SPEC, e.g. "
                              "mcts:1000=40 (the smallest applies when both agents have one)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="folder for settings.json, games.csv (resumable) and "
-                             "report.md/json")
-    parser.add_argument("--quiet", action="store_true")
+    add_run_arguments(parser, out_help="folder for settings.json, games.csv (resumable) "
+                                       "and report.md/json")
     args = parser.parse_args(argv)
     try:
         players, games_for = check_arguments(args.game, args.players, args.agents, args.games,

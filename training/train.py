@@ -41,6 +41,7 @@ from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import game_class
 from transit_gym.training.behaviour_cloning import check_teacher
 from transit_gym.training.evaluate import rotate_match
+from transit_gym.training.runs.options import parse_options
 from transit_gym.training.single_agent import OpponentPool, SingleAgentEnv, build_pool
 from transit_gym.training.tool_parser import ToolParser
 
@@ -48,20 +49,6 @@ from transit_gym.training.tool_parser import ToolParser
 #: checkpoint's size; ``--resume`` starts the envs afresh instead)
 NOT_SAVED = ["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer",
              "ep_success_buffer"]
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` pairs; values parsed as JSON when they can be (numbers, booleans)."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise ConfigError(f"--option takes key=value, got {pair!r}")
-        key, value = pair.split("=", 1)
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float,

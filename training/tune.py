@@ -49,7 +49,9 @@ import numpy as np
 from transit_gym.agents.tuned import vector as tv
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
-from transit_gym.training.runner import make_backend
+from transit_gym.training.runs.backends import make_backend
+from transit_gym.training.runs.folder import SETTINGS_FILE, differences, read_settings
+from transit_gym.training.runs.progress import Progress
 from transit_gym.training.stats import seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
@@ -251,15 +253,43 @@ def _evaluate(task: tuple) -> tuple[Any, float, int]:
 
 
 # ----- the search ----------------------------------------------------------------------------
-def _bar(total: int, label: str):
+def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: bool,
+               told=None, **options) -> tuple[Any, list[dict[str, Any]], str, float]:
+    """The one CMA-ES loop of the tuner: from ``x0`` (step ``settings.sigma``, seeded by
+    ``settings.seed + 1``), at most ``settings.generations`` generations within
+    ``settings.budget`` seconds. ``evaluate(gen, xs)`` scores a generation's points:
+    ``(scores, extra log fields, games)``; ``told(gen, es)`` runs after each update.
+    Returns the strategy, the per-generation log, what stopped it and its seconds."""
+    import cma
+
+    opts = {"seed": settings.seed + 1, "verbose": -9, "maxiter": settings.generations,
+            **options}
+    if settings.popsize:
+        opts["popsize"] = settings.popsize
+    es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
+    log: list[dict[str, Any]] = []
+    bar = Progress(settings.generations, label=label, unit="gen") if show else None
+    started = time.perf_counter()
+    stopped_by = "generations"
     try:
-        from tqdm import tqdm
-
-        return tqdm(total=total, desc=label, unit="gen")
-    except ImportError:
-        from transit_gym.training.progress import Progress
-
-        return Progress(total, label=label)
+        for gen in range(settings.generations):
+            if time.perf_counter() - started > settings.budget:
+                stopped_by = "budget"
+                break
+            xs = es.ask()
+            scores, extra, games = evaluate(gen, xs)
+            es.tell(xs, list(-scores))
+            if told is not None:
+                told(gen, es)
+            log.append({"generation": gen, "best": round(float(scores.max()), 4),
+                        "mean": round(float(scores.mean()), 4), **extra, "games": games,
+                        "seconds": round(time.perf_counter() - started, 1)})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return es, log, stopped_by, time.perf_counter() - started
 
 
 def tune(markets: list[dict[str, Any]], players: int, settings: Settings, workers: int = 2,
@@ -270,64 +300,46 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
     entries = searched_entries(markets, players)
     scale = scales(entries)
     dim = entries.shape[0]
-    opts = {"seed": settings.seed + 1, "verbose": -9, "maxiter": settings.generations,
-            "CMA_diagonal": dim > 60}
-    if settings.popsize:
-        opts["popsize"] = settings.popsize
-    x0 = to_point(start_vector(settings.start), entries, scale)
-    es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
     field: list[np.ndarray] = []
-    log: list[dict[str, Any]] = []
     backend = make_backend(workers)
-    bar = _bar(settings.generations, "tune ") if show else None
-    started = time.perf_counter()
-    stopped_by = "generations"
+
+    def evaluate(gen: int, xs: list) -> tuple[np.ndarray, dict[str, Any], int]:
+        # rule-based for half of the games, the field for the other half
+        first = gen * 100_000
+        tasks = []
+        for i, x in enumerate(xs):
+            cand = to_vector(np.asarray(x), entries, scale)
+            if field:
+                tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
+                                          settings.games // 2, settings.seed, first)))
+                tasks.append((_evaluate, ((i, 1), cand, field, markets, players,
+                                          settings.games // 2, settings.seed,
+                                          first + 50_000)))
+            else:
+                tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
+                                          settings.games, settings.seed, first)))
+        wins = np.zeros((len(xs), 2))     # against the rule-based agent, the field
+        played = np.zeros((len(xs), 2))
+        for (i, kind), w, n in backend.run(tasks):
+            wins[i, kind] += w
+            played[i, kind] += n
+        vs_rule = wins[:, 0] / np.maximum(played[:, 0], 1)
+        return (wins.sum(axis=1) / np.maximum(played.sum(axis=1), 1),
+                {"mean_vs_rule_based": round(float(vs_rule.mean()), 4),
+                 "best_vs_rule_based": round(float(vs_rule.max()), 4),
+                 "field": len(field)}, int(played.sum()))
+
+    def told(gen: int, es) -> None:
+        if (gen + 1) % settings.field_every == 0:
+            field.append(to_vector(np.asarray(es.mean), entries, scale))
+            del field[:-settings.field]
+
     try:
-        for gen in range(settings.generations):
-            if time.perf_counter() - started > settings.budget:
-                stopped_by = "budget"
-                break
-            xs = es.ask()
-            field_used = len(field)
-            # rule-based for half of the games, the field for the other half
-            first = gen * 100_000
-            tasks = []
-            for i, x in enumerate(xs):
-                cand = to_vector(np.asarray(x), entries, scale)
-                if field:
-                    tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
-                                              settings.games // 2, settings.seed, first)))
-                    tasks.append((_evaluate, ((i, 1), cand, field, markets, players,
-                                              settings.games // 2, settings.seed,
-                                              first + 50_000)))
-                else:
-                    tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
-                                              settings.games, settings.seed, first)))
-            wins = np.zeros((len(xs), 2))     # against the rule-based agent, the field
-            played = np.zeros((len(xs), 2))
-            for (i, kind), w, n in backend.run(tasks):
-                wins[i, kind] += w
-                played[i, kind] += n
-            scores = wins.sum(axis=1) / np.maximum(played.sum(axis=1), 1)
-            vs_rule = wins[:, 0] / np.maximum(played[:, 0], 1)
-            es.tell(xs, list(-scores))
-            if (gen + 1) % settings.field_every == 0:
-                field = (field + [to_vector(np.asarray(es.mean), entries, scale)])
-                field = field[-settings.field:]
-            log.append({"generation": gen, "best": round(float(scores.max()), 4),
-                        "mean": round(float(scores.mean()), 4),
-                        "mean_vs_rule_based": round(float(vs_rule.mean()), 4),
-                        "best_vs_rule_based": round(float(vs_rule.max()), 4),
-                        "field": field_used,
-                        "games": int(played.sum()),
-                        "seconds": round(time.perf_counter() - started, 1)})
-            if bar is not None:
-                bar.update(1)
+        es, log, stopped_by, seconds = cma_search(
+            to_point(start_vector(settings.start), entries, scale), settings, evaluate,
+            "tune ", show, told, CMA_diagonal=dim > 60)
     finally:
         backend.close()
-        if bar is not None:
-            bar.close()
-    seconds = time.perf_counter() - started
     values = to_vector(np.asarray(es.mean), entries, scale)
     evaluation = evaluate_vs_rule_based(values, markets, players, settings.eval_games,
                                         settings.seed, workers)
@@ -431,42 +443,25 @@ def tune_season(base: np.ndarray, races: str, options: dict[str, Any], players: 
     import cma
 
     opponent = season_to_vector(np.zeros(tv.NUM_SPONSOR_PARAMS), base)
-    opts = {"seed": settings.seed + 1, "verbose": -9, "maxiter": settings.generations}
-    if settings.popsize:
-        opts["popsize"] = settings.popsize
-    x0 = season_to_point(start_vector(settings.start))
-    es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
-    log: list[dict[str, Any]] = []
     backend = make_backend(workers)
-    bar = _bar(settings.generations, "tune season ") if show else None
-    started = time.perf_counter()
-    stopped_by = "generations"
+
+    def evaluate(gen: int, xs: list) -> tuple[np.ndarray, dict[str, Any], int]:
+        cands = [season_to_vector(x, base) for x in xs]
+        wins, played = _season_scores(backend, cands, opponent, options, players,
+                                      settings.games, settings.seed, gen * 1_000_000,
+                                      chunks=1)
+        return wins / np.maximum(played, 1), {}, int(played.sum())
+
     try:
-        for gen in range(settings.generations):
-            if time.perf_counter() - started > settings.budget:
-                stopped_by = "budget"
-                break
-            xs = es.ask()
-            cands = [season_to_vector(x, base) for x in xs]
-            wins, played = _season_scores(backend, cands, opponent, options, players,
-                                          settings.games, settings.seed, gen * 1_000_000,
-                                          chunks=1)
-            scores = wins / np.maximum(played, 1)
-            es.tell(xs, list(-scores))
-            log.append({"generation": gen, "best": round(float(scores.max()), 4),
-                        "mean": round(float(scores.mean()), 4), "games": int(played.sum()),
-                        "seconds": round(time.perf_counter() - started, 1)})
-            if bar is not None:
-                bar.update(1)
-        seconds = time.perf_counter() - started
+        es, log, stopped_by, seconds = cma_search(
+            season_to_point(start_vector(settings.start)), settings, evaluate,
+            "tune season ", show)
         values = season_to_vector(np.asarray(es.mean), base)
         chunks = max(1, min(2 * workers, settings.eval_games // max(1, players)))
         wins, played = _season_scores(backend, [values], opponent, options, players,
                                       settings.eval_games, settings.seed, EVAL_FIRST, chunks)
     finally:
         backend.close()
-        if bar is not None:
-            bar.close()
     low, high = wilson_interval(float(wins[0]), int(played[0]))
     evaluation = {"games": int(played[0]), "score": round(float(wins[0] / played[0]), 4),
                   "low": round(low, 4), "high": round(high, 4),
@@ -483,14 +478,29 @@ def tune_season(base: np.ndarray, races: str, options: dict[str, Any], players: 
 
 # ----- the cache and the CLI -----------------------------------------------------------------
 def check_settings(out: Path, settings: Settings) -> list[str]:
-    """The differences between ``settings`` and those a folder was made with."""
-    path = out / "settings.json"
+    """The differences between ``settings`` and those a folder was made with (the one
+    comparison of ``training.runs.folder``; settings newer than the folder: defaults)."""
+    path = out / SETTINGS_FILE
     if not path.is_file():
         return []
-    saved = {**asdict(Settings()), **json.loads(path.read_text())}   # new fields: defaults
-    mine = asdict(settings)
-    return [f"{k}: {saved.get(k)!r} in the folder, {mine.get(k)!r} now"
-            for k in sorted(set(saved) | set(mine)) if saved.get(k) != mine.get(k)]
+    found = differences(read_settings(path), asdict(settings), ignore=(),
+                        defaults=asdict(Settings()))
+    return [f"{k}: {old!r} in the folder, {new!r} now" for k, old, new in found]
+
+
+def _refuse(parser: argparse.ArgumentParser, out: Path, settings: Settings) -> None:
+    """Exit 2 naming the differences when ``out`` holds vectors tuned with other settings."""
+    found = check_settings(out, settings)
+    if found:
+        parser.exit(2, f"tune: {out} holds vectors tuned with other settings; use "
+                       f"another --out or the same settings. Differences: "
+                       f"{'; '.join(found)}\n")
+
+
+def _keep(out: Path, settings: Settings) -> None:
+    """Store ``settings`` in ``out`` before its first vector."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / SETTINGS_FILE).write_text(json.dumps(asdict(settings), indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -561,19 +571,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if args.season:
         return _main_season(parser, args, settings, *season)
-    differences = check_settings(args.out, settings)
-    if differences:
-        parser.exit(2, f"tune: {args.out} holds vectors tuned with other settings; use "
-                       f"another --out or the same settings. Differences: "
-                       f"{'; '.join(differences)}\n")
+    _refuse(parser, args.out, settings)
     name = market_name(markets, args.players)
     path = args.out / f"{name}.json"
     if path.is_file():
         cached = tv.load(path)
         print(f"cached: {path} (vs rule_based: {cached.meta.get('eval_vs_rule_based')})")
         return 0
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "settings.json").write_text(json.dumps(asdict(settings), indent=1) + "\n")
+    _keep(args.out, settings)
     if not args.quiet:
         print(f"tuning {name}: {len(markets)} market(s), {args.players} players, "
               f"{settings.generations} generations of CMA-ES, {args.workers} workers "
@@ -608,11 +613,7 @@ def _main_season(parser: argparse.ArgumentParser, args: argparse.Namespace,
                  settings: Settings, options: dict[str, Any], base: np.ndarray,
                  races: str) -> int:
     """``--season``: tune (or load from the cache) the sponsor entries."""
-    differences = check_settings(args.out, settings)
-    if differences:
-        parser.exit(2, f"tune: {args.out} holds vectors tuned with other settings; use "
-                       f"another --out or the same settings. Differences: "
-                       f"{'; '.join(differences)}\n")
+    _refuse(parser, args.out, settings)
     name = season_market_name(options, args.players, races)
     path = args.out / f"{name}.json"
     if path.is_file():
@@ -620,8 +621,7 @@ def _main_season(parser: argparse.ArgumentParser, args: argparse.Namespace,
         print(f"cached: {path} (vs rule-based sponsors: "
               f"{cached.meta.get('eval_vs_rule_based_sponsors')})")
         return 0
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "settings.json").write_text(json.dumps(asdict(settings), indent=1) + "\n")
+    _keep(args.out, settings)
     if not args.quiet:
         print(f"tuning {name}: sponsor entries, {args.players} players, "
               f"{settings.generations} generations of CMA-ES, {args.workers} workers "

@@ -195,7 +195,7 @@ def warm_up(games: list[str], stream: TextIO | None = None, seed: int = 0, demo:
     Draws a progress bar on ``stream`` (stderr by default); the one-line compile notice
     is not written, the bar takes its place.
     """
-    from transit_gym.training.progress import Progress
+    from transit_gym.training.runs.progress import Progress
 
     stream = stream if stream is not None else sys.stderr
     _numba_cache.notice.shown = True

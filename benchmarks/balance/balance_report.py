@@ -449,7 +449,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import json
 
     from transit_gym.envs.core.errors import ConfigError
-    from transit_gym.training.run_folder import load_csv
+    from transit_gym.training.runs.folder import load_csv
 
     parser = ToolParser(description="compare the set rankings of two sweeps",
                         example="transit-gym balance compare reports/rb-2p reports/mcts-2p "

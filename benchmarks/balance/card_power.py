@@ -47,13 +47,17 @@ from transit_gym.agents.registry import is_jit_spec
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.restrict import forbid
 from transit_gym.envs.registry import cached_game, game_class, options_key
-from transit_gym.training.runner import (
+from transit_gym.training.runs.backends import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.folder import CsvSink, check_settings
+from transit_gym.training.runs.options import add_run_arguments, parse_options
+from transit_gym.training.runs.seating import play_seated, restrict_agents
+from transit_gym.training.runs.specs import load_agent, parse_agents
 from transit_gym.training.stats import seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
@@ -315,25 +319,14 @@ def run_cell(cell: Cell) -> list[dict[str, Any]]:
 
 
 def _python_games(game, cell: Cell, forbidden: np.ndarray, base: int) -> np.ndarray:
-    """Games through the rules API (search agents), every agent told the restriction and
-    reseeded per game from ``(seed, stream, seat)``."""
-    from transit_gym.training.tournament import game_seed, load_agent
-
+    """Games through the rules API (search agents) by ``training.runs.seating``, every
+    agent told the restriction and reseeded per game from ``(seed, stream, seat)``."""
     agents = [load_agent(cell.agent, game, seed=cell.seed) for _ in range(cell.players)]
-    for agent in agents:
-        agent.restrict(forbidden, game)
+    restrict_agents(agents, forbidden, game)
     out = np.zeros((cell.count, cell.players), dtype=np.float32)
     for i in range(cell.count):
-        stream = base + cell.first + i
-        for seat, agent in enumerate(agents):
-            agent.reset(game_seed(cell.seed, stream, seat))
-        state = game.new_state(cell.seed, stream=stream)
-        while (player := game.current_player(state)) >= 0:
-            legal = np.flatnonzero(agents[player].legal_mask(state, player))
-            action = int(legal[0]) if legal.size == 1 else agents[player].act_state(state,
-                                                                                   player)
-            game.apply(state, action)
-        out[i] = game.rewards(state)
+        out[i] = play_seated(game, agents, range(cell.players), cell.seed,
+                             stream=base + cell.first + i).rewards
     return out
 
 
@@ -379,25 +372,6 @@ def settings_record(settings: Settings) -> dict[str, Any]:
     return json.loads(json.dumps(record))
 
 
-def check_settings(out: Path, settings: Settings) -> None:
-    """Refuse an ``--out`` holding games of other settings (``ConfigError`` naming them)."""
-    path = out / "settings.json"
-    wanted = settings_record(settings)
-    if path.exists():
-        try:
-            stored = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ConfigError(f"{path} is damaged ({exc}); delete it or choose another --out"
-                              ) from None
-        differ = sorted(k for k in set(stored) | set(wanted) if stored.get(k) != wanted.get(k))
-        if differ:
-            raise ConfigError(f"--out {out} holds a run with other settings ({differ[0]}: "
-                              f"{stored.get(differ[0])!r} there, {wanted.get(differ[0])!r} "
-                              f"now); choose another --out or repeat those settings")
-    else:
-        path.write_text(json.dumps(wanted, indent=2))
-
-
 def _optional_number(text: str | None) -> float | None:
     return None if text in (None, "") else float(text)
 
@@ -435,7 +409,7 @@ def run(settings: Settings, out: Path, workers: int | None = None,
         progress: bool = True) -> dict[str, Any]:
     """Play (or resume) the run, then write the tables, summary and plots."""
     check_out(out)
-    check_settings(out, settings)
+    check_settings(out, settings_record(settings), None, growable=())
     plan = make_plan(settings)
     path = out / "games.csv"
     rows = load_rows(path)
@@ -445,16 +419,10 @@ def run(settings: Settings, out: Path, workers: int | None = None,
     if todo:   # compile (and fill the disk cache) before forking
         run_cell(Cell(**{**todo[0].__dict__, "count": 1}))
     backend = make_backend(workers, ray_address)
-    fresh_file = not path.exists() or not rows
-    with path.open("w" if fresh_file else "a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS)
-        if fresh_file:
-            writer.writeheader()
-        for records in run_with_progress(backend, ((run_cell, c) for c in todo), total,
-                                         progress):
-            writer.writerows(records)
-            handle.flush()
-            rows.extend(records)
+    sink = CsvSink(path, rows)
+    for records in run_with_progress(backend, ((run_cell, c) for c in todo), total, progress):
+        sink.write(records)
+        rows.extend(records)
     summary = summarise(plan, rows)
     (out / "power.json").write_text(json.dumps(summary, indent=2))
     (out / "power.md").write_text(markdown(summary))
@@ -651,21 +619,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--forced-want", type=float, default=10.0,
                         help="forced play: the seat buys the card until it owns this many "
                              "cubes of it, the start bag included (default 10)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="another env option (VALUE read as JSON), e.g. laps=2")
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
-                        help="run on Ray (local Ray when no ADDRESS)")
+    add_run_arguments(parser, options=True)
     parser.add_argument("--no-plots", action="store_true")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 
 def parse_settings(args: argparse.Namespace) -> Settings:
-    from transit_gym.benchmarks.balance.sweep import parse_agents, parse_options
-
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
     unknown = [k for k in kinds if k not in KINDS]
     if not kinds or unknown:

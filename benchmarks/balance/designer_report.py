@@ -22,7 +22,7 @@ from pathlib import Path
 
 from transit_gym.benchmarks.balance.balance_report import reconstructed_markdown
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training.runner import check_out
+from transit_gym.training.runs.backends import check_out
 from transit_gym.training.tool_parser import ToolParser
 
 PARTS = (("balance", "report.md", "Card-set balance"),

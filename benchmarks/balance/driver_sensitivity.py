@@ -50,14 +50,14 @@ import numpy as np
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles.data import CARD_COLOURS, EFFECTS, GEARS, WEAR
 from transit_gym.envs.core.errors import ConfigError, DataFileError
-from transit_gym.training.run_folder import CsvSink, check_settings, load_csv
-from transit_gym.training.runner import (
+from transit_gym.training.runs.backends import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.folder import CsvSink, check_settings, load_csv
 from transit_gym.training.stats import Z95, seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 

@@ -22,7 +22,8 @@ from transit_gym.agents.tuned import vector as tv
 from transit_gym.benchmarks.balance import market_race as race
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training import tune
-from transit_gym.training.runner import make_backend, run_with_progress
+from transit_gym.training.runs.backends import make_backend, run_with_progress
+from transit_gym.training.runs.folder import differences
 from transit_gym.training.stats import wilson_interval
 
 TUNED_DIR = "tuned"
@@ -73,9 +74,10 @@ def tune_task(job: tuple) -> tuple[int, tv.TunedVector, list[dict[str, Any]]]:
 def load_cached(path: Path, settings: tune.Settings) -> tv.TunedVector:
     """A cached finalist vector, checked to be tuned with ``settings``."""
     vector = tv.load(path)
-    stored = vector.meta.get("settings")
-    if stored != asdict(settings):
-        raise ConfigError(f"{path} was tuned with other settings ({stored}); delete it or "
+    found = differences(vector.meta.get("settings") or {}, asdict(settings), ignore=())
+    if found:
+        named = "; ".join(f"{k}: stored {a!r}, now {b!r}" for k, a, b in found)
+        raise ConfigError(f"{path} was tuned with other settings ({named}); delete it or "
                           f"choose another --out")
     return vector
 

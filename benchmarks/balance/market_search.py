@@ -42,18 +42,23 @@ import numpy as np
 
 from transit_gym.benchmarks.balance import market_finalists as fin
 from transit_gym.benchmarks.balance import market_race as race
-from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, options_key
-from transit_gym.training.run_folder import CsvSink, open_rows
-from transit_gym.training.runner import (
+from transit_gym.training.runs.backends import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.folder import (
+    CsvSink,
+    SettingsMismatchError,
+    check_settings,
+    open_rows,
+)
+from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
 
 GAME = "automobiles"
@@ -61,13 +66,8 @@ GAME = "automobiles"
 #: size, small markets' rounds are batched), so a stopped run loses little and many
 #: workers share even the last rounds
 TASK_GAMES = 256
-SETTINGS_FILE = "settings.json"
 ROUNDS_FILE = "rounds.csv"
 SHOWN = 5   # finalists per end in finalists.md and the plot
-
-
-class SettingsMismatchError(ConfigError):
-    """``--out`` holds the results of a search with other settings."""
 
 
 @dataclass(frozen=True)
@@ -194,41 +194,6 @@ def _task(settings: Settings, stage: str, round_: int, pieces: list[Piece]) -> T
                 round_, tuple(pieces))
 
 
-# ----- settings in --out ------------------------------------------------------------------------
-def check_settings(out: Path, settings: dict[str, Any]) -> None:
-    """Store ``settings`` in ``out/settings.json`` (first run) or compare them with the
-    stored ones: any difference is a :class:`SettingsMismatchError` naming each setting
-    with its stored and new value. (A local copy of the idea of ``training/run_folder.py``.)
-    One exception: a search stored without finalist tuning gains it (the tuning settings
-    are added to the file), since tuning changes none of the race's games."""
-    path = out / SETTINGS_FILE
-    if not path.exists():
-        if (out / ROUNDS_FILE).exists():
-            raise SettingsMismatchError(
-                f"{out / ROUNDS_FILE} has no {SETTINGS_FILE} beside it, so the settings of "
-                f"its games are unknown; delete it or choose another --out")
-        path.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n")
-        return
-    try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path} is damaged ({exc}); choose another --out") from None
-    if not isinstance(stored, dict):
-        raise ConfigError(f"{path} is not a market-search settings file; choose another --out")
-    found = [(k, stored.get(k), settings.get(k)) for k in sorted(set(stored) | set(settings))
-             if stored.get(k) != settings.get(k)]
-    if [k for k, _, _ in found] == ["tuning"] and "tuning" not in stored:
-        path.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n")
-        return
-    if found:
-        lines = "\n".join(f"  {k}: stored {json.dumps(a)}, now {json.dumps(b)}"
-                          for k, a, b in found)
-        raise SettingsMismatchError(
-            f"--out {out} holds a market search with other settings; nothing was played. "
-            f"Differences (setting: stored value, new value):\n{lines}\n"
-            f"Use another --out, or run again with the stored settings.")
-
-
 # ----- the search -------------------------------------------------------------------------------
 class Search:
     """Plays (or resumes) the race and the finalists' replay, keeping every row."""
@@ -336,7 +301,9 @@ def run_search(settings: Settings, space: race.MarketSpace, out: Path,
                plots: bool = True, progress: bool = True) -> dict[str, Any]:
     """Race the markets, replay the finalists, and write every output."""
     check_out(out)
-    check_settings(out, settings.as_json())
+    check_settings(out, settings.as_json(), None, games_file=ROUNDS_FILE, growable=(),
+                   may_gain=("tuning",), what="a market search", nested=False)
+    # tuning changes none of the race's games, so a search stored without it gains it
     markets = race.sample_markets(space, settings.markets, settings.seed)
     search = Search(settings, space, out, workers, ray_address, progress)
     sizes = race.bracket_sizes(len(markets), settings.finalists)

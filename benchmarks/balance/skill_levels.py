@@ -37,16 +37,13 @@ from typing import Any
 import numpy as np
 
 from transit_gym.benchmarks.balance import balance_report, card_sets
-from transit_gym.benchmarks.balance.sweep import (
-    Sweep,
-    load_csv,
-    parse_agents,
-    parse_options,
-    run_sweep,
-)
+from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
-from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.folder import load_csv
+from transit_gym.training.runs.options import add_run_arguments, parse_options
+from transit_gym.training.runs.specs import parse_agents
 from transit_gym.training.tool_parser import ToolParser
 
 #: the level that plays each set with its own tuned vector (``tuned:markets[:DIR]``)
@@ -357,15 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level-games", action="append", default=[], metavar="LEVEL=N",
                         help="N games per set at LEVEL instead of --games (e.g. mcts=40); "
                              "repeatable")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    add_run_arguments(parser, options=True)
     parser.add_argument("--bootstrap", type=int, default=400,
                         help="bootstrap rounds for the Kendall intervals (0: none)")
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS")
     parser.add_argument("--no-plots", action="store_true")
-    parser.add_argument("--quiet", action="store_true")
     return parser
 
 

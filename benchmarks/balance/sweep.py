@@ -8,13 +8,14 @@ Season's six), ``random:N`` (N random sets of base cards drawn from
 the seed), a file listing sets (one per line: ``name: card, card, card, card, card``),
 or ``none`` (the game's default configuration; any game). ``--agents`` takes the
 built-in agents, the search agent (``mcts``, ``mcts:N``, ``mcts:N:rule_based``) or a
-MaskablePPO checkpoint. Game ``i`` of every set is seeded by ``(--seed, i)`` (agents
-with a random stream are reseeded from ``(--seed, i, seat)``), so sets are compared on
+MaskablePPO checkpoint (played in ``training.runs.seating``). Game ``i`` of every set is
+seeded by ``(--seed, i)`` (agents with a random stream are reseeded from
+``(--seed, i, seat)``: ``training.runs.seeds``), so sets are compared on
 the same chance streams, and any backend or worker count gives the same games. Results
 go to ``games.csv`` (one row per game; an interrupted run resumes from it),
 ``report.md``, ``summary.json`` and PNG plots. ``settings.json`` keeps what decides the
 games: a run into a folder of another sweep stops before any game, naming each difference
-(``training.run_folder``); only ``--games`` may change.
+(``training.runs.folder``); only ``--games`` may change.
 """
 
 from __future__ import annotations
@@ -28,26 +29,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from transit_gym.agents.registry import is_jit_spec
-from transit_gym.agents.tuned import is_tuned_spec
 from transit_gym.benchmarks.balance import balance_report, card_sets
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.rollout import AGENT_CODES
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
-from transit_gym.training.run_folder import (
-    CsvSink,
-    check_settings,
-    data_file_settings,
-    load_csv,
-)
-from transit_gym.training.runner import (
+from transit_gym.training.runs.backends import (
     WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
+)
+from transit_gym.training.runs.folder import (
+    CsvSink,
+    check_settings,
+    data_file_settings,
+    load_csv,
+)
+from transit_gym.training.runs.options import add_run_arguments, parse_options
+from transit_gym.training.runs.seating import play_seated
+from transit_gym.training.runs.specs import (
+    agent_fingerprints,
+    check_agents,
+    load_agent,
+    parse_agents,
 )
 from transit_gym.training.tool_parser import ToolParser
 
@@ -104,28 +109,15 @@ def _jitted_records(game, chunk: Chunk) -> list[dict[str, Any]]:
 
 
 def _python_records(game, chunk: Chunk) -> list[dict[str, Any]]:
-    """Games played through the rules API, each agent asked by ``act_state`` (search
-    agents need the state) unless only one action is legal, and reseeded from
-    ``(seed, game, seat)`` before every game, so a game's result never depends on the
-    chunk it was played in."""
-    from transit_gym.training.tournament import game_seed, load_agent
-
+    """Games played through the rules API by ``training.runs.seating`` (one agent per seat,
+    reseeded from ``(seed, game, seat)`` before every game, so a game's result never
+    depends on the chunk it was played in)."""
     agents = [load_agent(spec, game, seed=chunk.seed) for spec in chunk.agents]
     records = []
     for g in range(chunk.first, chunk.first + chunk.count):
-        for seat, agent in enumerate(agents):
-            agent.reset(game_seed(chunk.seed, g, seat))
-        state = game.new_state(chunk.seed, stream=g)
-        decisions = 0
-        while (player := game.current_player(state)) >= 0:
-            legal = np.flatnonzero(game.legal_mask(state))
-            # a forced move needs no agent (a search would spend its whole budget on it)
-            action = int(legal[0]) if legal.size == 1 else agents[player].act_state(state,
-                                                                                    player)
-            game.apply(state, action)
-            decisions += 1
-        records.append(balance_report.game_record(game, state, game.rewards(state), decisions,
-                                                  chunk.set_name, g))
+        played = play_seated(game, agents, range(game.num_players), chunk.seed, stream=g)
+        records.append(balance_report.game_record(game, played.state, played.rewards,
+                                                  played.decisions, chunk.set_name, g))
     return records
 
 
@@ -160,8 +152,6 @@ def sweep_settings(sweep: Sweep) -> dict[str, Any]:
     """What decides a sweep's games, as stored in ``--out/settings.json``: game, players,
     agents (a checkpoint with its SHA-256), seed, options, sets, data files' SHA-256, and
     the games per set (which may grow on resume)."""
-    from transit_gym.training.tournament import agent_fingerprints
-
     game = game_class(sweep.game)(num_players=sweep.players, **sweep.base_options,
                                   **(sweep.sets[0][1] if sweep.sets else {}))
     files = data_file_settings(game)
@@ -179,7 +169,7 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     """Play (or resume) the sweep, then write the CSV, report, summary and plots.
 
     ``out`` keeps the sweep's settings: a folder holding another sweep's games is a
-    ``SettingsMismatchError`` before any game (see ``training.run_folder``)."""
+    ``SettingsMismatchError`` before any game (see ``training.runs.folder``)."""
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "games.csv"
     check_settings(out, sweep_settings(sweep), "balance")
@@ -216,43 +206,6 @@ def run_sweep(sweep: Sweep, out: Path, workers: int | None = None,
     return summary
 
 
-def parse_agents(text: str, players: int) -> list[str]:
-    """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
-    a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``) or a checkpoint path."""
-    from transit_gym.agents.search.mcts import is_search_spec, parse_spec
-
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ConfigError(f"--agents needs 1 or {players} entries, got {len(specs)}: {text!r}")
-    for spec in specs:
-        if is_search_spec(spec):
-            parse_spec(spec)   # ConfigError naming the spec and the accepted forms
-        elif is_tuned_spec(spec):
-            continue   # checked against the game in ``sweep`` (spec_vector)
-        elif spec not in AGENT_CODES and not Path(spec).with_suffix(".zip").exists():
-            raise ConfigError(f"unknown agent {spec!r}: use {sorted(AGENT_CODES)}, mcts, "
-                              f"mcts:N, mcts:N:rule_based, tuned, tuned:FILE or a "
-                              f"MaskablePPO checkpoint path")
-    return specs
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``--option KEY=VALUE`` pairs as env options (VALUE parsed as JSON when it is JSON:
-    ``true``, ``5``, ``["a", "b"]``; otherwise kept as text)."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        if not sep or not key.isidentifier():
-            raise ConfigError(f"--option needs KEY=VALUE with a KEY such as drivers, got {item!r}")
-        try:
-            options[key] = json.loads(text)
-        except json.JSONDecodeError:
-            options[key] = text
-    return options
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym balance sweep loose_caboose --games 100 --out "
@@ -267,8 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--agents", default="rule_based",
                         help="rule_based | random | mcts | mcts:N | mcts:N:rule_based | checkpoint "
                              "path; one or one per seat")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=None)
+    add_run_arguments(parser)
     parser.add_argument("--card-data", default=None, help="card table file (passed to the env)")
     parser.add_argument("--track", default=None,
                         help="track name or file (passed to the env)")
@@ -276,11 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="any other env option, e.g. drivers=true, weaving=true, "
                              "accelerated_play=true, laps=5 (VALUE read as JSON, else text); "
                              "repeatable")
-    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
-    parser.add_argument("--ray", nargs="?", const="", default=False, metavar="ADDRESS",
-                        help="run on Ray (local Ray when no ADDRESS)")
     parser.add_argument("--no-plots", action="store_true")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 
@@ -303,8 +251,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sweep = Sweep(args.game, players, sets, parse_agents(args.agents, players), args.games,
                       args.seed, base)
         game = cls(num_players=players, **base, **sets[0][1])  # options valid?
-        from transit_gym.training.tournament import check_agents
-
         check_agents(sorted(set(sweep.agents)), game)   # checkpoints, tuned vectors fit?
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"

@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.batch import BatchEnv
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.core.rollout import random_rollouts
 from transit_gym.envs.registry import available_games, env_module
+from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.warmup import warm_up
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.balance.sweep import parse_options
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.runs.options import parse_options
 from transit_gym.training.stats import wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 

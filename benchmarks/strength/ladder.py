@@ -36,16 +36,11 @@ from transit_gym.benchmarks.speed.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
-from transit_gym.training.run_folder import check_settings
-from transit_gym.training.runner import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.folder import check_settings
+from transit_gym.training.runs.specs import is_checkpoint_spec, is_network_spec
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.tournament import (
-    check_arguments,
-    is_checkpoint_spec,
-    is_network_spec,
-    run_tournament,
-    tournament_settings,
-)
+from transit_gym.training.tournament import check_arguments, run_tournament, tournament_settings
 
 SEE_DOCS = "see docs"
 

@@ -24,9 +24,10 @@ from typing import Any
 from transit_gym.agents.tuned import SHIPPED
 from transit_gym.agents.tuned.vector import load
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.runs.specs import check_agents
 from transit_gym.training.stats import wilson_interval
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.tournament import check_agents, run_tournament
+from transit_gym.training.tournament import run_tournament
 
 GAME = "automobiles"
 MARKETS = Path(SHIPPED[GAME]).parent / "markets"

@@ -95,7 +95,7 @@ def test_the_shipped_season_sponsor_vector_replays_its_recorded_evaluation():
     from pathlib import Path
 
     from transit_gym.agents import tuned
-    from transit_gym.training.runner import make_backend
+    from transit_gym.training.runs.backends import make_backend
 
     vector = tv.load(Path(tuned.__file__).with_name("automobiles_season_sponsors.json"))
     general = tv.load(tuned.SHIPPED["automobiles"]).values

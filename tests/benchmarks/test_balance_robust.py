@@ -21,7 +21,7 @@ import pytest
 from transit_gym.benchmarks.balance import sweep as balance
 from transit_gym.benchmarks.balance.sweep import CHUNK, Sweep, chunks, games_to_play, run_sweep
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training import runner
+from transit_gym.training.runs import backends as runner
 
 SWEEP = Sweep(game="loose_caboose", players=2, sets=[("default", {})],
               agents=["rule_based", "random"], games=230, seed=5)

@@ -17,7 +17,7 @@ from transit_gym.agents.tuned import vector as tv
 from transit_gym.benchmarks.balance import driver_sensitivity as ds
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training.run_folder import SettingsMismatchError
+from transit_gym.training.runs.folder import SettingsMismatchError
 
 CARD_VARIANTS = [v for v in ds.catalogue().values() if v.kind == "cards"]
 

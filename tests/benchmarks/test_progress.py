@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from transit_gym.training.progress import Progress
+from transit_gym.training.runs.progress import Progress
 
 
 def _last_frame(stream: io.StringIO) -> str:

@@ -13,7 +13,7 @@ import pytest
 
 from transit_gym.benchmarks.balance import sweep as balance
 from transit_gym.training import tournament
-from transit_gym.training.run_folder import (
+from transit_gym.training.runs.folder import (
     SettingsMismatchError,
     check_settings,
     differences,

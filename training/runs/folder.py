@@ -1,14 +1,15 @@
-"""The ``--out`` folder of a resumable run (balance sweeps, tournaments): its stored
-settings and its games CSV.
+"""The ``--out`` folder of a resumable run: the one settings guard, and the games CSV.
 
 A run writes ``settings.json`` before its first game. A later run into the same folder
 compares its own settings with the stored ones before it plays anything: any difference
 in a setting that decides the games (game, players, agents, seed, options, sets, the
 SHA-256 of every data file or checkpoint) is a :class:`SettingsMismatchError` naming each
 setting with its stored and its new value, so a report only ever describes its own games.
-The games count may differ (``GROWABLE``): a larger one plays the missing games, a smaller
-one reports the first games of the CSV. The CSV (``games.csv``, one row per game) is
-appended as games finish, so a stopped run resumes from it.
+Every tool with an ``--out`` folder (tournaments, ladders, balance sweeps, card power,
+driver sensitivity, the market search, the tuner, expert iteration) checks it here. By
+default the games count may differ (``GROWABLE``): a larger one plays the missing games, a
+smaller one reports the first games of the CSV. The CSV (``games.csv``, one row per game)
+is appended as games finish, so a stopped run resumes from it.
 """
 
 from __future__ import annotations
@@ -64,55 +65,85 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def differences(stored: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+def differences(stored: dict[str, Any], new: dict[str, Any],
+                ignore: Sequence[str] = (*GROWABLE, *INFORMATIONAL),
+                defaults: dict[str, Any] | None = None, nested: bool = True
+                ) -> list[tuple[str, Any, Any]]:
     """``(setting, stored value, new value)`` for every setting that differs, except the
-    ``GROWABLE`` ones. A table (dict) setting is compared key by key (``options.laps``)."""
+    ``ignore``d ones (by default the ``GROWABLE`` and ``INFORMATIONAL`` ones). A setting
+    missing from ``stored`` (a folder made before it existed) counts as its value in
+    ``defaults``. A table (dict) setting is compared key by key (``options.laps``), or
+    whole when not ``nested``."""
     found = []
+    defaults = defaults or {}
     for key in sorted(set(stored) | set(new)):
-        if key in GROWABLE or key in INFORMATIONAL:
+        if key in ignore:
             continue
-        old, now = stored.get(key), new.get(key)
-        if isinstance(old, dict) and isinstance(now, dict):
+        old, now = stored.get(key, defaults.get(key)), new.get(key)
+        if nested and isinstance(old, dict) and isinstance(now, dict):
             found += [(f"{key}.{sub}", a, b) for sub, a, b in differences(old, now)]
         elif _normal(old) != _normal(now):
             found.append((key, old, now))
     return found
 
 
-def check_settings(out: Path, settings: dict[str, Any], tool: str) -> None:
-    """Store ``settings`` in ``out`` (first run) or check them against the stored ones.
-
-    Raises :class:`SettingsMismatchError` naming each difference, and ``ConfigError`` when
-    ``out`` holds a games CSV but no settings (made by hand or by an older version: its
-    games cannot be attributed). On a match, the stored games count becomes the larger of
-    the two (what the CSV may hold)."""
-    new = {"format": SETTINGS_FORMAT, "tool": tool, **_normal(settings)}
-    path = out / SETTINGS_FILE
-    if not path.exists():
-        if (out / "games.csv").exists():
-            raise ConfigError(
-                f"{out / 'games.csv'} has no {SETTINGS_FILE} beside it (written by hand or by "
-                f"an older version), so the settings of its games are unknown; delete it or "
-                f"choose another --out")
-        path.write_text(json.dumps(new, indent=2) + "\n")
+def refuse(out: Path, found: list[tuple[str, Any, Any]], what: str = "the games of a run",
+           remedy: str = "Use another --out, or the stored settings.") -> None:
+    """A :class:`SettingsMismatchError` naming every difference ``found`` (none: nothing)."""
+    if not found:
         return
+    lines = "\n".join(f"  {name}: stored {_short(old)}, now {_short(now)}"
+                      for name, old, now in found)
+    raise SettingsMismatchError(
+        f"--out {out} holds {what} with other settings; nothing was played. "
+        f"Differences (setting: stored value, new value):\n{lines}\n{remedy}")
+
+
+def read_settings(path: Path, what: str = "settings file of this tool") -> dict[str, Any]:
+    """The stored settings at ``path`` (``ConfigError`` when damaged or not a table)."""
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{path} is damaged ({exc}); delete the folder or choose another "
                           f"--out") from None
     if not isinstance(stored, dict):
-        raise ConfigError(f"{path} is not a settings file of this tool; choose another --out")
-    found = differences(stored, new)
-    if found:
-        lines = "\n".join(f"  {name}: stored {_short(old)}, now {_short(now)}"
-                          for name, old, now in found)
-        raise SettingsMismatchError(
-            f"--out {out} holds the games of a run with other settings; nothing was played. "
-            f"Differences (setting: stored value, new value):\n{lines}\n"
-            f"Use another --out, or the stored settings (only --games may change: a larger "
-            f"number plays the missing games).")
-    merged = {**stored, **{k: max(stored.get(k, 0), new[k]) for k in GROWABLE if k in new}}
+        raise ConfigError(f"{path} is not a {what}; choose another --out")
+    return stored
+
+
+def check_settings(out: Path, settings: dict[str, Any], tool: str | None,
+                   games_file: str = "games.csv", growable: Sequence[str] = GROWABLE,
+                   may_gain: Sequence[str] = (), what: str = "the games of a run",
+                   nested: bool = True) -> None:
+    """Store ``settings`` in ``out`` (first run) or check them against the stored ones.
+
+    Raises :class:`SettingsMismatchError` naming each difference, and ``ConfigError`` when
+    ``out`` holds a ``games_file`` but no settings (made by hand or by an older version:
+    its games cannot be attributed). ``tool`` (None: not stored) and ``format`` are kept
+    in the file. On a match, a ``growable`` setting stored becomes the larger of the two
+    (what the CSV may hold); settings of ``may_gain`` that the stored file lacks are added
+    to it (settings that change none of the stored games). ``nested``: as for
+    :func:`differences`."""
+    new = _normal(settings if tool is None
+                  else {"format": SETTINGS_FORMAT, "tool": tool, **settings})
+    path = out / SETTINGS_FILE
+    if not path.exists():
+        if (out / games_file).exists():
+            raise ConfigError(
+                f"{out / games_file} has no {SETTINGS_FILE} beside it (written by hand or by "
+                f"an older version), so the settings of its games are unknown; delete it or "
+                f"choose another --out")
+        path.write_text(json.dumps(new, indent=2) + "\n")
+        return
+    stored = read_settings(path)
+    gained = [k for k in may_gain if k not in stored and k in new]
+    refuse(out, differences(stored, new, ignore=(*growable, *INFORMATIONAL, *gained),
+                            nested=nested), what,
+           "Use another --out, or the stored settings"
+           + (f" (only {', '.join('--' + k for k in growable)} may change: a larger number "
+              f"plays the missing games)." if growable else "."))
+    merged = {**stored, **{k: new[k] for k in gained},
+              **{k: max(stored.get(k, 0), new[k]) for k in growable if k in new}}
     if merged != stored:
         path.write_text(json.dumps(merged, indent=2) + "\n")
 

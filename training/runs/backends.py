@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training.progress import Progress
+from transit_gym.training.runs.progress import Progress
 
 Task = tuple[Callable[[Any], Any], Any]
 
