@@ -23,7 +23,12 @@ import numpy as np
 
 from transit_gym.agents.base import Agent
 from transit_gym.agents.registry import make_agent
-from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from transit_gym.envs.core.errors import (
+    ConfigError,
+    IllegalActionError,
+    illegal_action_message,
+    unknown_keywords_message,
+)
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.rng import fresh_seed
 
@@ -221,6 +226,11 @@ def _plain(action: Any) -> Any:
     return action
 
 
+#: the keywords of ``make_single_agent_env`` itself (besides the game's rule options)
+VIEW_KEYWORDS = ("num_players", "opponents", "learner_seat", "seed", "render_mode",
+                 "illegal_action")
+
+
 def make_single_agent_env(game: str, num_players: int | None = None,
                           opponents: Sequence[str] = ("random",),
                           learner_seat: int | str = "random", seed: int | None = None,
@@ -233,6 +243,10 @@ def make_single_agent_env(game: str, num_players: int | None = None,
     from transit_gym.envs.registry import game_class
 
     cls = game_class(game)
+    unknown = set(options) - set(cls.option_names())
+    if unknown:
+        raise ConfigError(unknown_keywords_message(
+            unknown, [*VIEW_KEYWORDS, *cls.option_names()], f"the single-agent view of {game}"))
     players = cls.min_players if num_players is None else num_players
     game_obj = cls(num_players=players, **options)
     pool = build_pool(game_obj, list(opponents), seed=0 if seed is None else seed)
