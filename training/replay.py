@@ -24,6 +24,7 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.out_file import check_out_file
 from transit_gym.training.train import parse_options
 
 CAPTION_H = 20
@@ -115,12 +116,18 @@ def write_gif(frames: list[np.ndarray], path: Path, fps: float) -> None:
                    duration=max(int(round(1000 / fps)), 20), loop=0, optimize=False)
 
 
-def write_mp4(frames: list[np.ndarray], path: Path, fps: float) -> None:
-    """An H.264 MP4 through the ``ffmpeg`` program (raw RGB frames on its stdin)."""
+def find_ffmpeg(path: Path) -> str:
+    """The ``ffmpeg`` program an MP4 needs (``ConfigError`` when it is not on the PATH)."""
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
         raise ConfigError(f"cannot write {path}: MP4 needs the ffmpeg program on the PATH; "
                           "write a .gif instead")
+    return ffmpeg
+
+
+def write_mp4(frames: list[np.ndarray], path: Path, fps: float) -> None:
+    """An H.264 MP4 through the ``ffmpeg`` program (raw RGB frames on its stdin)."""
+    ffmpeg = find_ffmpeg(path)
     height, width = frames[0].shape[:2]
     command = [ffmpeg, "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
                "-s", f"{width}x{height}", "-r", str(fps), "-i", "-",
@@ -165,8 +172,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="draw the pictures this many times larger (1-16)")
     args = parser.parse_args(argv)
     try:
-        if args.out.suffix.lower() not in WRITERS:
-            raise ConfigError(f"--out must end in one of {WRITERS}, got {args.out.name!r}")
+        check_out_file(args.out, WRITERS)   # before the game, not after it
+        if args.out.suffix.lower() == ".mp4":
+            find_ffmpeg(args.out)
         at = args.at if args.out.suffix.lower() == ".png" else None
         frames = record(args.game, args.players, args.agents, args.seed,
                         parse_options(args.option), args.every, at, args.scale)
