@@ -41,6 +41,7 @@ from transit_gym.envs.core.errors import ConfigError, StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import fresh_seed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.help_format import narrow_help
 from transit_gym.training.train import parse_options
 
 SAVE_FORMAT = "transit_gym.play/1"
@@ -483,17 +484,20 @@ def run(session: Session, inp: TextIO) -> None:
 def main(argv: list[str] | None = None, inp: TextIO | None = None,
          out: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default=None, help="game name (taken from --load if given)")
+    narrow_help(parser)
+    parser.add_argument("--game", default=None, metavar="NAME",
+                        help="game name (taken from --load if given)")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
-    parser.add_argument("--vs", nargs="+", default=None,
+    parser.add_argument("--vs", nargs="+", default=None, metavar="AGENT",
                         help="agent kind for every other seat, or one per other seat "
                              "(random, rule_based, mcts, mcts:N, tuned, tuned:FILE); default "
                              "rule_based")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--load", default=None, help="continue a game saved with 's FILE'")
-    parser.add_argument("--option", action="append", default=[],
-                        help="game option key=value (repeatable)")
+    parser.add_argument("--load", default=None, metavar="FILE",
+                        help="continue a game saved with 's FILE'")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="game option (repeatable)")
     parser.add_argument("--open", action="store_true",
                         help="show every seat's hidden cards (a teaching view)")
     parser.add_argument("--plain", action="store_true",

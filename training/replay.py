@@ -24,6 +24,7 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.help_format import narrow_help
 from transit_gym.training.out_file import check_out_file
 from transit_gym.training.train import parse_options
 
@@ -155,20 +156,23 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True)
+    narrow_help(parser)
+    parser.add_argument("--game", required=True, metavar="NAME")
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--agents", nargs="+", default=["rule_based"],
+    parser.add_argument("--agents", nargs="+", default=["rule_based"], metavar="AGENT",
                         help="agent kind for every seat, or one per seat (random, rule_based, "
                              "mcts, tuned, tuned:FILE)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, required=True, help="file.gif, file.mp4 or file.png")
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="file.gif, file.mp4 or file.png (its folder must exist)")
     parser.add_argument("--fps", type=float, default=4.0)
-    parser.add_argument("--every", type=int, default=1, help="keep one frame in K decisions")
-    parser.add_argument("--at", type=int, default=None,
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="keep one frame in K decisions")
+    parser.add_argument("--at", type=int, default=None, metavar="N",
                         help="for a .png: the frame after this many decisions")
-    parser.add_argument("--option", action="append", default=[],
-                        help="game option key=value (repeatable)")
-    parser.add_argument("--scale", type=int, default=1,
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="game option (repeatable)")
+    parser.add_argument("--scale", type=int, default=1, metavar="N",
                         help="draw the pictures this many times larger (1-16)")
     args = parser.parse_args(argv)
     try:
