@@ -28,6 +28,7 @@ import difflib
 import importlib
 import json
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -40,6 +41,7 @@ from transit_gym.envs.core.aec import TransitAECEnv
 from transit_gym.envs.core.errors import ConfigError, StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import fresh_seed
+from transit_gym.envs.core.text import WIDTH
 from transit_gym.envs.registry import env_module, game_for_cli
 from transit_gym.training.help_format import narrow_help
 from transit_gym.training.train import parse_options
@@ -377,6 +379,32 @@ def card_text(session: Session, name: str) -> str:
     return f"no card {name!r}; the cards are: {', '.join(texts)}"
 
 
+def help_lines(session: Session) -> list[str]:
+    """``h``: what the pending decision is and what each kind of listed action does (the
+    game's ``phase_help``, folded to 100 columns), then the commands."""
+    game = session.env.game
+    helper = getattr(render_module(game), "phase_help", None)
+    lines = []
+    if helper is not None and not game.is_over(session.state):
+        for kind, text in helper(game, session.state):
+            line = f"what to decide now: {text}" if kind == "now" else f"  {kind}: {text}"
+            lines.extend(textwrap.wrap(line, WIDTH, subsequent_indent="      "))
+    return lines + packed(f"commands: {HELP}".split(", "), WIDTH)
+
+
+def packed(items: list[str], width: int) -> list[str]:
+    """``items`` joined with ", " into lines of at most ``width`` columns, never cutting an
+    item (so "u = undo" stays whole); continuation lines are indented."""
+    lines = [items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + 2 + len(item) < width:
+            lines[-1] += ", " + item
+        else:
+            lines[-1] += ","
+            lines.append("      " + item)
+    return lines
+
+
 #: commands that take no argument
 BARE = {"q": "quit", "quit": "quit", "exit": "quit", "t": "table", "table": "table",
         "u": "undo", "undo": "undo"}
@@ -393,7 +421,8 @@ def command(session: Session, line: str, legal: list[int]) -> bool:
     if kind == "quit":
         raise QuitGame
     if word in ("h", "help", "?"):
-        session.say(card_text(session, arg) if arg else HELP)
+        for text in [card_text(session, arg)] if arg else help_lines(session):
+            session.say(text)
         return False
     if kind == "table":
         session.show_table()

@@ -97,7 +97,9 @@ def test_describe_action_names_the_decision():
     t.give(0, "active", light_gray=1)
     t.turn(0)
     assert t.game.describe_action(t.state, STOP) == "end the Action Phase"
-    assert t.game.describe_action(t.state, activate("light_gray")) == "activate a light_gray cube"
+    card = t.game.market(t.state)["light_gray"]
+    assert t.game.describe_action(t.state, activate("light_gray")) == (
+        f"activate a light_gray cube ({card})")
 
 
 def test_reachable_kernel_follows_colour_occupancy_and_lanes():
