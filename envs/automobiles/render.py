@@ -112,9 +112,14 @@ def driver_pool(game: Game, s: np.ndarray) -> str:
 
 
 def card_help(game: Game) -> dict[str, str]:
-    """What each card does, in our own words (``card_texts.toml``), by card name."""
-    texts = load_toml(Path(__file__).with_name("card_texts.toml"))["cards"]
-    return {name: texts.get(name, "no description") for name in game.cards.names}
+    """What each card does, in our own words (``card_texts.toml``), by card name; with the
+    Racing Season drivers on, what each driver does too."""
+    texts = load_toml(Path(__file__).with_name("card_texts.toml"))
+    out = {name: texts["cards"].get(name, "no description") for name in game.cards.names}
+    if any(row[st.P_DRIVERS] for row in game.param_table):
+        out.update({name: texts["drivers"].get(name, "no description")
+                    for name in game.drivers.names})
+    return out
 
 
 #: the kind of each fixed action (``action_kind``), the ranges following

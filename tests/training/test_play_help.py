@@ -152,3 +152,15 @@ def test_every_cube_action_names_the_card_of_its_colour():
         text = game.describe_action(state, action)
         if colour != COLOURS[WEAR]:
             assert f"{colour} cube ({market[colour]})" in text, text
+
+
+def test_h_driver_explains_every_racing_season_driver():
+    """Racing Season, Drivers appendix: with drivers on, ``h Driver NN`` has each one's
+    ability; without them, drivers are not listed."""
+    with_drivers = autos_render.card_help(game_class("automobiles")(drivers=True))
+    without = autos_render.card_help(game_class("automobiles")())
+    season = season_render.card_help(game_class("automobiles_season")())
+    for number in range(1, 11):
+        name = f"Driver {number:02d}"
+        assert len(with_drivers[name]) > 30 and with_drivers[name] != "no description"
+        assert name in season and name not in without
