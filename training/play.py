@@ -10,8 +10,10 @@ action id**: the same choice has the same key in every menu of a game (Automobil
 choice can be typed from memory. Type one key to play it, or a command:
 ``u`` undo your last move (the agents' moves after it are taken back too),
 ``s FILE`` save the game as JSON, ``l FILE`` load a saved game, ``t`` show the whole table,
-``h`` help, ``h CARD`` what a card does (in our own words), ``q`` quit. End of input quits
-as well. Anything else (``1 2``, an id that is not on the menu) is refused with a message.
+``h`` what is being decided now and what each kind of listed action does (in our own
+words from the rulebooks), ``h CARD`` what a card (or Racing Season driver) does, ``q``
+quit. End of input quits as well. Anything else (``1 2``, an id that is not on the menu) is
+refused with a message.
 ``--load FILE`` starts from a saved game (the header then shows that game's seed).
 ``--window`` also shows the table's picture in a pygame window (the ``render`` extra). The
 table hides the other seats' hands (and Automobile's demand tiles) until the game is
@@ -51,7 +53,7 @@ SAVE_FORMAT = "transit_gym.play/1"
 STREAM_ATTRIBUTES = ("_words", "_rng")
 HELP = ("type the key of an action (its number in [ ]; a choice keeps its key in every "
         "menu), or: u = undo your last move, s FILE = save, l FILE = load, t = whole table, "
-        "h = help, h CARD = what a card does, q = quit")
+        "h = explain this decision, h CARD = what a card does, q = quit")
 #: rich styles of the kinds of lines (plain output ignores them)
 STYLES = {"header": "bold", "move": "magenta", "you": "bold green", "changed": "yellow",
           "key": "cyan", "error": "bold red", "title": "bold underline"}
