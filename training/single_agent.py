@@ -15,6 +15,7 @@ episode's seeded stream is played instead). Unmasked algorithms need one of the 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -226,11 +227,6 @@ def _plain(action: Any) -> Any:
     return action
 
 
-#: the keywords of ``make_single_agent_env`` itself (besides the game's rule options)
-VIEW_KEYWORDS = ("num_players", "opponents", "learner_seat", "seed", "render_mode",
-                 "illegal_action")
-
-
 def make_single_agent_env(game: str, num_players: int | None = None,
                           opponents: Sequence[str] = ("random",),
                           learner_seat: int | str = "random", seed: int | None = None,
@@ -246,9 +242,15 @@ def make_single_agent_env(game: str, num_players: int | None = None,
     unknown = set(options) - set(cls.option_names())
     if unknown:
         raise ConfigError(unknown_keywords_message(
-            unknown, [*VIEW_KEYWORDS, *cls.option_names()], f"the single-agent view of {game}"))
+            unknown, [*view_keywords(), *cls.option_names()], f"the single-agent view of {game}"))
     players = cls.min_players if num_players is None else num_players
     game_obj = cls(num_players=players, **options)
     pool = build_pool(game_obj, list(opponents), seed=0 if seed is None else seed)
     return SingleAgentEnv(game_obj, pool, learner_seat=learner_seat, seed=seed,
                           render_mode=render_mode, illegal_action=illegal_action)
+
+
+def view_keywords() -> list[str]:
+    """The keywords of :func:`make_single_agent_env` itself (besides the game's options)."""
+    params = inspect.signature(make_single_agent_env).parameters
+    return [name for name, p in params.items() if name != "game" and p.kind != p.VAR_KEYWORD]

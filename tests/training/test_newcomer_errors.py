@@ -10,7 +10,7 @@ import transit_gym.training  # noqa: F401  (registers the Gymnasium ids)
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.catalog import GAMES, game_class
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.training.single_agent import VIEW_KEYWORDS
+from transit_gym.training.single_agent import view_keywords
 
 VIEW_OPTIONS = ("opponents", "learner_seat", "illegal_action", "num_players")
 
@@ -46,8 +46,9 @@ def test_gym_make_misspelt_keyword_lists_every_keyword_and_the_closest(keyword, 
     with pytest.raises(ConfigError) as err:
         gymnasium.make("transit_gym/LooseCaboose-v0", **{keyword: 3})
     message = str(err.value)
+    assert set(VIEW_OPTIONS) <= set(view_keywords())
     assert f"did you mean {closest!r}" in message
-    for name in [*VIEW_OPTIONS, *VIEW_KEYWORDS, *game_class("loose_caboose").option_names()]:
+    for name in [*VIEW_OPTIONS, *view_keywords(), *game_class("loose_caboose").option_names()]:
         assert repr(name) in message, name
 
 
