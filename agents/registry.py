@@ -33,14 +33,33 @@ def play_specs(game: Game, specs: list[str], n_games: int, seed: int = 0,
                       params=params, codes=codes)
 
 
-def make_agent(kind: str, game: Game, seed: int | None = None) -> Agent:
+def as_game(game: Game | str) -> Game:
+    """``game`` itself, or the game registered under that name built with its default
+    options; ``TypeError`` saying what to pass for anything else, ``ConfigError`` listing
+    the games for an unknown name."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        from transit_gym.envs.core.catalog import game_class
+
+        return game_class(game)()
+    if isinstance(game, type) and issubclass(game, Game):
+        raise TypeError(f"make_agent needs a game object, got the class {game.__name__}; "
+                        f"pass {game.__name__}(num_players=...) or the game's name")
+    raise TypeError(f"make_agent needs a Game object (e.g. game_class(name)(num_players=2)) "
+                    f"or a registered game's name, got {type(game).__name__} {game!r}")
+
+
+def make_agent(kind: str, game: Game | str, seed: int | None = None) -> Agent:
     """``"random"``, ``"rule_based"``, the search agent ``"mcts"`` / ``"mcts:N"`` (N
     simulations per move), ``"ppo"`` (the game's shipped MaskablePPO checkpoint), the
     path of a MaskablePPO checkpoint (``.zip``), the parameter-vector agents ``"tuned"``
     (shipped generalist) / ``"tuned:FILE"``, or the network agents ``"net"`` /
     ``"net:FILE"`` (alone) and ``"net_mcts[:N][:FILE]"`` (with its search) for ``game``.
     A checkpoint or network is checked against ``game`` (its recorded game and observation
-    layout) before it is loaded."""
+    layout) before it is loaded. ``game`` may also be a registered game's name (that game
+    with its default options)."""
+    game = as_game(game)
     if kind == "tuned" or kind.startswith("tuned:"):
         from transit_gym.agents.tuned import TunedAgent
 

@@ -3,8 +3,17 @@
 ``gymnasium.make("transit_gym/LooseCaboose-v0", opponents=["rule_based"], num_players=3)``
 returns a :class:`~transit_gym.training.single_agent.SingleAgentEnv` (the learner's seat,
 other seats played by built-in agents, ``action_masks()`` for MaskablePPO). Importing
-``transit_gym.training`` registers them; ``gymnasium.make("transit_gym.training:Planes-v0")``
-imports and makes in one call.
+``transit_gym.training`` registers them; prefixing the id with the module,
+``gymnasium.make("transit_gym.training:transit_gym/Planes-v0")``, imports and makes in one
+call. (Each example here runs as a test: ``tests/training/test_gym_registration_doc.py``.)
+
+>>> import gymnasium
+>>> import transit_gym.training
+>>> env = gymnasium.make("transit_gym/LooseCaboose-v0", opponents=["rule_based"], num_players=3)
+>>> env.unwrapped.game.num_players
+3
+>>> gymnasium.make("transit_gym.training:transit_gym/Planes-v0").unwrapped.game.name
+'planes'
 
 The registered ids default to ``illegal_action="lose"`` (the learner's illegal action ends
 the episode with ``ILLEGAL_LOSS_REWARD``, PettingZoo's classic convention), where the
@@ -12,7 +21,12 @@ classes and ``make_single_agent_env`` default to ``"raise"``. Why: Gymnasium's
 ``check_env`` steps an action drawn *before* a seeded reset, which may be illegal in the
 new game, and generic tools (SB3's ``make_vec_env`` with an unmasked PPO) must not crash on
 their first illegal action. A masked learner (MaskablePPO) never plays an illegal action,
-so it sees no difference. ``gymnasium.make(id, illegal_action="raise")`` restores the error.
+so it sees no difference. ``gymnasium.make(id, illegal_action="raise")`` restores the error:
+
+>>> gymnasium.make("transit_gym/Automobile-v0").unwrapped.illegal_action
+'lose'
+>>> gymnasium.make("transit_gym/Automobile-v0", illegal_action="raise").unwrapped.illegal_action
+'raise'
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ import numpy as np
 from transit_gym.envs.core import render
 from transit_gym.training import replay
 from transit_gym.training.tool_parser import ToolParser
+from transit_gym.training.out_file import check_out_folder
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
         if problems:
             print("redraw with: transit-gym pictures", file=sys.stderr)
         return 1 if problems else 0
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        check_out_folder(folder, "--folder")   # before drawing, not after it
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     regenerate(folder, args.only)
     return 0

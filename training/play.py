@@ -10,8 +10,10 @@ action id**: the same choice has the same key in every menu of a game (Automobil
 choice can be typed from memory. Type one key to play it, or a command:
 ``u`` undo your last move (the agents' moves after it are taken back too),
 ``s FILE`` save the game as JSON, ``l FILE`` load a saved game, ``t`` show the whole table,
-``h`` help, ``h CARD`` what a card does (in our own words), ``q`` quit. End of input quits
-as well. Anything else (``1 2``, an id that is not on the menu) is refused with a message.
+``h`` what is being decided now and what each kind of listed action does (in our own
+words from the rulebooks), ``h CARD`` what a card (or Racing Season driver) does, ``q``
+quit. End of input quits as well. Anything else (``1 2``, an id that is not on the menu) is
+refused with a message.
 ``--load FILE`` starts from a saved game (the header then shows that game's seed).
 ``--window`` also shows the table's picture in a pygame window (the ``render`` extra). The
 table hides the other seats' hands (and Automobile's demand tiles) until the game is
@@ -28,6 +30,7 @@ import difflib
 import importlib
 import json
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -40,6 +43,7 @@ from transit_gym.envs.core.aec import TransitAECEnv
 from transit_gym.envs.core.errors import ConfigError, StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import fresh_seed
+from transit_gym.envs.core.text import WIDTH
 from transit_gym.envs.registry import env_module, game_for_cli
 from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
@@ -49,7 +53,7 @@ SAVE_FORMAT = "transit_gym.play/1"
 STREAM_ATTRIBUTES = ("_words", "_rng")
 HELP = ("type the key of an action (its number in [ ]; a choice keeps its key in every "
         "menu), or: u = undo your last move, s FILE = save, l FILE = load, t = whole table, "
-        "h = help, h CARD = what a card does, q = quit")
+        "h = explain this decision, h CARD = what a card does, q = quit")
 #: rich styles of the kinds of lines (plain output ignores them)
 STYLES = {"header": "bold", "move": "magenta", "you": "bold green", "changed": "yellow",
           "key": "cyan", "error": "bold red", "title": "bold underline"}
@@ -377,6 +381,32 @@ def card_text(session: Session, name: str) -> str:
     return f"no card {name!r}; the cards are: {', '.join(texts)}"
 
 
+def help_lines(session: Session) -> list[str]:
+    """``h``: what the pending decision is and what each kind of listed action does (the
+    game's ``phase_help``, folded to 100 columns), then the commands."""
+    game = session.env.game
+    helper = getattr(render_module(game), "phase_help", None)
+    lines = []
+    if helper is not None and not game.is_over(session.state):
+        for kind, text in helper(game, session.state):
+            line = f"what to decide now: {text}" if kind == "now" else f"  {kind}: {text}"
+            lines.extend(textwrap.wrap(line, WIDTH, subsequent_indent="      "))
+    return lines + packed(f"commands: {HELP}".split(", "), WIDTH)
+
+
+def packed(items: list[str], width: int) -> list[str]:
+    """``items`` joined with ", " into lines of at most ``width`` columns, never cutting an
+    item (so "u = undo" stays whole); continuation lines are indented."""
+    lines = [items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + 2 + len(item) < width:
+            lines[-1] += ", " + item
+        else:
+            lines[-1] += ","
+            lines.append("      " + item)
+    return lines
+
+
 #: commands that take no argument
 BARE = {"q": "quit", "quit": "quit", "exit": "quit", "t": "table", "table": "table",
         "u": "undo", "undo": "undo"}
@@ -393,7 +423,8 @@ def command(session: Session, line: str, legal: list[int]) -> bool:
     if kind == "quit":
         raise QuitGame
     if word in ("h", "help", "?"):
-        session.say(card_text(session, arg) if arg else HELP)
+        for text in [card_text(session, arg)] if arg else help_lines(session):
+            session.say(text)
         return False
     if kind == "table":
         session.show_table()
@@ -486,17 +517,19 @@ def main(argv: list[str] | None = None, inp: TextIO | None = None,
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym play --game planes --players 3 --seat 0 --vs "
                                 "rule_based random")
-    parser.add_argument("--game", default=None, help="game name (taken from --load if given)")
+    parser.add_argument("--game", default=None, metavar="NAME",
+                        help="game name (taken from --load if given)")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
-    parser.add_argument("--vs", nargs="+", default=None,
+    parser.add_argument("--vs", nargs="+", default=None, metavar="AGENT",
                         help="agent kind for every other seat, or one per other seat "
                              "(random, rule_based, mcts, mcts:N, tuned, tuned:FILE); default "
                              "rule_based")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--load", default=None, help="continue a game saved with 's FILE'")
-    parser.add_argument("--option", action="append", default=[],
-                        help="game option key=value (repeatable)")
+    parser.add_argument("--load", default=None, metavar="FILE",
+                        help="continue a game saved with 's FILE'")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="game option (repeatable)")
     parser.add_argument("--open", action="store_true",
                         help="show every seat's hidden cards (a teaching view)")
     parser.add_argument("--plain", action="store_true",

@@ -25,6 +25,7 @@ from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
 from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
+from transit_gym.training.out_file import check_out_file
 
 CAPTION_H = 20
 WRITERS = (".gif", ".mp4", ".png")
@@ -115,12 +116,18 @@ def write_gif(frames: list[np.ndarray], path: Path, fps: float) -> None:
                    duration=max(int(round(1000 / fps)), 20), loop=0, optimize=False)
 
 
-def write_mp4(frames: list[np.ndarray], path: Path, fps: float) -> None:
-    """An H.264 MP4 through the ``ffmpeg`` program (raw RGB frames on its stdin)."""
+def find_ffmpeg(path: Path) -> str:
+    """The ``ffmpeg`` program an MP4 needs (``ConfigError`` when it is not on the PATH)."""
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
         raise ConfigError(f"cannot write {path}: MP4 needs the ffmpeg program on the PATH; "
                           "write a .gif instead")
+    return ffmpeg
+
+
+def write_mp4(frames: list[np.ndarray], path: Path, fps: float) -> None:
+    """An H.264 MP4 through the ``ffmpeg`` program (raw RGB frames on its stdin)."""
+    ffmpeg = find_ffmpeg(path)
     height, width = frames[0].shape[:2]
     command = [ffmpeg, "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
                "-s", f"{width}x{height}", "-r", str(fps), "-i", "-",
@@ -150,25 +157,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym replay --game loose_caboose --players 3 --seed 3 "
                                 "--at 30 --out caboose.png")
-    parser.add_argument("--game", required=True)
+    parser.add_argument("--game", required=True, metavar="NAME")
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--agents", nargs="+", default=["rule_based"],
+    parser.add_argument("--agents", nargs="+", default=["rule_based"], metavar="AGENT",
                         help="agent kind for every seat, or one per seat (random, rule_based, "
                              "mcts, tuned, tuned:FILE)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, required=True, help="file.gif, file.mp4 or file.png")
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="file.gif, file.mp4 or file.png (its folder must exist)")
     parser.add_argument("--fps", type=float, default=4.0)
-    parser.add_argument("--every", type=int, default=1, help="keep one frame in K decisions")
-    parser.add_argument("--at", type=int, default=None,
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="keep one frame in K decisions")
+    parser.add_argument("--at", type=int, default=None, metavar="N",
                         help="for a .png: the frame after this many decisions")
-    parser.add_argument("--option", action="append", default=[],
-                        help="game option key=value (repeatable)")
-    parser.add_argument("--scale", type=int, default=1,
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="game option (repeatable)")
+    parser.add_argument("--scale", type=int, default=1, metavar="N",
                         help="draw the pictures this many times larger (1-16)")
     args = parser.parse_args(argv)
     try:
-        if args.out.suffix.lower() not in WRITERS:
-            raise ConfigError(f"--out must end in one of {WRITERS}, got {args.out.name!r}")
+        check_out_file(args.out, WRITERS)   # before the game, not after it
+        if args.out.suffix.lower() == ".mp4":
+            find_ffmpeg(args.out)
         at = args.at if args.out.suffix.lower() == ".png" else None
         frames = record(args.game, args.players, args.agents, args.seed,
                         parse_options(args.option), args.every, at, args.scale)

@@ -15,6 +15,7 @@ episode's seeded stream is played instead). Unmasked algorithms need one of the 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,7 +24,12 @@ import numpy as np
 
 from transit_gym.agents.base import Agent
 from transit_gym.agents.registry import make_agent
-from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
+from transit_gym.envs.core.errors import (
+    ConfigError,
+    IllegalActionError,
+    illegal_action_message,
+    unknown_keywords_message,
+)
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.rng import fresh_seed
 
@@ -233,8 +239,18 @@ def make_single_agent_env(game: str, num_players: int | None = None,
     from transit_gym.envs.registry import game_class
 
     cls = game_class(game)
+    unknown = set(options) - set(cls.option_names())
+    if unknown:
+        raise ConfigError(unknown_keywords_message(
+            unknown, [*view_keywords(), *cls.option_names()], f"the single-agent view of {game}"))
     players = cls.min_players if num_players is None else num_players
     game_obj = cls(num_players=players, **options)
     pool = build_pool(game_obj, list(opponents), seed=0 if seed is None else seed)
     return SingleAgentEnv(game_obj, pool, learner_seat=learner_seat, seed=seed,
                           render_mode=render_mode, illegal_action=illegal_action)
+
+
+def view_keywords() -> list[str]:
+    """The keywords of :func:`make_single_agent_env` itself (besides the game's options)."""
+    params = inspect.signature(make_single_agent_env).parameters
+    return [name for name, p in params.items() if name != "game" and p.kind != p.VAR_KEYWORD]

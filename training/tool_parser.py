@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -27,11 +28,28 @@ def closest(word: str, choices: Sequence[str]) -> str | None:
     return found[0] if found else None
 
 
+#: the widest a help line may be, whatever the terminal's width (narrower terminals get
+#: narrower help, as argparse does by default)
+HELP_COLUMNS = 100
+
+
+class NarrowHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter (description and example kept line by line) with its width capped
+    at :data:`HELP_COLUMNS`."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 28,
+                 width: int | None = None):
+        if width is None:
+            width = shutil.get_terminal_size().columns - 2
+        super().__init__(prog, indent_increment, max_help_position,
+                         min(width, HELP_COLUMNS - 2))
+
+
 class ToolParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose help ends with ``Example:`` and the command ``example``."""
 
     def __init__(self, *args: Any, example: str | None = None, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("formatter_class", NarrowHelpFormatter)
         kwargs.setdefault("allow_abbrev", False)
         if example is not None:
             lines = "\n".join(f"  {line}" for line in example.strip().splitlines())

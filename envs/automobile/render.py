@@ -9,11 +9,23 @@ from __future__ import annotations
 import numpy as np
 
 from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.actions import (
+    A_BUILD,
+    A_DONE,
+    A_EXEC_CLOSE,
+    A_FORD,
+    A_LOAN,
+    A_MOVE,
+    A_QTY,
+    A_SHOWROOM,
+    A_SPACE,
+    A_WHAT,
+)
 from transit_gym.envs.automobile.data import CHARACTERS, NUM_SPACES, SEGMENTS
 from transit_gym.envs.automobile.kernels import salesmen_in_stock
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit
-from transit_gym.envs.core.text import fold
+from transit_gym.envs.core.text import decision_help, fold
 
 PHASE_TEXT = {
     st.PH_SELECT: "P2 select a character",
@@ -31,6 +43,80 @@ PHASE_TEXT = {
     st.PH_EXEC: "P6 executive decision",
     st.PH_EXEC_SPACE: "P6 choose the space",
 }
+#: what each decision is, in our own words (rulebook: Course of Play, P2-P6, Loans, the
+#: player actions I-V, Parts Factory, the executive decisions A-D)
+PHASE_HELP = {
+    st.PH_SELECT: "P2, choose a character tile: it sets your place in this turn's order of "
+                  "play, gives R&D cubes and a power (h NAME tells, e.g. h Ford). Players choose "
+                  "in the order of the selection order track.",
+    st.PH_DURANT: "You took Durant: build one factory at once on a free space, paying its "
+                  "price and the R&D it needs (or decline when you cannot pay).",
+    st.PH_ACTION: "P3, the player actions (three rounds, one action each): I build factories, "
+                  "II place up to 3 salesmen, III take two R&D cubes, IV produce cars on your "
+                  "spaces, V close down one of your spaces. You may also take a $500 loan.",
+    st.PH_BUILD_SPACE: "Build factories: choose the production space. Building beyond the most "
+                       "advanced occupied space costs R&D cubes (1, then 1+2, ...); a space "
+                       "holds one player's factories, at most three and a parts factory.",
+    st.PH_BUILD_WHAT: "Build factories: choose what to build on this space, paying its price "
+                      "per factory; a parts factory costs $500 and makes its cars $20 cheaper.",
+    st.PH_FORD_AFTER: "Ford's power: one extra build (a factory or the parts factory) where you "
+                      "already have factories, or done.",
+    st.PH_SALESMEN: "Place salesmen: put salesmen into the showrooms, one at a time, up to 3; "
+                    "each can later sell one car of its segment or one next to it. An unused "
+                    "salesman costs a loss cube. Done to stop.",
+    st.PH_PRODUCE: "Produce cars on this space: choose how many (within the table's minimum "
+                   "and maximum for your factories there), or none. Each car costs its "
+                   "segment's price; unsold cars bring losses.",
+    st.PH_CLOSE: "Close down one of your production spaces: its factories return to your stock, "
+                 "you get each factory's price less $100 and discard half your loss cubes.",
+    st.PH_HOWARD: "P4, Howard's power: sell two of your cars at the top price of their segment; "
+                  "choose the space each car comes from.",
+    st.PH_SALE_MOVE: "P5, sell cars through salesmen: move one salesman from a showroom to a "
+                     "sales track (its segment or one next to it) to sell one car there at the "
+                     "top price. You must sell while you can.",
+    st.PH_SALE_CAR: "P5: choose the production space the salesman's car comes from.",
+    st.PH_EXEC: "P6, executive decisions (one at a time, until all pass): close a production "
+                "space, buy an advertisement marker, take discount markers, or pass (the order "
+                "of passing sets the next turn's ties).",
+    st.PH_EXEC_SPACE: "P6: choose the production space for your executive decision.",
+}
+#: what each kind of action does
+KIND_HELP = {
+    "character": "Take this character tile for the turn (h NAME tells its power).",
+    "player action": "Take this player action for this round (the menu names it).",
+    "Ford's build": "Ford's power: an extra build on a space with your factories.",
+    "loan": "Take a $500 loan (at most two in a game): $50 interest each turn, $600 to repay "
+            "at the end.",
+    "done": "Done: stop or decline this step.",
+    "space": "Choose this production space (its number and car model).",
+    "build": "Build this on the chosen space.",
+    "showroom": "Place one salesman in this showroom (mass market, middle class or premium).",
+    "quantity": "Produce this many cars on the space (0: none here).",
+    "sell": "Move this salesman to this sales track and sell one car of that segment.",
+    "executive": "This executive decision (the menu names it): a closure, an advertisement "
+                 "marker, discount markers or pass.",
+}
+
+
+def action_kind(action: int) -> str:
+    """The kind of ``action`` (a key of :data:`KIND_HELP`)."""
+    fixed = {A_FORD: "Ford's build", A_LOAN: "loan", A_DONE: "done"}
+    if action in fixed:
+        return fixed[action]
+    for first, kind in ((A_EXEC_CLOSE, "executive"), (A_MOVE, "sell"), (A_QTY, "quantity"),
+                        (A_SHOWROOM, "showroom"), (A_WHAT, "build"), (A_SPACE, "space"),
+                        (A_BUILD, "player action")):
+        if action >= first:
+            return kind
+    return "character"
+
+
+def phase_help(game: Game, state: State) -> list[tuple[str, str]]:
+    """What the pending decision is and what each kind of its legal actions does."""
+    kinds = (action_kind(int(a)) for a in game.legal_actions(state))
+    return decision_help(PHASE_HELP[int(state.data[st.PHASE])], kinds, KIND_HELP)
+
+
 SEAT_COLORS = [(220, 60, 50), (240, 200, 40), (60, 170, 80), (60, 110, 220), (160, 90, 200)]
 SEGMENT_COLORS = [(150, 110, 70), (80, 120, 190), (225, 205, 150)]
 SEG_SHORT = ("A mass", "B middle", "C premium")

@@ -14,10 +14,21 @@ import numpy as np
 from transit_gym.envs.automobiles import board
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import COLOURS, GEARS, NUM_COLOURS
+from transit_gym.envs.automobiles.encode import (
+    A_ACTIVE,
+    A_ALL_WEAR,
+    A_DISCARD,
+    A_DRAW,
+    A_PIT_STOP,
+    A_SPACE,
+    A_STOCK,
+    A_STOP,
+    A_USE_DRIVER,
+)
 from transit_gym.envs.core.datafile import load_toml
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit, text_width
-from transit_gym.envs.core.text import WIDTH, fold
+from transit_gym.envs.core.text import WIDTH, decision_help, fold
 
 SHORT = ("W", "L", "D", "B", "w", "Y", "P", "R", "G", "U")   # U = blue (B is black)
 TRACK_LETTERS = ("w", "l", "d", "b")
@@ -101,9 +112,49 @@ def driver_pool(game: Game, s: np.ndarray) -> str:
 
 
 def card_help(game: Game) -> dict[str, str]:
-    """What each card does, in our own words (``card_texts.toml``), by card name."""
-    texts = load_toml(Path(__file__).with_name("card_texts.toml"))["cards"]
-    return {name: texts.get(name, "no description") for name in game.cards.names}
+    """What each card does, in our own words (``card_texts.toml``), by card name; with the
+    Racing Season drivers on, what each driver does too."""
+    texts = load_toml(Path(__file__).with_name("card_texts.toml"))
+    out = {name: texts["cards"].get(name, "no description") for name in game.cards.names}
+    if any(row[st.P_DRIVERS] for row in game.param_table):
+        out.update({name: texts["drivers"].get(name, "no description")
+                    for name in game.drivers.names})
+    return out
+
+
+#: the kind of each fixed action (``action_kind``), the ranges following
+FIXED_KINDS = {A_STOP: "stop", A_PIT_STOP: "pit stop", A_DRAW: "draw",
+               A_ALL_WEAR: "remove all wear", A_USE_DRIVER: "driver ability"}
+
+
+def help_texts() -> dict[str, dict[str, str]]:
+    """``decision_help.toml``: what each decision (``phases``) and kind of action
+    (``kinds``) is, in our own words."""
+    return load_toml(Path(__file__).with_name("decision_help.toml"))
+
+
+def action_kind(phase: int, action: int) -> str:
+    """The kind of ``action`` in decision ``phase`` (a key of the ``kinds`` help)."""
+    if action in FIXED_KINDS:
+        return FIXED_KINDS[action]
+    if A_ACTIVE <= action < A_DISCARD:
+        return "activate a cube" if phase == st.PH_ACTION else "active-pile cube"
+    if A_DISCARD <= action < A_STOCK:
+        return "discard-pile cube"
+    if A_STOCK <= action < A_SPACE:
+        return "stock cube"
+    if A_SPACE <= action < A_USE_DRIVER:
+        return "track space"
+    return "take a driver"
+
+
+def phase_help(game: Game, state: State) -> list[tuple[str, str]]:
+    """What the pending decision of ``state`` is and what each kind of its legal actions
+    does (``h`` in human play)."""
+    texts = help_texts()
+    phase = int(state.data[st.PHASE])
+    kinds = (action_kind(phase, int(a)) for a in game.legal_actions(state))
+    return decision_help(texts["phases"][st.PHASE_NAMES[phase]], kinds, texts["kinds"])
 
 
 def track_lines(game: Game, state: State, width: int = WIDTH) -> list[str]:

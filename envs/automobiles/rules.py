@@ -219,7 +219,19 @@ class AutomobilesGame(Game):
             colours = "+".join(COLOURS[g] for g in GEARS if t.colours[sp] & (1 << g))
             return (f"move to track space {sp} (lane {int(t.lane[sp])}, positions "
                     f"{int(t.start[sp])}-{int(t.start[sp] + t.length[sp])}, {colours})")
-        return action_name(action, int(state.data[st.PHASE]))
+        name = action_name(action, int(state.data[st.PHASE]))
+        if kernels.A_ACTIVE <= action < kernels.A_SPACE:   # a cube: name the card it stands for
+            colour = (action - kernels.A_ACTIVE) % NUM_COLOURS
+            cube = f"{COLOURS[colour]} cube"
+            name = name.replace(cube, cube + self.card_of_cube(state, colour), 1)
+        return name
+
+    def card_of_cube(self, state: State, colour: int) -> str:
+        """`` (CARD)``: the name of the card the cubes of ``colour`` stand for in this game
+        (empty for wear, whose colour is its name)."""
+        if colour == WEAR:
+            return ""
+        return f" ({self.cards.names[int(state.data[st.CARD_OF + colour])]})"
 
     # ----- results ---------------------------------------------------------------------------
     def market(self, state: State) -> dict[str, str]:

@@ -6,12 +6,45 @@ from __future__ import annotations
 import numpy as np
 
 from transit_gym.envs.automobiles import render as race_render
+from transit_gym.envs.automobiles.encode import A_DISCARD, A_STOCK, A_STOP
 from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import WHITE, Canvas, fit, zoom
-from transit_gym.envs.core.text import fold
+from transit_gym.envs.core.text import decision_help, fold
 
 STANDINGS_ROW = 18
+
+#: what each decision between the races is, in our own words (the Season Campaign section of
+#: the Racing Season rules: Sponsors, Sponsor Clarifications, Awarding Points)
+SEASON_PHASE_HELP = {
+    ss.S_PICK: "Sponsors after a race, best finisher first: take one of the available "
+               "sponsors (from the second race on you may instead keep yours; taking a new "
+               "one removes your old one from the game). Its effect for your finishing place "
+               "follows at once.",
+    ss.S_DROP: "You kept your sponsor, so remove one of the available sponsors from the game.",
+    ss.S_STANDARD: "Every sponsor's effect starts with the standard removal: remove cubes of "
+                   "any kind from your cubes (up to 3 after first place, 6 in the middle, 12 "
+                   "last), one at a time. Stop when done; wear is usually the best to remove.",
+    ss.S_EXTRA: "Your sponsor lets you remove more cubes of any kind, one at a time. Stop "
+                "when done.",
+    ss.S_WEAR: "Your sponsor lets you remove wear cubes, one at a time. Stop when done.",
+    ss.S_GAIN: "Your sponsor gives you cubes from the stock for free, one at a time (they go "
+               "into your bag for the next race). Stop when done.",
+    ss.S_SPEND: "Your sponsor gives you money for cubes of the stock: buy them one at a time "
+                "(they go into your bag for the next race). Stop when done; money left is lost.",
+}
+#: what each kind of action between the races does
+SEASON_KIND_HELP = {
+    "take a sponsor": "Take this sponsor; its effect for your finishing place applies now "
+                      "and at the end of later races while you keep it.",
+    "keep your sponsor": "Keep the sponsor you have; you then remove one available sponsor.",
+    "remove a sponsor": "Remove this available sponsor from the game.",
+    "stop": "Stop: use no more of this step of your sponsor.",
+    "remove a cube": "Remove one of your cubes of this colour (the card it stands for is in "
+                     "brackets) back to the stock.",
+    "stock cube": "Take one cube of this colour from the stock (its card in brackets) into "
+                  "your bag, free or paid as the step says.",
+}
 
 
 def season_lines(game: Game, state: State) -> list[str]:
@@ -42,6 +75,29 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
 def card_help(game: Game) -> dict[str, str]:
     """The cards of the races (every race uses the same card set)."""
     return race_render.card_help(game.race_game(game.new_state(0)))
+
+
+def season_action_kind(action: int) -> str:
+    """The kind of a season decision's ``action`` (a key of :data:`SEASON_KIND_HELP`)."""
+    if ss.A_SPONSOR <= action < ss.A_KEEP:
+        return "take a sponsor"
+    if action == ss.A_KEEP:
+        return "keep your sponsor"
+    if action >= ss.A_DROP:
+        return "remove a sponsor"
+    if action == A_STOP:
+        return "stop"
+    return "remove a cube" if A_DISCARD <= action < A_STOCK else "stock cube"
+
+
+def phase_help(game: Game, state: State) -> list[tuple[str, str]]:
+    """What the pending decision is and what each kind of its legal actions does: a race's
+    decisions as in Automobiles, the sponsor steps between races."""
+    phase = int(state.data[ss.SEASON_PHASE])
+    if phase == ss.S_RACE:
+        return race_render.phase_help(game.race_game(state), game.race_state(state))
+    kinds = (season_action_kind(int(a)) for a in game.legal_actions(state))
+    return decision_help(SEASON_PHASE_HELP[phase], kinds, SEASON_KIND_HELP)
 
 
 def standings_lines(game: Game, state: State) -> list[tuple[str, int | None]]:

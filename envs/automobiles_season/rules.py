@@ -176,11 +176,15 @@ class AutomobilesSeasonGame(Game):
             return f"remove sponsor {names[action - ss.A_DROP]} from the game"
         if action == A_STOP:
             return "stop (use no more of this sponsor step)"
+        race, race_state = self.race_game(state), self.race_state(state)
         if A_DISCARD <= action < A_DISCARD + NUM_COLOURS:
-            return f"remove a {COLOURS[action - A_DISCARD]} cube"
+            colour = action - A_DISCARD
+            return f"remove a {COLOURS[colour]} cube{race.card_of_cube(race_state, colour)}"
         if A_STOCK <= action < A_STOCK + NUM_COLOURS:
             verb = "gain" if phase == ss.S_GAIN else "buy"
-            return f"{verb} a {COLOURS[action - A_STOCK]} cube from the stock"
+            colour = action - A_STOCK
+            return (f"{verb} a {COLOURS[colour]} cube{race.card_of_cube(race_state, colour)} "
+                    "from the stock")
         return f"action {action}"
 
     # ----- results -----------------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class IllegalActionError(ValueError):
     """An action that is out of range or not legal in the current decision."""
@@ -32,3 +35,16 @@ def require(condition: bool, message: str, error: type[ValueError] = ConfigError
     """Raise ``error(message)`` unless ``condition`` holds."""
     if not condition:
         raise error(message)
+
+
+def unknown_keywords_message(unknown: Iterable[str], accepted: Iterable[str], where: str) -> str:
+    """Message naming the unknown keywords, every accepted one, and the closest accepted
+    name to each unknown one (difflib) where there is one."""
+    unknown, accepted = sorted(unknown), sorted(set(accepted))
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, accepted, n=1, cutoff=0.6)
+        if close:
+            hints.append(f"{name!r}: did you mean {close[0]!r}?")
+    hint = f" ({'; '.join(hints)})" if hints else ""
+    return f"unknown option(s) {unknown} for {where}{hint}; accepted: {accepted}"

@@ -27,6 +27,7 @@ from transit_gym.envs.core.errors import (
     IllegalActionError,
     StateDictError,
     illegal_action_message,
+    unknown_keywords_message,
 )
 from transit_gym.envs.core.layout import Layout
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
@@ -110,6 +111,13 @@ class Game(ABC):
     #: -1 when the game has a single row (no option drawn per reset)
     variant_slot: int = -1
 
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The rule options this game accepts (the keywords of ``_build``), without
+        ``num_players``."""
+        params = inspect.signature(cls._build).parameters
+        return [name for name in params if name != "self"]
+
     def __init__(self, num_players: int | None = None, **options: Any):
         if num_players is None:
             num_players = self.min_players
@@ -121,12 +129,10 @@ class Game(ABC):
                 f"got num_players={num_players}"
             )
         self.num_players = int(num_players)
-        accepted = inspect.signature(self._build).parameters
-        unknown = sorted(set(options) - set(accepted))
+        unknown = set(options) - set(self.option_names())
         if unknown:
-            raise ConfigError(
-                f"unknown option(s) {unknown} for {self.name}; options: {sorted(accepted)}"
-            )
+            raise ConfigError(unknown_keywords_message(
+                unknown, ["num_players", *self.option_names()], self.name))
         self._options = dict(options)
         self._data_files: dict[str, UserFile] = {}
         self._build(**options)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 #: the widest line a text table may have (a common terminal width)
 WIDTH = 100
 #: where a long line may be cut, most preferred first
@@ -50,3 +52,10 @@ def unfold(text: str) -> list[str]:
         else:
             lines.append(line)
     return lines
+
+
+def decision_help(phase: str, kinds: Iterable[str],
+                  kind_help: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The help of one decision for human play: ``("now", phase)`` (what the decision is),
+    then each kind of action in ``kinds`` once, in order, with what it does."""
+    return [("now", phase), *((kind, kind_help[kind]) for kind in dict.fromkeys(kinds))]

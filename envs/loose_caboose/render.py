@@ -6,11 +6,48 @@ import numpy as np
 
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, GREY, WHITE, Canvas, fit
-from transit_gym.envs.core.text import fold
+from transit_gym.envs.core.text import decision_help, fold
 from transit_gym.envs.loose_caboose import state as st
+from transit_gym.envs.loose_caboose.encode import A_PASS, A_ROLL
 
 VALUE_COLORS = {1: (70, 130, 220), 2: (90, 190, 90), 3: (230, 180, 40), 4: (220, 70, 60)}
 CABOOSE_COLOR = (200, 30, 30)
+
+
+#: what each decision is, in our own words (rulebook: How to Play, Add Tracks & Move the
+#: Caboose, If the Caboose Derails, Taking Penalty Cards, Broken Tracks, Pass)
+PHASE_HELP = {
+    st.PHASE_CHOOSE: "Your turn (you have drawn a card): lay one card at the front of the "
+                     "railway, or pass. Passing moves the caboose one card back and you take "
+                     "one penalty card from the back of the railway. The fewest penalty "
+                     "points win.",
+    st.PHASE_CONTINUE: "You are laying cards: lay another card of the same value, or stop and "
+                       "roll one die per value point (two 3s: three dice). The caboose moves "
+                       "forward as many cards as the wheels rolled; past the front it derails "
+                       "and you take a penalty card from the back for every card it could not "
+                       "move.",
+}
+#: what each kind of action does
+KIND_HELP = {
+    "pass": "Pass: the caboose moves one card towards the back and you take one penalty card "
+            "from the back of the railway (a card equal to your pile's top one cancels it).",
+    "roll": "Stop laying and roll: dice as many as the value of the cards you laid; the "
+            "caboose moves forward by the wheels shown, and derails past the front.",
+    "lay a card": "Lay a card of your hand at the front of the railway, straight or turning "
+                  "(the railway may not overlap or loop). Higher values roll more dice. A "
+                  "Broken Track costs whoever moves the caboose over it a banked penalty card.",
+}
+
+
+def action_kind(action: int) -> str:
+    """The kind of ``action`` (a key of :data:`KIND_HELP`)."""
+    return {A_PASS: "pass", A_ROLL: "roll"}.get(action, "lay a card")
+
+
+def phase_help(game: Game, state: State) -> list[tuple[str, str]]:
+    """What the pending decision is and what each kind of its legal actions does."""
+    kinds = (action_kind(int(a)) for a in game.legal_actions(state))
+    return decision_help(PHASE_HELP[int(state.data[st.PHASE])], kinds, KIND_HELP)
 
 
 def card_label(game: Game, card: int) -> str:

@@ -7,7 +7,7 @@ import numpy as np
 
 from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.render import BLACK, WHITE, Canvas, fit
-from transit_gym.envs.core.text import fold
+from transit_gym.envs.core.text import decision_help, fold
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import (
@@ -28,6 +28,69 @@ POI_RGB = ((70, 70, 70), (90, 150, 200), (220, 140, 60), (190, 90, 190), (60, 17
 POI_SHORT = ("", "WC", "FOOD", "GIFT", "HELP", "DINE")
 CONE_RGB = (255, 130, 0)
 TILE_W, TILE_H, GAP = 120, 84, 40
+
+
+#: what each decision is, in our own words (rulebook: Taking a Turn, Action Phase, Move
+#: Phase, Boarding a Plane, Blockages, Goal Phase, Card Clarifications)
+PHASE_HELP = {
+    st.PH_ACTION: "Action Phase (optional): play one card of your hand for its action (h CARD "
+                  "tells what it does), or play none. A card played as an action scores no "
+                  "points. Then you must move, then you may score one goal.",
+    st.PH_CHOOSE: "Your card lets you choose one: ignore blockages during this turn's move, or "
+                  "score a goal right away (besides the Goal Phase).",
+    st.PH_EXTRA_GOAL: "Score one card of your hand as a goal now: its picture must be on the "
+                      "board at this moment.",
+    st.PH_DISCARD: "Your card drew cards for you: now discard one card of your hand.",
+    st.PH_DEST: "Your card moves cubes: choose the point of interest (a kind of space) that "
+                "receives them.",
+    st.PH_SOURCE: "Your card moves your party: choose the space your cubes come from (or "
+                  "where the party regroups).",
+    st.PH_START: "Move Phase (you must move): choose a space holding at least one of your "
+                 "party's cubes. Every cube there (yours, other players', neutral) becomes "
+                 "active and travels with you along the arrows.",
+    st.PH_STEP: "Move Phase, moving: leave one active cube in the space ahead and go on, skip "
+                "past it where a card allows, stop here with every active cube, or board the "
+                "last cube at a gate of its colour. Seven or more party cubes on a space block "
+                "it: nobody moves past.",
+    st.PH_BRANCH: "Move Phase, after choosing one of several arrows: leave a cube in the space "
+                  "ahead or skip it.",
+    st.PH_GOAL: "Goal Phase (optional): score one card of your hand as a goal if its picture "
+                "is on the board now; it stays in front of you for its points. Or score none.",
+    st.PH_DRAW: "End of your turn with an empty hand: you may draw one card.",
+}
+#: what each kind of action does
+KIND_HELP = {
+    "pass": "Pass: do nothing in this optional step.",
+    "play a card": "Play this card as your action: its effect happens now or changes this "
+                   "turn's move; it is discarded at the end of the turn.",
+    "score a goal": "Score this card as a goal (its picture is on the board now): it stays in "
+                    "front of you and counts its points at the end.",
+    "discard a card": "Discard this card from your hand.",
+    "space": "Choose this space (the menu says what for).",
+    "drop": "Leave one active cube of this colour in the space ahead and continue.",
+    "skip": "Pass over the space ahead without leaving a cube there.",
+    "stop": "Stop here: every active cube left is placed in this space and the move ends.",
+    "board": "Board the last active cube onto the plane at this gate (its colour must match): "
+             "your own colour scores points, a neutral plane draws you 2 cards.",
+    "ignore_blockages": "This turn's move may pass blocked spaces.",
+    "extra_goal": "Score one goal right now, besides the Goal Phase.",
+    "draw": "Draw one card.",
+}
+CARD_KINDS = {st.PH_ACTION: "play a card", st.PH_GOAL: "score a goal",
+              st.PH_EXTRA_GOAL: "score a goal", st.PH_DISCARD: "discard a card"}
+
+
+def phase_kind(phase: int, action: int) -> str:
+    """The kind of ``action`` in decision ``phase`` (a key of :data:`KIND_HELP`)."""
+    kind = action_kind(action)[0]
+    return CARD_KINDS.get(phase, "play a card") if kind == "card" else kind
+
+
+def phase_help(game: Game, state: State) -> list[tuple[str, str]]:
+    """What the pending decision is and what each kind of its legal actions does."""
+    phase = int(state.data[st.PHASE])
+    kinds = (phase_kind(phase, int(a)) for a in game.legal_actions(state))
+    return decision_help(PHASE_HELP[phase], kinds, KIND_HELP)
 
 
 def _color(seat: int, rel: int, n_players: int) -> str:

@@ -1,6 +1,6 @@
 """The AEC surface beyond the cross-game tests: hidden information in observations,
 rendering, the reachability kernel, a property test over options, and the built-in
-agents (issue 3: rule-based agent >= 90% wins against random in 2-player games)."""
+agents (the rule-based agent wins >= 90% against random in 2-player games)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,9 @@ def test_describe_action_names_the_decision():
     t.give(0, "active", light_gray=1)
     t.turn(0)
     assert t.game.describe_action(t.state, STOP) == "end the Action Phase"
-    assert t.game.describe_action(t.state, activate("light_gray")) == "activate a light_gray cube"
+    card = t.game.market(t.state)["light_gray"]
+    assert t.game.describe_action(t.state, activate("light_gray")) == (
+        f"activate a light_gray cube ({card})")
 
 
 def test_reachable_kernel_follows_colour_occupancy_and_lanes():
@@ -177,7 +179,7 @@ def test_rule_based_agents_finish_four_player_games_on_every_suggested_set():
 
 
 def test_final_infos_carry_the_statistics_the_balance_tool_reads():
-    """End of the game (issue 3): final ranks and per-player statistics for every seat."""
+    """End of the game: final ranks and per-player statistics for every seat."""
     game = AutomobilesGame(num_players=3, card_set="random")
     result = play_games(game, policy, ["rule_based", "random", "rule_based"], 2, seed=8)
     for i in range(2):
