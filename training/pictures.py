@@ -26,8 +26,8 @@ import numpy as np
 
 from transit_gym.envs.core import render
 from transit_gym.training import replay
-from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.out_file import check_out_folder
+from transit_gym.training.tool_parser import ToolParser
 
 
 @dataclass(frozen=True)
@@ -146,8 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                         example="transit-gym pictures --check --only planes.png")
     parser.add_argument("--check", action="store_true",
                         help="do not write: exit 1 when a picture is out of date")
-    parser.add_argument("--only", nargs="+", default=None,
-                        choices=[p.name for p in PICTURES], help="these pictures only")
+    names = [p.name for p in PICTURES]
+    parser.add_argument("--only", nargs="+", default=None, choices=names, metavar="PICTURE",
+                        help="these pictures only: " + ", ".join(names))
     parser.add_argument("--folder", type=Path, default=None, help="default: docs/img")
     args = parser.parse_args(argv)
     folder = args.folder or default_folder()

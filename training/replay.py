@@ -23,9 +23,9 @@ from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.render import FELT, WHITE, Canvas, fit, zoom, zoomed
 from transit_gym.envs.registry import env_module, game_for_cli
+from transit_gym.training.out_file import check_out_file
 from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.out_file import check_out_file
 
 CAPTION_H = 20
 WRITERS = (".gif", ".mp4", ".png")

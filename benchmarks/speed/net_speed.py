@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym bench network --games loose_caboose --seconds 1 "
                                 "--moves 5")
-    parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
+    parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES), metavar="GAME",
+                        help="games to measure: " + ", ".join(GAMES) + " (default: all)")
     parser.add_argument("--hidden", default="64,64")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--seconds", type=float, default=3.0)
