@@ -106,7 +106,7 @@ else
 	cp checkpoints/$(GAME)_ppo.json agents/learned/checkpoints/$(GAME)_ppo.json
 endif
 
-# writes docs/ladders/$(GAME).md and .json (issue 23 item 7): every pair of LADDER_<game>'s
+# writes docs/ladders/$(GAME).md and .json: every pair of LADDER_<game>'s
 # agents, seats alternated, on one core and niced; the games stay in ladders/$(GAME)/, so a
 # rerun with larger counts plays only the missing games (delete the folder after retraining
 # an agent: a changed checkpoint is refused there)

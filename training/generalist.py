@@ -1,4 +1,4 @@
-"""The generalist Automobiles network's games (issue 23 item 5): the options it trains on
+"""The generalist Automobiles network's games: the options it trains on
 (random markets from all 35 cards, four boards, drivers off or on, three suggested sets
 and one board held out) and its held-out evaluation.
 

@@ -1,5 +1,5 @@
 """Tune the Automobiles parameter-vector agent for one market, or a generalist over
-random markets, by CMA-ES self-play (issue 22, item 2).
+random markets, by CMA-ES self-play.
 
     transit-gym tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
     transit-gym tune --cards "Factory Support,Air Jacks,Burnout,\

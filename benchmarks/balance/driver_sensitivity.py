@@ -1,5 +1,5 @@
 """How Driver 08's win share depends on the RECONSTRUCTED numbers of Automobiles, and on the
-agent (issue 22, item 7).
+agent.
 
     transit-gym balance drivers --players 2,4 --games 800 \\
         --seed 2026 --out reports/driver-sensitivity

@@ -1,6 +1,5 @@
 """Each Racing Season driver's win share in mirror games of one agent spec (every seat
-the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson intervals
-(issue 22, item 7).
+the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson intervals.
 
     transit-gym balance driver-shares --agent tuned --players 4 --games 400
 

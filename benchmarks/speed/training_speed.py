@@ -7,7 +7,7 @@ Three rows per game, all with one torch thread and the learner against random an
 rule-based opponents:
 
 - ``single_old``: ``SingleAgentEnv`` x 8 in a ``DummyVecEnv`` (Python opponents), with the
-  PPO settings ``training.train`` used before issue 13 (1,024-step rollouts, minibatch 256,
+  PPO settings ``training.train`` used before the batched path (1,024-step rollouts, minibatch 256,
   10 epochs, 128x128 MLP);
 - ``single_new_ppo``: the same envs with the new PPO settings (rollouts of 16,384 steps,
   minibatch 4,096, 4 epochs, 64x64 MLP, bounds scaling), to separate the env's share;
@@ -29,7 +29,7 @@ from typing import Any
 
 from transit_gym.training.tool_parser import ToolParser
 
-#: issue 13's target for the batched path on Loose Caboose (env-steps/s, whole loop)
+#: the target for the batched path on Loose Caboose (env-steps/s, whole loop)
 TARGET = ("loose_caboose", "vec", 20_000.0)
 OLD = {"n_steps": 1024, "batch_size": 256, "n_epochs": 10, "net_arch": (128, 128),
        "scaled": False}

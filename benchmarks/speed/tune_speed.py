@@ -1,4 +1,4 @@
-"""Speed of the tuned Automobiles agent (issue 22, item 9): jitted whole games per second
+"""Speed of the tuned Automobiles agent: jitted whole games per second
 with tuned seats against rule-based seats (target: at least half), and the optimiser's
 wall time per market read from a ``transit-gym tune`` output folder.
 

@@ -7,7 +7,7 @@
 For every card set and track, ``--games`` two-player games inside numba (the jitted
 agents of ``agents/rule_based/automobiles.py``), half with the rule-based agent in seat 0 and half
 in seat 1. A win is a positive reward (a shared win counts half). Prints a Markdown table
-with 95% Wilson intervals and writes it (with JSON) to ``--out``. Issue 11 item 8 asks
+with 95% Wilson intervals and writes it (with JSON) to ``--out``. The project asks
 for at least 90% on each expansion set on each new track.
 """
 

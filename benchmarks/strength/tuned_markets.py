@@ -1,4 +1,5 @@
-"""Score the shipped tuned vectors against reference agents (issue 22, item 2's targets).
+"""Score the shipped tuned vectors against reference agents, with the targets
+the shipped vectors were tuned to.
 
     transit-gym tuned-markets --against rule_based --games 200 \\
         --out reports/tuned-vs-rule-based
@@ -67,8 +68,8 @@ def score_vector(name: str, path: Path, against: str, games: int, seed: int,
             "games": games, "score": score, "low": low, "high": high}
 
 
-def issue_target(vector: str, against: str) -> float:
-    """Issue 22's target score for ``vector`` against ``against``."""
+def target_score(vector: str, against: str) -> float:
+    """The target score for ``vector`` against ``against``."""
     if against != "rule_based":
         return 0.50
     return 0.58 if vector == "generalist" else 0.65
@@ -79,7 +80,7 @@ def markdown(rows: list[dict[str, Any]], target: float | None) -> str:
     lines = ["| vector | against | games | score | 95% interval | target |",
              "| --- | --- | ---: | ---: | --- | --- |"]
     for r in rows:
-        goal = issue_target(r["vector"], r["against"]) if target is None else target
+        goal = target_score(r["vector"], r["against"]) if target is None else target
         met = "met" if r["score"] >= goal else "NOT met"
         lines.append(f"| {r['vector']} | {r['against']} | {r['games']} | "
                      f"{100 * r['score']:.1f}% | {100 * r['low']:.1f}-{100 * r['high']:.1f}% | "

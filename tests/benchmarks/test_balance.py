@@ -1,4 +1,4 @@
-"""The balance sweep tool (issue 6): determinism across backends, resuming, reports,
+"""The balance sweep tool: determinism across backends, resuming, reports,
 clear errors. Run on Loose Caboose (``--sets none``); card-set tests are with Automobiles."""
 
 from __future__ import annotations

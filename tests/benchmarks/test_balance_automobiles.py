@@ -1,4 +1,4 @@
-"""Card-set balance of Automobiles (issue 6): set parsing, per-game records and the
+"""Card-set balance of Automobiles: set parsing, per-game records and the
 statistics of the report, checked on synthetic outcomes where the answer is known."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_suggested_means_the_seven_named_sets():
 
 
 def test_expansion_means_the_racing_season_six_sets():
-    """Issue 11 item 9: ``--sets expansion`` is the six Racing Season sets (R-YUC)."""
+    """``--sets expansion`` is the six Racing Season sets (R-YUC)."""
     sets = parse_sets("automobiles", "expansion", 0, {})
     assert [name for name, _ in sets] == list(SUGGESTED_SETS)[7:]
     assert "Rinse & Repeat" in dict(sets) and len(sets) == 6
@@ -144,7 +144,7 @@ def test_track_and_card_data_pass_through_and_bad_ones_are_named(tmp_path, capsy
 
 
 def test_any_env_option_passes_through_and_bad_ones_are_named(tmp_path, capsys):
-    """Issue 11 item 9: the balance tool takes the expansion's options (drivers, weaving,
+    """The balance tool takes the expansion's options (drivers, weaving,
     tracks...) as ``--option KEY=VALUE``, each value read as JSON when it is JSON."""
     assert balance.parse_options(["laps=1", "accelerated_play=true", "track=monza"]) == {
         "laps": 1, "accelerated_play": True, "track": "monza"}
@@ -163,7 +163,7 @@ def test_any_env_option_passes_through_and_bad_ones_are_named(tmp_path, capsys):
 
 
 def test_the_season_env_sweeps_card_sets_and_takes_season_options(tmp_path):
-    """Issue 11 item 9: the balance tool takes seasons (the season env with its own
+    """The balance tool takes seasons (the season env with its own
     options), with the same card sets as single races."""
     summary = balance.main(["automobiles_season", "--sets", "expansion", "--players", "2",
                             "--games", "2", "--option", 'tracks=["tucson", "monza", "daytona"]',

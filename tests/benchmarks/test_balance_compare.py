@@ -1,4 +1,4 @@
-"""Comparing the set rankings of two balance sweeps (issue 12 item 5): rank correlations
+"""Comparing the set rankings of two balance sweeps: rank correlations
 and the sets the two rankings disagree on, checked where the answer is known."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The balance tool under interruptions and bad input (issue 15 item 9): resuming from a
+"""The balance tool under interruptions and bad input: resuming from a
 games.csv whose last row was cut, a pool worker killed mid-sweep, an enormous
 ``--games``, and the command-line errors of the sweep and the tournament."""
 

@@ -1,4 +1,4 @@
-"""Balance sweeps played by the search agent (issue 12 item 3): ``--agents mcts:N`` runs,
+"""Balance sweeps played by the search agent: ``--agents mcts:N`` runs,
 every game is fixed by (seed, game index, seat) whatever the workers and chunks, and bad
 search specs are usage errors."""
 

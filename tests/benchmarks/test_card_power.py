@@ -1,4 +1,4 @@
-"""Per-item power by restricted play (issue 22 item 4; Jaffe et al., AIIDE 2012) on tiny
+"""Per-item power by restricted play (Jaffe et al., AIIDE 2012) on tiny
 budgets: the restricted seat never uses the item, an item the agent never uses scores
 exactly the fair share, runs resume and refuse other settings, reports are written."""
 
@@ -28,7 +28,7 @@ def test_markets_of_a_card_contain_it_and_draw_the_rest_from_the_pool():
 
 
 def test_an_item_the_agent_never_uses_scores_exactly_the_fair_share(tmp_path):
-    """The rule-based agent never buys Air Jacks (issue 22): forbidding it changes no
+    """The rule-based agent never buys Air Jacks: forbidding it changes no
     decision, and with the same chance streams for every restricted seat the seats'
     shares of each game add up to one."""
     summary = run(CARDS, tmp_path, workers=1, plots=True, progress=False)

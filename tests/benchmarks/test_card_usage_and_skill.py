@@ -1,4 +1,4 @@
-"""Balance reports per card (issue 22 item 3: cubes of each market card bought and played
+"""Balance reports per card (cubes of each market card bought and played
 per seat and game), the reconstructed-data notes read from the data module (item 8), and
 verdicts across skill levels with their rank agreement (item 5), on tiny budgets."""
 
@@ -111,7 +111,7 @@ def test_designer_report_joins_the_runs_and_states_the_reconstructed_data_once(t
 
 
 def test_designer_report_includes_the_market_search_finalists(tmp_path):
-    """Issue 22 item 8: the report gains the market search's finalists and their plot."""
+    """The report gains the market search's finalists and their plot."""
     from transit_gym.benchmarks.balance import designer_report
 
     market = tmp_path / "market"

@@ -1,4 +1,4 @@
-"""Driver 08's sensitivity to the reconstructed numbers (issue 22, item 7), on tiny
+"""Driver 08's sensitivity to the reconstructed numbers, on tiny
 budgets: the variant files are legal data that differ from the shipped data only in the
 intended numbers, a run is reproducible from its seed, resumes, and refuses an output
 folder holding another run's games; a random deal deals what it says in every variant."""

@@ -1,4 +1,4 @@
-"""The rule-based vs random measurement of issue 11 item 8 (numbers go to the docs)."""
+"""The rule-based vs random measurement on Racing Season content (numbers go to the docs)."""
 
 from __future__ import annotations
 

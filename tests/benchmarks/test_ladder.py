@@ -1,4 +1,4 @@
-"""The ladder tool (issue 23 item 7): every cell is the tournament's score rate for the same
+"""The ladder tool: every cell is the tournament's score rate for the same
 seed, with its interval and game count; per-agent training time and hint notes; clear
 errors for bad games, agents and counts."""
 

@@ -1,4 +1,4 @@
-"""The market search (issue 22, item 6) on tiny budgets: the racing logic, determinism
+"""The market search on tiny budgets: the racing logic, determinism
 across backends, resuming, settings checks and the outputs."""
 
 from __future__ import annotations

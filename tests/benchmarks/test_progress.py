@@ -1,5 +1,5 @@
-"""The terminal progress bar of sweeps, tournaments and the warm-up (issue 6: a progress bar
-with ETA; issue 24 item 11: drawn by ``tqdm``, ending exactly at its total)."""
+"""The terminal progress bar of sweeps, tournaments and the warm-up (a progress bar
+with ETA; drawn by ``tqdm``, ending exactly at its total)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_progress_bar_shows_label_share_count_and_rate():
 
 
 def test_progress_bar_never_counts_past_its_total():
-    """Issue 24 finding 6 (``114,688/100,000``): updates beyond the total stop at it."""
+    """Updates beyond the total stop at it."""
     stream = io.StringIO()
     bar = Progress(100, label="games", stream=stream, min_interval=0.0)
     bar.update(60)

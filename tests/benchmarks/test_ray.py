@@ -1,5 +1,5 @@
 """A small sweep and a small tournament on a local Ray cluster give exactly the results
-of a local run (issue 6: Ray backend, results independent of the backend)."""
+of a local run (Ray backend, results independent of the backend)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24 finding 1: a balance report could carry another run's numbers, ``--players 3``
+"""A balance report could carry another run's numbers, ``--players 3``
 into a 2-player folder ended in ``KeyError: 'win_s2'``, and tournaments had no resume.
 Now sweeps and tournaments store their settings in ``--out``; a run whose settings differ
 stops before any game with exit status 2 naming each difference, and a compatible rerun

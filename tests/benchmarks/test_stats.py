@@ -1,4 +1,4 @@
-"""Statistics of the balance tool and tournaments on synthetic outcomes (issue 6)."""
+"""Statistics of the balance tool and tournaments on synthetic outcomes."""
 
 from __future__ import annotations
 

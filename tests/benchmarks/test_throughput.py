@@ -8,7 +8,7 @@ from transit_gym.benchmarks.speed import throughput
 
 
 def test_a_game_is_measured_with_its_options():
-    """Issue 11: the AEC and rollout figures can be taken with expansion options."""
+    """The AEC and rollout figures can be taken with expansion options."""
     options = {"card_set": "Shake & Bake", "track": "tucson", "drivers": True}
     result = throughput.measure_game("automobiles", 2, 0.05, options)
     assert result["options"] == options

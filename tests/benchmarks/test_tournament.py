@@ -1,4 +1,4 @@
-"""Round-robin tournaments with Bradley-Terry Elo (issue 6)."""
+"""Round-robin tournaments with Bradley-Terry Elo."""
 
 from __future__ import annotations
 

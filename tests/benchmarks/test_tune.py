@@ -1,4 +1,4 @@
-"""The per-market optimiser of the tuned Automobiles agent (issue 22, item 2), on small
+"""The per-market optimiser of the tuned Automobiles agent, on small
 budgets: reproducible from its seed, cached per market, refusing other settings in the
 same folder, and scoring its vector against the rule-based agent in its own log."""
 

@@ -1,4 +1,4 @@
-"""Tuned play in the balance tools (issue 22 items 3, 4, 5), on tiny budgets: the skill
+"""Tuned play in the balance tools, on tiny budgets: the skill
 level ``tuned:markets`` plays each set with the vector tuned on its own market (and refuses
 a set without one), card usage is reported for tuned seats, and forced play measures what a
 seat gains when its vector buys a card first."""

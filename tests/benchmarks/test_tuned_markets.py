@@ -1,4 +1,4 @@
-"""The shipped tuned vectors scored against a reference agent (issue 22, item 2's targets)."""
+"""The shipped tuned vectors scored against a reference agent, with their targets."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from transit_gym.benchmarks.strength import tuned_markets as tm
 
 
 def test_every_shipped_market_vector_plays_the_market_it_was_tuned_on():
-    """Issue 22 item 2: a per-market vector is judged in its own market (13 suggested sets),
+    """A per-market vector is judged in its own market (13 suggested sets),
     the generalist on random markets of all 35 cards."""
     vectors = tm.shipped_vectors()
     names = [name for name, _ in vectors]
@@ -23,12 +23,12 @@ def test_every_shipped_market_vector_plays_the_market_it_was_tuned_on():
     assert tm.vector_market("generalist", vectors[-1][1]) == (2, tm.GENERALIST_OPTIONS)
 
 
-def test_issue_targets_per_vector_and_opponent():
-    """Issue 22 item 2: >= 65% (market vector) and >= 58% (generalist) against rule_based,
+def test_target_scores_per_vector_and_opponent():
+    """The targets: >= 65% (market vector) and >= 58% (generalist) against rule_based,
     >= 50% against the default mcts."""
-    assert tm.issue_target("broken-down-daytona-2p-drivers-off", "rule_based") == 0.65
-    assert tm.issue_target("generalist", "rule_based") == 0.58
-    assert tm.issue_target("generalist", "mcts") == 0.50
+    assert tm.target_score("broken-down-daytona-2p-drivers-off", "rule_based") == 0.65
+    assert tm.target_score("generalist", "rule_based") == 0.58
+    assert tm.target_score("generalist", "mcts") == 0.50
     rows = [{"vector": "generalist", "against": "rule_based", "games": 10, "score": 0.6,
              "low": 0.3, "high": 0.8}]
     assert ">= 58%: met" in tm.markdown(rows, None)

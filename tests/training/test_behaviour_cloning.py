@@ -1,4 +1,4 @@
-"""Behaviour-cloning warm start and the batched training CLI (issue 13 items 2, 3 and 5)."""
+"""Behaviour-cloning warm start and the batched training CLI."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def game():
 
 
 def test_issue13_demonstrations_are_the_rule_based_choices_with_final_rewards(game):
-    """Issue 13 item 2: (obs, mask, action) of the rule-based agent; each decision carries
+    """Samples are (obs, mask, action) of the rule-based agent; each decision carries
     the final (zero-sum, +-1 shared) reward of its game from the seat."""
     data = collect(game, 600, seed=3, num_envs=16)
     assert len(data) >= 600
@@ -37,7 +37,7 @@ def test_issue13_demonstrations_are_the_rule_based_choices_with_final_rewards(ga
 
 
 def test_issue13_fitting_makes_the_policy_choose_like_the_teacher(game):
-    """Issue 13 item 2: cross-entropy on the legal logits moves the greedy choice of the
+    """Cross-entropy on the legal logits moves the greedy choice of the
     policy to the teacher's."""
     from sb3_contrib import MaskablePPO
 
@@ -58,7 +58,7 @@ def test_issue13_fitting_makes_the_policy_choose_like_the_teacher(game):
 
 
 def test_issue13_cli_warm_starts_evaluates_checkpoints_and_resumes(tmp_path, capsys):
-    """Issue 13 item 5: evaluation lines with win rates vs random and rule_based, a
+    """Evaluation lines with win rates vs random and rule_based, a
     checkpoint at each evaluation, and --resume continuing to the step budget."""
     out = tmp_path / "lc"
     report = train.main(["--game", "loose_caboose", "--steps", "2048", "--envs", "16",
@@ -82,7 +82,7 @@ def test_issue13_cli_warm_starts_evaluates_checkpoints_and_resumes(tmp_path, cap
 
 
 def test_issue13_same_seed_same_trained_weights(tmp_path):
-    """Issue 13 item 5: ``--seed`` reproduces a run (warm start, snapshots, PPO updates)."""
+    """``--seed`` reproduces a run (warm start, snapshots, PPO updates)."""
     import torch
     from sb3_contrib import MaskablePPO
 

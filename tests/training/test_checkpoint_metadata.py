@@ -1,4 +1,4 @@
-"""Issue 24 finding 6: a checkpoint did not record its game, so a Loose Caboose! checkpoint
+"""A checkpoint did not record its game, so a Loose Caboose! checkpoint
 in an Automobiles tournament ended in a 52-line worker traceback. Checkpoints now record
 game, options and observation layout (inside the zip; the shipped ones in their JSON
 report), and tournaments, ``play`` and ``replay`` check them before any game: a usage error

@@ -1,4 +1,4 @@
-"""The search agent as teacher, and DAgger rounds (issue 13 item 2: trained policies that
+"""The search agent as teacher, and DAgger rounds (trained policies that
 beat the rule-based agents, distilled from the search agent of docs/search.md)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def search_data(game):
 
 
 def test_issue13_search_teacher_labels_are_mcts_agent_choices(game, search_data):
-    """Issue 13 item 2 (distil the search agent): every label is the choice of
+    """Every label is the choice of
     ``MCTSAgent(seed=decision_seed(seed, row))`` with the teacher's budget from the
     learner's state, which is the state behind the recorded observation and mask."""
     data = search_data
@@ -53,7 +53,7 @@ def test_issue13_search_teacher_same_seed_same_data(game, search_data):
 
 
 def test_issue13_dagger_round_plays_the_actors_choices(game):
-    """Issue 13 item 2 (DAgger): with an ``actor`` the learner's moves are the actor's
+    """With an ``actor`` the learner's moves are the actor's
     greedy choices, the labels stay the teacher's. Replaying the same batch with the actor's
     choices meets every recorded decision; the untrained actor disagrees with the teacher on
     some of them, so playing the labels instead would not replay."""
@@ -90,7 +90,7 @@ def test_issue13_bad_teacher_is_a_config_error(game):
 
 
 def test_issue13_cli_dagger_rounds_print_a_line_each_and_aggregate(tmp_path, capsys):
-    """Issue 13 item 2: ``--teacher mcts:N --dagger-rounds K`` prints one line per round
+    """``--teacher mcts:N --dagger-rounds K`` prints one line per round
     (samples, agreement, seconds, win rates vs rule_based and random), the data sets grow
     round by round, a checkpoint is saved per round, and ``--steps 0`` saves the cloned
     policy without PPO."""
@@ -110,7 +110,7 @@ def test_issue13_cli_dagger_rounds_print_a_line_each_and_aggregate(tmp_path, cap
 
 
 def test_issue13_seated_rounds_use_the_tournaments_alternate_seats(game):
-    """Issue 13 item 2 measured by ``training.tournament`` (seats alternate A, B, A, ...,
+    """DAgger measured by ``training.tournament`` (seats alternate A, B, A, ...,
     A first in even games): seated DAgger data puts the policy in those seats, so with
     three players it also meets a copy of itself; same seed, same data."""
     from transit_gym.training.seated_collect import collect_seated, seating

@@ -1,4 +1,4 @@
-"""Expert iteration (issue 23 item 3): seeded, resumable, the same on any backend."""
+"""Expert iteration: seeded, resumable, the same on any backend."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_improved_policy_moves_mass_to_the_action_the_search_found_better():
 
 
 def test_a_teacher_starts_the_run_with_its_own_decisions(tmp_path):
-    """Warm start (issue 23 item 4): iteration 0 holds the teacher's games; a non-search
+    """Warm start: iteration 0 holds the teacher's games; a non-search
     teacher's targets are its chosen actions (one-hot, legal), and fitting them makes the
     network agree with the teacher more often than the blank network did."""
     from transit_gym.envs.registry import cached_game

@@ -1,4 +1,4 @@
-"""DAgger rounds of the expert-iteration trainer (issue 23 item 4): the network plays, the
+"""DAgger rounds of the expert-iteration trainer: the network plays, the
 teacher labels its positions, the union is refitted; seeded, backend-independent,
 resumable."""
 

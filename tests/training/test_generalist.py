@@ -1,4 +1,4 @@
-"""The generalist's training options and held-out evaluation (issue 23 item 5)."""
+"""The generalist's training options and held-out evaluation."""
 
 from __future__ import annotations
 

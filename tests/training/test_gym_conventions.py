@@ -1,4 +1,4 @@
-"""Gymnasium and SB3 conventions of the single-agent training views (issue 14, item 3)."""
+"""Gymnasium and SB3 conventions of the single-agent training views."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_gymnasium_and_sb3_check_env_pass_unmodified(env_id):
     Stable-Baselines3's checker accept every registered id as registered. Gymnasium's
     step-determinism check steps an action drawn before its seeded reset, which may be
     illegal in the new game: the ids' default ``illegal_action="lose"`` ends that episode
-    (deterministically) instead of raising (issue 24, finding 2)."""
+    (deterministically) instead of raising."""
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     env = gymnasium.make(env_id)

@@ -1,4 +1,4 @@
-"""The policy told the rule-based agent's choice (``--hint rule_based``, issue 13 item 2:
+"""The policy told the rule-based agent's choice (``--hint rule_based``:
 trained policies that beat the rule-based agents)."""
 
 from __future__ import annotations

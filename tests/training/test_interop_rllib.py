@@ -1,4 +1,4 @@
-"""RLlib trains on a single-agent view (issue 24, finding 7): the ``rllib`` extra.
+"""RLlib trains on a single-agent view: the ``rllib`` extra.
 
 RLlib's new API stack has no built-in action masking for a plain Box observation, so the
 learner is unmasked and the view plays a random legal action in place of an illegal one

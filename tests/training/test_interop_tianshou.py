@@ -1,4 +1,4 @@
-"""Tianshou trains on the PettingZoo AEC env (issue 24, finding 7): the ``tianshou`` extra.
+"""Tianshou trains on the PettingZoo AEC env: the ``tianshou`` extra.
 
 Tianshou's ``PettingZooEnv`` turns our ``{"observation", "action_mask"}`` observations into
 ``obs.obs`` / ``obs.mask``, and its DQN policy never picks a masked action: one DQN learner

@@ -1,4 +1,4 @@
-"""``docs/img`` is redrawn by one command and checked against it (issue 24 item 8)."""
+"""``docs/img`` is redrawn by one command and checked against it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ pytest.importorskip("PIL")
 
 
 def test_every_picture_in_docs_img_is_what_its_command_draws():
-    """Issue 24 finding 8: 3 of 4 images no longer matched their documented commands.
+    """3 of 4 images no longer matched their documented commands.
     Every picture is listed with its command, and redrawing it (with the pixel font, so
     the check does not depend on the Pillow and FreeType versions) gives the recorded
     pixels; the files hold the recorded pictures."""

@@ -1,4 +1,4 @@
-"""Human play in the terminal (issue 14 item 4; issue 24 item 8), driven by scripted
+"""Human play in the terminal, driven by scripted
 input."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def human_turn(s: play.Session) -> State:
 
 
 def test_each_turn_shows_the_table_and_every_legal_action_with_its_key():
-    """The key of an action is its action id (issue 24 item 8: stable keys)."""
+    """The key of an action is its action id (stable keys)."""
     s = session()
     before = human_turn(s)
     game = s.env.game
@@ -100,7 +100,7 @@ def test_a_key_plays_that_action_and_the_agents_answer_until_the_human_moves_aga
 
 
 def test_bad_input_reprompts_with_a_clear_message_and_changes_nothing():
-    """Issue 24 finding 8: ``1 2`` was silently read as 1; now it is refused."""
+    """``1 2`` was silently read as 1; now it is refused."""
     s = session()
     before = human_turn(s)
     legal = s.env.game.legal_actions(before)
@@ -274,13 +274,13 @@ def test_play_runs_from_the_command_line():
     assert "your move, player_0:" in result.stdout and "u = undo" in result.stdout
 
 
-# ----- issue 24 item 8: a table a person can keep up with ---------------------------------------
+# ----- a table a person can keep up with ---------------------------------------
 GAMES = ("loose_caboose", "automobiles", "automobile", "planes", "automobiles_season")
 
 
 @pytest.mark.parametrize("game_name", GAMES)
 def test_every_table_line_fits_in_100_columns(game_name):
-    """Issue 24 finding 8: the track lanes wrapped below 200 columns and the market line had
+    """The track lanes wrapped below 200 columns and the market line had
     230 characters; every line of every table (open and seen from a seat) now fits."""
     import numpy as np
 
@@ -395,7 +395,7 @@ def test_every_planes_card_names_its_action_and_its_goal():
 
 
 def test_the_header_after_load_shows_the_saved_games_seed(tmp_path):
-    """Issue 24 finding 8: after ``--load`` the header showed an unrelated random seed."""
+    """After ``--load`` the header showed an unrelated random seed."""
     path = tmp_path / "game.json"
     s = session(seed=1234)
     play_first(s, 1, f"s {path}\n")
@@ -433,7 +433,7 @@ def test_colours_on_a_terminal_with_rich_and_plain_text_otherwise(monkeypatch):
 
 
 def test_window_shows_the_picture_each_turn(monkeypatch):
-    """Optional picture window (issue 24 item 8), with SDL's headless driver."""
+    """Optional picture window, with SDL's headless driver."""
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     shown = []

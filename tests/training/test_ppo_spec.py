@@ -1,4 +1,4 @@
-"""The shipped checkpoints as the agent spec ``ppo`` (issue 13 item 3)."""
+"""The shipped checkpoints as the agent spec ``ppo``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SHIPPED = sorted((path.stem.removesuffix("_ppo"), json.loads(path.read_text())["
 
 
 def test_issue13_every_shipped_checkpoint_has_its_report():
-    """Issue 13 item 3: a checkpoint ships with its training report (players, recipe)."""
+    """A checkpoint ships with its training report (players, recipe)."""
     zips = sorted(path.stem.removesuffix("_ppo") for path in CHECKPOINTS.glob("*_ppo.zip"))
     assert zips == [name for name, _ in SHIPPED]
     assert "loose_caboose" in zips
@@ -26,7 +26,7 @@ def test_issue13_every_shipped_checkpoint_has_its_report():
 
 @pytest.mark.parametrize(("name", "players"), SHIPPED)
 def test_issue13_ppo_spec_plays_legal_games(name, players):
-    """Issue 13 item 3: ``make_agent("ppo", game)`` loads the game's shipped checkpoint and
+    """``make_agent("ppo", game)`` loads the game's shipped checkpoint and
     plays whole games in every seat with legal actions (``Game.apply`` checks each)."""
     game = game_class(name)(num_players=players)
     agent = make_agent("ppo", game)
@@ -38,7 +38,7 @@ def test_issue13_ppo_spec_plays_legal_games(name, players):
 
 
 def test_issue13_ppo_spec_in_the_tournament():
-    """Issue 13 item 3: ``training.tournament --agents ppo`` takes the spec."""
+    """``training.tournament --agents ppo`` takes the spec."""
     report = run_tournament("loose_caboose", 2, ["ppo", "random"], 4, seed=1, workers=1,
                             progress=False)
     assert set(report["elo"]) == {"ppo", "random"}

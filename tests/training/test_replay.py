@@ -1,4 +1,4 @@
-"""Pictures and replays (issue 14 item 5): each frame shows what a player needs, and a
+"""Pictures and replays: each frame shows what a player needs, and a
 played game is written as an animation that decodes back to the same frames."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ SHOWN = [
 
 @pytest.mark.parametrize(("name", "what", "change"), SHOWN, ids=[f"{g}: {w}" for g, w, _ in SHOWN])
 def test_the_picture_shows_what_a_player_needs(name, what, change):
-    """Issue 14 item 5: changing the listed part of the table changes the picture (and
+    """Changing the listed part of the table changes the picture (and
     not its size)."""
     game = game_class(name)(num_players=3)
     state = game.new_state(5)
@@ -151,7 +151,7 @@ def test_mp4_with_ffmpeg_is_written(tmp_path):
 
 
 def test_scale_draws_every_frame_larger_and_a_bad_scale_is_refused(tmp_path, capsys):
-    """Issue 24 item 11: ``--scale N`` draws N times larger (the labels at that size)."""
+    """``--scale N`` draws N times larger (the labels at that size)."""
     small = replay.record("loose_caboose", 3, LC_AGENTS, seed=2, at=3)
     large = replay.record("loose_caboose", 3, LC_AGENTS, seed=2, at=3, scale=3)
     assert large[0].shape == (3 * small[0].shape[0], 3 * small[0].shape[1], 3)

@@ -1,5 +1,5 @@
 """Generic tools on the single-agent views: illegal actions, pictures, SB3's vector envs,
-Gymnasium's video recorder and an unmasked PPO (issue 24, finding 2)."""
+Gymnasium's video recorder and an unmasked PPO."""
 
 from __future__ import annotations
 

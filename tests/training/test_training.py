@@ -1,4 +1,4 @@
-"""Training on a single-agent view with opponents inside the env (issue 2, Training)."""
+"""Training on a single-agent view with opponents inside the env (Training)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24 finding 6 (training): TensorBoard was in no extra, the bar overshot
+"""TensorBoard was in no extra, the bar overshot
 (``114,688/100,000 steps, eta -1s``), ``--bc-steps 2000`` collected 11,295 decisions,
 there was no ``--device``, and a 0%-against-random evaluation gave no hint."""
 

@@ -1,4 +1,4 @@
-"""The batched training envs (issue 13 item 1): the learner's seat of B games per call, the
+"""The batched training envs: the learner's seat of B games per call, the
 other seats played inside, masks and observations always the learner's, auto-reset."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def assert_learner_view(game, batch: SelfPlayBatch) -> None:
 
 
 def test_issue13_masks_and_obs_are_the_learners_also_on_auto_reset_steps(game):
-    """Issue 13 item 1: masks correct, including on auto-reset steps; opponents' moves never
+    """Masks correct, including on auto-reset steps; opponents' moves never
     appear as learner steps (after every step the learner's seat is to move)."""
     batch = SelfPlayBatch(game, B, seed=3)
     rng = np.random.default_rng(0)
@@ -50,7 +50,7 @@ def test_issue13_masks_and_obs_are_the_learners_also_on_auto_reset_steps(game):
 
 
 def test_issue13_terminal_rewards_are_zero_sum_and_from_the_learners_seat(game):
-    """Issue 13 item 1 and DESIGN 'Observations and rewards': terminal rewards are zero-sum;
+    """Terminal rewards are zero-sum;
     the learner's reward is its seat's, and only at the end of a game."""
     env = SelfPlayVecEnv(game, B, seed=5)
     env.reset()
@@ -70,7 +70,7 @@ def test_issue13_terminal_rewards_are_zero_sum_and_from_the_learners_seat(game):
 
 
 def test_issue13_same_seed_same_trajectory(game):
-    """Issue 13 item 5: the same seed reproduces the same games (chance and opponents)."""
+    """The same seed reproduces the same games (chance and opponents)."""
     def run(seed: int) -> list[np.ndarray]:
         batch = SelfPlayBatch(game, B, seed=seed)
         rng = np.random.default_rng(7)
@@ -87,7 +87,7 @@ def test_issue13_same_seed_same_trajectory(game):
 
 
 def test_issue13_learner_seat_rotates_or_is_fixed(game):
-    """Issue 13 item 1: the learner's seat rotates at random, or is the one configured."""
+    """The learner's seat rotates at random, or is the one configured."""
     rotating = SelfPlayBatch(game, 64, seed=2)
     assert set(rotating.seats.tolist()) == {0, 1}
     fixed = SelfPlayBatch(game, B, learner_seat=1, seed=2)
@@ -100,7 +100,7 @@ def test_issue13_learner_seat_rotates_or_is_fixed(game):
 
 
 def test_issue13_policy_opponents_play_in_one_batched_forward(game, monkeypatch):
-    """Issue 13 item 1: a policy opponent moves for every game waiting on it in one forward
+    """A policy opponent moves for every game waiting on it in one forward
     call; the learner still only sees its own turns."""
     from sb3_contrib import MaskablePPO
 
@@ -128,7 +128,7 @@ def test_issue13_policy_opponents_play_in_one_batched_forward(game, monkeypatch)
 
 
 def test_issue13_maskable_ppo_learns_on_the_vec_env(game):
-    """Issue 13 item 1: MaskablePPO runs on the VecEnv (action_masks read from it)."""
+    """MaskablePPO runs on the VecEnv (action_masks read from it)."""
     from sb3_contrib import MaskablePPO
 
     from transit_gym.training.train import quiet_logger
@@ -142,7 +142,7 @@ def test_issue13_maskable_ppo_learns_on_the_vec_env(game):
 
 
 def test_issue13_gymnasium_vector_view_masks_on_auto_reset(game):
-    """Issue 13 item 1: as a gymnasium.vector env the masks are in infos, and after an
+    """As a gymnasium.vector env the masks are in infos, and after an
     auto-reset (same step) they are the new game's, with the last view in final_obs."""
     env = SelfPlayVectorEnv(game, B, seed=8)
     obs, infos = env.reset(seed=8)
@@ -172,7 +172,7 @@ def test_illegal_learner_action_and_bad_opponents_are_refused(game):
 
 
 def test_issue23_a_training_batch_mixes_boards_drawn_per_reset():
-    """Issue 23 item 1: a learner trains over random boards: the training batch of
+    """A learner trains over random boards: the training batch of
     ``track="random_all"`` holds several boards, and every slot's observation and mask are
     the learner's view of its own board, also after auto-resets."""
     mixed = game_class("automobiles")(num_players=2, track="random_all", laps=1)
