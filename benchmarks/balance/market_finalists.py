@@ -1,4 +1,5 @@
-"""The market search's finalists tuned and replayed with their own vectors: one CMA-ES vector per finalist market through ``training/tune.py``'s optimiser,
+"""The market search's finalists tuned and replayed with their own vectors: one CMA-ES vector
+per finalist market through ``training/tune.py``'s optimiser,
 cached under ``OUT/tuned/``, and the statistics of a replay in which every seat plays it.
 
 Each finalist is one task for the search's backend (process pool or Ray); inside it the

@@ -1,4 +1,5 @@
-"""The market search's finalists tuned and replayed with their own vectors, on tiny budgets: the replay plays the cached vectors, the same seed gives the
+"""The market search's finalists tuned and replayed with their own vectors, on tiny budgets:
+the replay plays the cached vectors, the same seed gives the
 same vectors, an interrupted tuning resumes without re-tuning, other tuning settings are
 refused, and Ray gives what the local run gives."""
 
