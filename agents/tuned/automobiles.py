@@ -489,7 +489,7 @@ def _driver_decide(v, obs, mask, keep, phase):
 # ----- the policy ----------------------------------------------------------------------------
 @nb.njit(cache=True)
 def tuned(v, obs, mask):
-    """The tuned agent's action with vector ``v``."""
+    """The procedure's action at vector ``v`` (the rule-based agent at ``RULE_BASED``)."""
     phase = -1
     for k in range(NUM_PHASES):
         if obs[O_DECISION + k] > 0.5:
