@@ -1,4 +1,4 @@
-"""Parameter-vector policies (issue 22): agent specs ``tuned`` (the shipped generalist
+"""Parameter-vector policies: agent specs ``tuned`` (the shipped generalist
 vector) and ``tuned:FILE`` (a vector saved by ``transit-gym tune``).
 
 A tuned seat plays inside the jitted whole-game loops: :func:`jit_setup` turns a list of

@@ -1,12 +1,13 @@
-"""The tuned Automobiles policy: the rule-based agent's decisions with every constant read
-from a parameter vector (layout in :mod:`transit_gym.agents.tuned.vector`).
+"""The Automobiles decision procedure: every decision of the race (market, Action Phase,
+card decisions, Racing Season cards and drivers) with every constant read from a
+parameter vector (layout in :mod:`transit_gym.agents.tuned.automobiles_layout`).
 
-``policy(code, p, obs, mask, words)`` is a drop-in for the game's agent kernel: code 0
-plays uniformly at random, 1 is the rule-based agent, and code ``2 + k`` plays with the
-``k``-th vector appended to the game parameters ``p`` by :func:`params_with_vectors`, so
-tuned seats run inside the jitted whole-game loops (``play_games``) like built-in agents.
-At :func:`~transit_gym.agents.tuned.vector.rule_based_vector` it plays exactly like the
-rule-based agent.
+The rule-based agent is this procedure at ``RULE_BASED``
+(:func:`~transit_gym.agents.tuned.automobiles_layout.rule_based_vector`, a constant of the
+kernels); a tuned agent is it at its own vector. ``policy(code, p, obs, mask, words)`` is
+the kernel for the jitted whole-game loops (``play_games``): code 0 plays uniformly at
+random, 1 is the rule-based agent, and code ``2 + k`` plays with the ``k``-th vector
+appended to the game parameters ``p`` by :func:`params_with_vectors`.
 """
 
 from __future__ import annotations
@@ -15,19 +16,20 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.rule_based.automobiles import (
-    _cars_to_pass,
-    _crate_move,
-    _driver_car_space,
-    _driver_own,
-    _effects,
-    _farthest_space,
+from transit_gym.agents.tuned.automobiles_fixed import (
     burnout_choice,
     camber_toe_choice,
+    cars_to_pass,
+    crate_move,
+    driver_car_space,
+    driver_own,
+    effects,
+    farthest_space,
+    least_wanted,
     legal_or_first,
-    rule_based,
+    pick,
 )
-from transit_gym.agents.tuned.vector import (
+from transit_gym.agents.tuned.automobiles_layout import (
     C_CAR_CHIEF,
     C_DIESEL_MIN_DARK,
     C_PIT_TEAM_REMOVE_KEEP,
@@ -57,6 +59,7 @@ from transit_gym.agents.tuned.vector import (
     S_SUPERCHARGED_MIN_KEEP,
     S_TAKE_BACK_KEEP,
     VECTOR_SIZE,
+    rule_based_vector,
 )
 from transit_gym.envs.automobiles.data import (
     BLACK,
@@ -163,6 +166,15 @@ SCALE = float(1 << 32)
 #: first code of a tuned seat (code ``TUNED_CODE + k`` reads vector ``k``)
 TUNED_CODE = 2
 NEVER = 99.0   # an activation order this high: never activated
+#: the rule-based agent's vector, frozen into the kernels that read it
+RULE_BASED = rule_based_vector()
+#: the decisions that read the keep values (the others skip computing them: a move,
+#: the most frequent decision, is a tenth faster)
+READS_KEEP = np.zeros(NUM_PHASES, dtype=np.bool_)
+for _phase in (PH_SETUP_BUY, PH_BUY, PH_PIT_TEAM_BUY, PH_ACTION, PH_REMOVE, PH_PIT_TEAM,
+               PH_MECHANIC, PH_NITRO, PH_SUPERCHARGED, PH_DRIVER_TO_ACTIVE, PH_DRIVER_TO_BAG,
+               PH_DRIVER_SORT, *(ph for ph in range(NUM_PHASES) if is_pile_phase(ph))):
+    READS_KEEP[_phase] = True
 
 
 def params_with_vectors(params: np.ndarray, vectors: list[np.ndarray]) -> np.ndarray:
@@ -252,19 +264,6 @@ def _owned(obs, c):
 
 # ----- buying, activating, picking -----------------------------------------------------------
 @nb.njit(cache=True)
-def _pick(mask, bank, keep, worst_first):
-    best = -1
-    best_key = 0.0
-    for c in range(NUM_COLOURS):
-        if mask[bank + c]:
-            key = -keep[c] if worst_first else keep[c]
-            if best < 0 or key > best_key:
-                best = c
-                best_key = key
-    return -1 if best < 0 else bank + best
-
-
-@nb.njit(cache=True)
 def _buy(v, obs, mask, eff, keep):
     """The most wanted affordable colour below its wanted count (cost breaks ties)."""
     best = -1
@@ -284,7 +283,7 @@ def _buy(v, obs, mask, eff, keep):
         return A_STOCK + best
     if mask[A_STOP]:
         return A_STOP
-    return _pick(mask, A_STOCK, keep, False)
+    return pick(mask, A_STOCK, keep, False)
 
 
 @nb.njit(cache=True)
@@ -372,24 +371,9 @@ def _action(v, obs, mask, eff, keep):
 
 
 @nb.njit(cache=True)
-def _least_wanted(mask, keep, a_active, a_discard, prefer_discard):
-    best = -1
-    best_key = 0.0
-    for c in range(NUM_COLOURS):
-        for a, bias in ((a_discard, 0 if prefer_discard else 1),
-                        (a_active, 1 if prefer_discard else 0)):
-            if a >= 0 and mask[a + c]:
-                key = keep[c] * 2 + bias
-                if best < 0 or key < best_key:
-                    best = a + c
-                    best_key = key
-    return best
-
-
-@nb.njit(cache=True)
 def _pile_decision(v, obs, mask, keep, phase):
     if phase == PH_FACTORY_SUPPORT:
-        return _least_wanted(mask, keep, A_ACTIVE, A_DISCARD, True)
+        return least_wanted(mask, keep, A_ACTIVE, A_DISCARD, True)
     if phase == PH_MAINTENANCE_STAFF:
         return A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else A_STOP
     if phase == PH_PERFORMANCE_TESTING:
@@ -397,7 +381,7 @@ def _pile_decision(v, obs, mask, keep, phase):
     if phase in (PH_IMPACT_WRENCH, PH_PIT_MECHANIC):
         return A_DISCARD + WEAR if mask[A_DISCARD + WEAR] else A_STOP
     if phase == PH_INTERNAL_COMBUSTION:
-        return _least_wanted(mask, keep, A_ACTIVE, -1, False)
+        return least_wanted(mask, keep, A_ACTIVE, -1, False)
     if phase == PH_IC_TAKE:
         if obs[O_PICKS] <= 0:
             return A_STOP
@@ -440,7 +424,7 @@ def _best_at_least(mask, bank, keep, least):
 def _driver_use_now(v, obs, mask, keep, phase, planned):
     if not mask[A_USE_DRIVER]:
         return planned
-    d = _driver_own(obs)
+    d = driver_own(obs)
     if not _driver_use(v, d):
         return planned
     if phase == PH_ACTION:
@@ -471,7 +455,7 @@ def _driver_decide(v, obs, mask, keep, phase):
                     best_key = key
         return -1 if best < 0 else A_DRIVER + best
     if phase in (PH_DRIVER_CAR, PH_DRIVER_DECLINE, PH_DRIVER_WEAR, PH_DRIVER_EXTRA,
-                 PH_DRIVER_REDRAW) and not _driver_use(v, _driver_own(obs)):
+                 PH_DRIVER_REDRAW) and not _driver_use(v, driver_own(obs)):
         return A_STOP   # the ability declined (legal in all these decisions)
     if phase == PH_DRIVER_TO_ACTIVE:
         return _best_at_least(mask, A_DISCARD, keep, -1e9)
@@ -490,9 +474,9 @@ def _driver_decide(v, obs, mask, keep, phase):
     if phase == PH_DRIVER_PAY:
         return A_DISCARD + WEAR if mask[A_DISCARD + WEAR] else A_STOP
     if phase == PH_DRIVER_CAR:
-        return _driver_car_space(obs, mask, int(obs[O_TURN + 3]) - 1)
+        return driver_car_space(obs, mask, int(obs[O_TURN + 3]) - 1)
     if phase == PH_DRIVER_DECLINE:
-        return _driver_car_space(obs, mask, -1)
+        return driver_car_space(obs, mask, -1)
     if phase == PH_DRIVER_WEAR:
         return A_DISCARD + WEAR if mask[A_DISCARD + WEAR] else A_STOP
     if phase == PH_DRIVER_EXTRA:
@@ -505,21 +489,24 @@ def _driver_decide(v, obs, mask, keep, phase):
 # ----- the policy ----------------------------------------------------------------------------
 @nb.njit(cache=True)
 def tuned(v, obs, mask):
-    """The tuned agent's action with vector ``v``."""
+    """The procedure's action at vector ``v`` (the rule-based agent at ``RULE_BASED``)."""
     phase = -1
     for k in range(NUM_PHASES):
         if obs[O_DECISION + k] > 0.5:
             phase = k
             break
-    eff = _effects(obs)
-    keep = _keeps(v, eff)
+    eff = effects(obs)
+    if phase >= 0 and READS_KEEP[phase]:
+        keep = _keeps(v, eff)
+    else:
+        keep = np.zeros(NUM_COLOURS, dtype=np.float64)
     action = -1
     if phase in (PH_SETUP_BUY, PH_BUY, PH_PIT_TEAM_BUY):
         action = _buy(v, obs, mask, eff, keep)
     elif phase == PH_ACTION:
         action = _action(v, obs, mask, eff, keep)
     elif phase in (PH_MOVE, PH_ADRENALINE_MOVE):
-        action = _farthest_space(obs, mask)
+        action = farthest_space(obs, mask)
         if action < 0:
             action = A_STOP
     elif phase == PH_CAR_CHIEF:
@@ -531,17 +518,17 @@ def tuned(v, obs, mask):
             action = A_DISCARD + WEAR
         else:
             if phase == PH_PIT_TEAM:   # cubes worth little removed too, money for the buy
-                action = _pick(mask, A_DISCARD, keep, True)
+                action = pick(mask, A_DISCARD, keep, True)
                 if action >= 0 and keep[action - A_DISCARD] > _c(v, C_PIT_TEAM_REMOVE_KEEP):
                     action = -1
             if action < 0:
-                action = A_STOP if mask[A_STOP] else _pick(mask, A_DISCARD, keep, True)
+                action = A_STOP if mask[A_STOP] else pick(mask, A_DISCARD, keep, True)
     elif phase == PH_MANAGER_REMOVE:
         action = A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else A_STOP
     elif phase == PH_MANAGER_BAG:
         action = A_STOP
     elif phase == PH_MECHANIC:
-        action = A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else _pick(mask, A_ACTIVE, keep, True)
+        action = A_ACTIVE + WEAR if mask[A_ACTIVE + WEAR] else pick(mask, A_ACTIVE, keep, True)
     elif phase == PH_PIT_CREW:
         action = A_ALL_WEAR
     elif phase in (PH_STEERING, PH_TIRES):
@@ -563,18 +550,18 @@ def tuned(v, obs, mask):
                 best_key = keep[c]
                 action = A_ACTIVE + c
     elif phase == PH_SUPERCHARGED:
-        action = _pick(mask, A_DISCARD, keep, False)
+        action = pick(mask, A_DISCARD, keep, False)
         if action < 0 or keep[action - A_DISCARD] < _s(v, S_SUPERCHARGED_MIN_KEEP):
             action = A_STOP
     elif phase == PH_ADRENALINE:
-        if _cars_to_pass(obs) >= _s(v, S_ADRENALINE_MIN_PASS):
+        if cars_to_pass(obs) >= _s(v, S_ADRENALINE_MIN_PASS):
             action = A_STOP
         else:
-            action = _farthest_space(obs, mask)
+            action = farthest_space(obs, mask)
             if action < 0:
                 action = A_STOP
     elif phase == PH_CRATE_MOVE:
-        action = _crate_move(obs, mask)
+        action = crate_move(obs, mask)
     elif phase == PH_BURNOUT:
         action = burnout_choice(mask, A_DISCARD)
     elif phase == PH_CAMBER_TOE:
@@ -597,5 +584,5 @@ def policy(code, p, obs, mask, words):
     if code >= TUNED_CODE:
         return tuned(read_vector(p, code - TUNED_CODE), obs, mask)
     if code == 1:
-        return rule_based(p, obs, mask)
+        return tuned(RULE_BASED, obs, mask)
     return uniform_legal(words, mask)

@@ -1,13 +1,16 @@
-"""The tuned agent of the Automobiles Racing Season campaign: races played by the tuned
-race policy with the seat's vector, sponsor decisions by the same procedure as the
-rule-based season agent (:mod:`transit_gym.agents.rule_based.automobiles_season`) with
-its constants read from the vector's sponsor block (``vector.SPONSOR_PARAMS``).
+"""The Automobiles Racing Season campaign's decision procedure: races by the race procedure
+(:mod:`transit_gym.agents.tuned.automobiles`) with the seat's vector, sponsor decisions
+with the constants of the vector's sponsor block (``SPONSOR_PARAMS``): take the sponsor
+whose effect for this place is worth most (keep the current one when it is worth at least
+as much, then remove the available sponsor worth most to the others); remove wear first,
+then the cube least worth keeping while the bag stays big enough; gain and buy the cubes
+the race procedure would buy.
 
-At :func:`~transit_gym.agents.tuned.vector.rule_based_vector` (and with the sponsor block
-of any version-1 file, which is migrated to the rule-based values) the sponsor decisions
-are the rule-based season agent's. Codes as in :mod:`transit_gym.agents.tuned.automobiles`
-(0 random, 1 rule-based, ``2 + k`` tuned with the ``k``-th vector appended to the season
-parameters).
+The rule-based season agent (:mod:`transit_gym.agents.rule_based.automobiles_season`) is
+this procedure at ``RULE_BASED`` (whose sponsor block says: the race's rule-based tables);
+version-1 files are migrated to the rule-based sponsor entries. Codes as in
+:mod:`transit_gym.agents.tuned.automobiles` (0 random, 1 rule-based, ``2 + k`` tuned with
+the ``k``-th vector appended to the season parameters).
 """
 
 from __future__ import annotations
@@ -16,12 +19,8 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.rule_based.automobiles import _buy as rule_buy
-from transit_gym.agents.rule_based.automobiles import _effects, legal_or_first
-from transit_gym.agents.rule_based.automobiles import _keep as rule_keep
-from transit_gym.agents.rule_based.automobiles_season import _own_sponsor, _place
-from transit_gym.agents.rule_based.automobiles_season import policy as season_policy
 from transit_gym.agents.tuned.automobiles import (  # noqa: F401  (re-exported)
+    RULE_BASED,
     TUNED_CODE,
     params_with_vectors,
     read_vector,
@@ -29,7 +28,8 @@ from transit_gym.agents.tuned.automobiles import (  # noqa: F401  (re-exported)
 )
 from transit_gym.agents.tuned.automobiles import _buy as vector_buy
 from transit_gym.agents.tuned.automobiles import _keeps as vector_keeps
-from transit_gym.agents.tuned.vector import (
+from transit_gym.agents.tuned.automobiles_fixed import effects, legal_or_first
+from transit_gym.agents.tuned.automobiles_layout import (
     P_DROP_PLACE,
     P_EXTRA,
     P_GAIN,
@@ -57,7 +57,7 @@ from transit_gym.envs.automobiles_season.data import (
     SP_PER_NONWEAR,
     SP_WEAR,
 )
-from transit_gym.envs.automobiles_season.kernels import SO_DECISION
+from transit_gym.envs.automobiles_season.kernels import SO_DECISION, SO_EFFECT, SO_OWNED
 from transit_gym.envs.automobiles_season.state import (
     A_DROP,
     A_KEEP,
@@ -72,6 +72,24 @@ from transit_gym.envs.automobiles_season.state import (
     S_WEAR,
     sponsor_value,
 )
+from transit_gym.envs.core.draw import uniform_legal
+
+
+@nb.njit(cache=True)
+def _place(obs):
+    """The observer's place judging the sponsor effects (0 first .. 2 last)."""
+    for k in range(3):
+        if obs[SO_EFFECT + k] > 0.5:
+            return k
+    return 1
+
+
+@nb.njit(cache=True)
+def _own_sponsor(obs):
+    for i in range(MAX_SPONSORS):
+        if obs[SO_OWNED + i] > 0.5:
+            return i
+    return -1
 
 
 @nb.njit(cache=True)
@@ -119,10 +137,7 @@ def _cube_keeps(v, eff):
     agent's when ``sponsor.own_tables`` is off."""
     if _sp(v, P_OWN_TABLES) >= 0.5:
         return vector_keeps(v, eff)
-    out = np.zeros(NUM_COLOURS, dtype=np.float64)
-    for c in range(NUM_COLOURS):
-        out[c] = rule_keep(eff, c)
-    return out
+    return vector_keeps(RULE_BASED, eff)
 
 
 @nb.njit(cache=True)
@@ -152,7 +167,7 @@ def season_tuned(v, p, obs, mask):
     for k in range(1, NUM_SEASON_PHASES):
         if obs[SO_DECISION + k] > 0.5:
             phase = k
-    eff = _effects(obs)
+    eff = effects(obs)
     place = _place(obs)
     action = -1
     if phase == S_PICK:
@@ -172,17 +187,24 @@ def season_tuned(v, p, obs, mask):
         if _sp(v, P_OWN_TABLES) >= 0.5:
             action = vector_buy(v, obs, mask, eff, vector_keeps(v, eff))
         else:
-            action = rule_buy(obs, mask, eff)
+            action = vector_buy(RULE_BASED, obs, mask, eff, vector_keeps(RULE_BASED, eff))
     return legal_or_first(mask, action)
+
+
+@nb.njit(cache=True)
+def season_decision(v, p, obs, mask):
+    """The answer of the procedure at vector ``v``: a sponsor decision or a race's."""
+    for k in range(1, NUM_SEASON_PHASES):
+        if obs[SO_DECISION + k] > 0.5:
+            return season_tuned(v, p, obs, mask)
+    return tuned(v, obs[:RACE_OBS_SIZE], mask[:RACE_ACTIONS])
 
 
 @nb.njit(cache=True)
 def policy(code, p, obs, mask, words):
     """Agent ``code``: 0 random, 1 rule-based, ``2 + k`` tuned (vector ``k`` of ``p``)."""
-    if code < TUNED_CODE:
-        return season_policy(code, p, obs, mask, words)
-    v = read_vector(p, code - TUNED_CODE)
-    for k in range(1, NUM_SEASON_PHASES):
-        if obs[SO_DECISION + k] > 0.5:
-            return season_tuned(v, p, obs, mask)
-    return tuned(v, obs[:RACE_OBS_SIZE], mask[:RACE_ACTIONS])
+    if code == 1:
+        return season_decision(RULE_BASED, p, obs, mask)
+    if code >= TUNED_CODE:
+        return season_decision(read_vector(p, code - TUNED_CODE), p, obs, mask)
+    return uniform_legal(words, mask)

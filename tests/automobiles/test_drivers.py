@@ -491,7 +491,7 @@ def test_driver_10_discards_some_drawn_cubes_and_draws_that_many_once():
 def test_rule_based_agent_drafts_by_preference_and_uses_driver_04():
     """The rule-based agent takes its most preferred revealed driver and uses an ability
     whose decision is offered (Driver 04: declares three)."""
-    from transit_gym.agents.rule_based.automobiles import DRIVER_PREFERENCE
+    from transit_gym.agents.rule_based.automobiles_tables import DRIVER_PREFERENCE
 
     game = AutomobilesGame(num_players=2, drivers="all")
     state = game.new_state(0)

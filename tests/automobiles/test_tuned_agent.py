@@ -1,4 +1,4 @@
-"""The tuned Automobiles agent (issue 22, item 1): the rule-based agent is one point of
+"""The tuned Automobiles agent: the rule-based agent is one point of
 its parameter space, every card can be bought and played, the vector files round-trip,
 and the ``tuned`` / ``tuned:FILE`` specs reach every door (make_agent, play_games).
 """
@@ -86,7 +86,7 @@ def _count_bought_played(game, vector, n_games=20):
     rule = make_agent("rule_based", game, seed=1)
     bought: dict[int, int] = {}
     played: dict[int, int] = {}
-    from transit_gym.agents.rule_based.automobiles import _effects
+    from transit_gym.agents.tuned.automobiles_fixed import effects as _effects
     from transit_gym.envs.automobiles.kernels import A_ACTIVE, A_STOCK
     from transit_gym.envs.automobiles.state import PH_ACTION, PH_BUY
 
@@ -119,7 +119,7 @@ def _phase_index():
 def test_the_vector_can_make_never_bought_cards_bought_and_played():
     """Each of the 15 Racing Season cards, among them Pit Mechanic, Air Jacks, Internal
     Combustion, Camber & Toe, Fuel Injection and Burnout (never or nearly never used by the
-    rule-based agent, issue 22), is bought and activated once the vector puts it first
+    rule-based agent), is bought and activated once the vector puts it first
     and drops its gate."""
     for cards in (["Performance Testing", "Pit Mechanic", "Camber & Toe", "Overdrive",
                    "Internal Combustion"],
@@ -352,3 +352,43 @@ def test_shipped_vectors_replay_their_recorded_evaluation_exactly(index):
         played += n
     assert played == recorded["games"]
     assert round(wins / played, 4) == recorded["score"]
+
+
+def _agent_modules_imported(path, found):
+    """Files of ``agents/`` that ``path`` imports, directly or through others."""
+    import ast
+    from pathlib import Path
+
+    root = Path(path).resolve().parents[2]   # the folder holding agents/, envs/ ...
+    for node in ast.walk(ast.parse(Path(path).read_text())):
+        if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith(
+                "transit_gym.agents"):
+            continue
+        parts = node.module.split(".")[1:]
+        candidates = [root.joinpath(*parts).with_suffix(".py")]
+        candidates += [root.joinpath(*parts, f"{alias.name}.py") for alias in node.names]
+        for file in candidates:
+            if file.is_file() and file not in found:
+                found.add(file)
+                _agent_modules_imported(file, found)
+    return found
+
+
+@pytest.mark.parametrize("kernel_module", ["rule_based/automobiles.py",
+                                           "rule_based/automobiles_season.py",
+                                           "tuned/automobiles.py",
+                                           "tuned/automobiles_season.py"])
+def test_the_kernel_cache_stamp_covers_every_agent_module_the_procedure_reads(kernel_module):
+    """The rule-based and tuned kernels freeze the layout, the rule-based point and the
+    shared kernels of other modules: the disk-cache stamp of each kernel must cover every
+    module of ``agents/`` it imports, so an edit there recompiles it."""
+    from pathlib import Path
+
+    from transit_gym.envs import _numba_cache
+
+    path = _numba_cache.AGENTS_DIR / kernel_module
+    stamped = {Path(s).resolve() for s in _numba_cache.stamp_sources(str(path))}
+    imported = _agent_modules_imported(path, set())
+    assert imported, kernel_module
+    missing = sorted(str(f) for f in imported if f.resolve() not in stamped)
+    assert not missing, f"{kernel_module}: not under the cache stamp: {missing}"

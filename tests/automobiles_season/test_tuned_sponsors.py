@@ -1,4 +1,4 @@
-"""The tuned season agent's sponsor decisions (issue 22, item 1: sponsor keep-or-swap in the
+"""The tuned season agent's sponsor decisions (sponsor keep-or-swap in the
 strategy vector). At the rule-based vector it answers every decision of whole seasons,
 races and sponsor awards ("Sponsors" of the Racing Season rulebook: take or keep, remove
 an available sponsor, remove and gain cubes), exactly like the rule-based season agent;
