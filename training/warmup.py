@@ -162,7 +162,7 @@ def share_out(games: list[str], jobs: int) -> list[list[str]]:
 def _warm_group(games: list[str], seed: int, demo: bool, done: Any = None) -> dict[str, float]:
     """Run the steps for each game in turn (in this process); ``done`` gets one message a
     finished step. Returns the CPU-seconds spent per game."""
-    _numba_cache.notice.shown = True
+    _numba_cache.notice.silent = True
     spent: dict[str, float] = {}
     for name in games:
         module = env_module(name)
@@ -198,7 +198,7 @@ def warm_up(games: list[str], stream: TextIO | None = None, seed: int = 0, demo:
     from transit_gym.training.progress import Progress
 
     stream = stream if stream is not None else sys.stderr
-    _numba_cache.notice.shown = True
+    _numba_cache.notice.silent = True
     groups = share_out(games, jobs)
     bar = Progress(len(games) * len(steps_for(demo)), label="warm-up ", stream=stream)
     if len(groups) == 1:

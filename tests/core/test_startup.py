@@ -70,34 +70,6 @@ def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops(
     assert "compiling numba kernels" not in probe.stderr
 
 
-NOTICE_SCRIPT = """
-import numba
-import transit_gym.envs  # registers the notice
-
-def make(module):
-    def f(x):
-        return x + 1
-    f.__module__ = module
-    return numba.njit(f)
-
-make("somebody_else")(1)          # not ours: no notice
-print("--after-foreign--", file=__import__("sys").stderr)
-make("transit_gym.probe_a")(1)    # ours: the notice, once
-make("transit_gym.probe_b")(2)    # a second compile: no second line
-"""
-
-
-def test_compile_notice_is_one_line_written_once_per_process(tmp_path):
-    """Issue 14.1: "a one-line notice while compiling", on stderr, the first time the process
-    compiles one of our kernels, and not for other packages' numba functions."""
-    run = _python(["-c", NOTICE_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
-    before, after = run.stderr.split("--after-foreign--")
-    assert "compiling numba kernels" not in before
-    lines = [line for line in after.splitlines() if "compiling numba kernels" in line]
-    assert len(lines) == 1
-    assert lines[0].startswith("transit-gym:") and "transit_gym.training.warmup" in lines[0]
-
-
 LITERAL_SCRIPT = """
 import numba
 import transit_gym.envs  # configures numba for our kernels
