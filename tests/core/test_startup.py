@@ -164,18 +164,23 @@ def test_race_and_season_kernels_are_stamped_with_both_packages():
 
 
 # ----- issue 24 item 9: the demo's warm-up compiles only what the demo uses, on both cores --------
-def test_the_games_are_shared_out_evenly_and_the_season_stays_with_automobiles():
+def test_the_warmup_units_cover_every_step_first_steps_first_season_after_the_race():
+    """The warm-up cuts its work into (game, step) units for its workers: each unit once,
+    every game's first step (the rules kernels the later steps call) before any later
+    step, and in each step the season (which calls the race's kernels) after the race."""
     from transit_gym.training import warmup
 
-    games = ["loose_caboose", "automobiles", "automobile", "planes", "automobiles_season"]
-    groups = warmup.share_out(games, 2)
-    assert len(groups) == 2 and sorted(g for group in groups for g in group) == sorted(games)
-    family = next(group for group in groups if "automobiles" in group)
-    assert family.index("automobiles") < family.index("automobiles_season")
-    loads = [sum(warmup.COST[g] for g in group) for group in groups]
-    assert max(loads) - min(loads) <= min(warmup.COST.values())
-    assert len(warmup.share_out(games, 1)) == 1
-    assert warmup.share_out(["planes"], 2) == [["planes"]]
+    games = ["automobiles_season", "loose_caboose", "automobiles", "planes"]
+    units = warmup.work_units(games, demo=False)
+    labels = [label for label, _ in warmup.STEPS]
+    assert sorted(units) == sorted((g, label) for g in games for label in labels)
+    first = [i for i, (_, label) in enumerate(units) if label == labels[0]]
+    assert first == list(range(len(games)))
+    for label in labels:
+        order = [g for g, step in units if step == label]
+        assert order.index("automobiles") < order.index("automobiles_season")
+    assert warmup.work_units(["planes"], demo=True) == [("planes", "AEC env"),
+                                                         ("planes", "agents")]
 
 
 def test_the_demo_steps_are_the_ones_the_demo_calls():
