@@ -34,12 +34,15 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
 from transit_gym.envs import _numba_cache
+from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import available_games, env_module
+from transit_gym.training import kernel_cache
 
 
 def _aec_game(module, seed: int):
@@ -268,6 +271,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                              "agents); the rest compiles on first use")
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 2),
                         help="worker processes (default: the cores, at most 2)")
+    parser.add_argument("--pack", type=Path, default=None, metavar="FILE",
+                        help="then write the kernel cache to FILE (.tar.gz) for --unpack "
+                             "on another install (training/kernel_cache.py)")
+    parser.add_argument("--unpack", type=Path, default=None, metavar="FILE",
+                        help="first put the kernels of FILE into this install's cache (it "
+                             "must match this Python, numba, numpy and CPU)")
     args = parser.parse_args(argv)
     known = available_games()
     games = args.games if args.games else known
@@ -276,9 +285,19 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         parser.error(f"unknown or uninstalled games {unknown}; available: {known}")
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
+    if args.unpack:
+        try:
+            count = kernel_cache.unpack(args.unpack)
+        except ConfigError as exc:
+            parser.error(str(exc))
+        print(f"unpacked {count} cache files from {args.unpack}", file=sys.stderr)
     spent = warm_up(games, demo=args.demo, jobs=args.jobs)
     for name, seconds in spent.items():
         print(f"{name}: {seconds:.1f} CPU-s", file=sys.stderr)
+    if args.pack:
+        size = kernel_cache.pack(args.pack)
+        print(f"packed the kernel cache into {args.pack} ({size / 1e6:.1f} MB)",
+              file=sys.stderr)
     return spent
 
 
