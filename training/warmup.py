@@ -189,7 +189,6 @@ def _warm_units(units: list[tuple[str, str]], seed: int, done: Any = None
                 ) -> dict[str, float]:
     """Run the ``(game, step)`` units in turn (in this process); ``done`` gets one message a
     finished unit. Returns the CPU-seconds spent per game."""
-    _numba_cache.notice.silent = True
     spent: dict[str, float] = {}
     runs = dict(STEPS)
     for name, label in units:
@@ -210,6 +209,7 @@ def _init_worker(messages: Any) -> None:
 
 
 def _worker(unit: tuple[str, str], seed: int) -> dict[str, float]:
+    _numba_cache.notice.silent = True   # the parent's bar says what is compiling
     return _warm_units([unit], seed, _queue)
 
 
@@ -219,12 +219,19 @@ def warm_up(games: list[str], stream: TextIO | None = None, seed: int = 0, demo:
     processes; returns the CPU-seconds spent per game (in all workers).
 
     Draws a progress bar on ``stream`` (stderr by default); the one-line compile notice
-    is not written, the bar takes its place.
+    is not written meanwhile, the bar takes its place.
     """
+    quiet, _numba_cache.notice.silent = _numba_cache.notice.silent, True
+    try:
+        return _warm_up(games, sys.stderr if stream is None else stream, seed, demo, jobs)
+    finally:
+        _numba_cache.notice.silent = quiet
+
+
+def _warm_up(games: list[str], stream: TextIO, seed: int, demo: bool, jobs: int
+             ) -> dict[str, float]:
     from transit_gym.training.progress import Progress
 
-    stream = stream if stream is not None else sys.stderr
-    _numba_cache.notice.silent = True
     units = work_units(games, demo)
     bar = Progress(len(units), label="warm-up ", stream=stream)
     if jobs == 1 or len(units) == 1:
