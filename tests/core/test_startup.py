@@ -1,4 +1,4 @@
-"""Start-up (issue 14 item 1): kernels cached on disk, the compile notice, the warm-up.
+"""Start-up: kernels cached on disk, the compile notice, the warm-up.
 
 Each check runs in fresh Python processes, since what is tested is what a new process
 compiles or loads.
@@ -55,7 +55,7 @@ def _python(args: list[str], env: dict[str, str] | None = None) -> subprocess.Co
 
 @pytest.mark.slow
 def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops():
-    """Issue 14.1: "kernels that are cached on disk, all of them (today the fused closures
+    """Start-up: "kernels that are cached on disk, all of them (today the fused closures
     recompile in every process)". After ``python -m transit_gym.training.warmup`` a new
     process playing the game through every entry point (AEC env, validation, batch API,
     rollouts, agents) compiles none of our functions, loads the fused loops from the disk
@@ -93,7 +93,7 @@ print(len(ours.signatures), len(other.signatures))
 
 
 def test_our_kernels_get_one_specialisation_per_argument_types(tmp_path):
-    """Issue 14.1 "fewer specialisations": a kernel called with constants 1 and 2 and with a
+    """Start-up, "fewer specialisations": a kernel called with constants 1 and 2 and with a
     variable compiles once (int64), not once per literal value; other packages' numba
     functions keep numba's literal specialisation."""
     run = _python(["-c", LITERAL_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
@@ -124,7 +124,7 @@ print(dot(np.ones(3)))
 
 
 def test_first_compile_does_not_import_scipy_but_blas_still_works(tmp_path):
-    """Issue 14.1 "defer imports that the first game does not need": numba's start-up
+    """Start-up, "defer imports that the first game does not need": numba's start-up
     imports no ``scipy.linalg`` (our kernels use no BLAS); ``np.dot`` in a jitted function
     still compiles and runs when scipy is installed."""
     pytest.importorskip("scipy")
@@ -163,7 +163,7 @@ def test_race_and_season_kernels_are_stamped_with_both_packages():
     assert str(envs / "planes") not in _numba_cache.stamp_sources(str(race / "kernels.py"))
 
 
-# ----- issue 24 item 9: the demo's warm-up compiles only what the demo uses, on both cores --------
+# ----- the demo's warm-up compiles only what the demo uses, on both cores -----
 def test_the_warmup_units_cover_every_step_first_steps_first_season_after_the_race():
     """The warm-up cuts its work into (game, step) units for its workers: each unit once,
     every game's first step (the rules kernels the later steps call) before any later
@@ -223,7 +223,7 @@ print(json.dumps(compiled))
 
 @pytest.mark.slow
 def test_the_demo_warmup_on_two_workers_fills_one_cache_the_demo_then_only_loads(tmp_path):
-    """Issue 24 finding 9: the warm-up compiled search kernels the demo never uses, one
+    """First run: the warm-up compiled search kernels the demo never uses, one
     core at a time. ``--demo --jobs 2`` compiles two games in two processes into one fresh
     cache; a new process then plays the demo's games compiling nothing, while the search
     agent (not part of the demo) still compiles on first use."""
