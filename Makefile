@@ -11,7 +11,7 @@ STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
 
-.PHONY: demo test bench lint train balance ladder clean
+.PHONY: demo cache test bench lint train balance ladder clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,10 +36,19 @@ $(STAMP_ALL): pyproject.toml | $(PY)
 
 # the warm-up compiles what the demo uses (AEC env, text table, rule-based agents) of every
 # game, on $(JOBS) cores (progress bar; about a second a game when the cache is already
-# warm), so the demo itself starts at once; other kernels compile on first use
+# warm), so the demo itself starts at once; other kernels compile on first use.
+# `make demo CACHE=kernels.tar.gz` first unpacks an archive made by `make cache` (same
+# Python, numba and numpy; code for any x86-64 CPU), so nothing compiles
+CACHE ?=
 demo: $(STAMP_CORE)
-	$(TG) warmup --demo --jobs $(JOBS)
-	$(TG) demo
+	$(if $(CACHE),NUMBA_CPU_NAME=generic) $(TG) warmup --demo --jobs $(JOBS) \
+		$(if $(CACHE),--unpack $(CACHE))
+	$(if $(CACHE),NUMBA_CPU_NAME=generic) $(TG) demo
+
+# the demo's kernels, compiled for any CPU of this architecture, packed for `make demo CACHE=`
+cache: $(STAMP_CORE)
+	NUMBA_CPU_NAME=generic $(TG) warmup --demo --jobs $(JOBS) \
+		--pack $(or $(CACHE),kernels.tar.gz)
 
 test: $(STAMP_ALL)
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup

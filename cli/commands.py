@@ -92,6 +92,10 @@ COMMANDS: tuple[Command, ...] = (
             _B + "speed.net_speed"),
     Command("bench tune", "speed", "tuned-agent games per second and the optimiser's wall time",
             _B + "speed.tune_speed"),
+    Command("bench compile", "speed", "compile CPU-s of every kernel, from an empty cache",
+            _B + "speed.compile_time"),
+    Command("bench scaling", "speed", "speed-up of a sweep and a tournament as workers double",
+            _B + "speed.scaling"),
     Command("warmup", "set-up", "compile (or load) every game's kernels ahead of use",
             _T + "warmup"),
 )

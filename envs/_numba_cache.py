@@ -20,13 +20,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import math
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
 import numba
-from numba.core import caching, event, types
+from numba.core import caching, event, sigutils, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -180,35 +183,111 @@ def _defer_blas_check() -> None:
 
 
 class CompileNotice(event.Listener):
-    """Write one line on stderr when this process first compiles one of our kernels
-    (a cache miss; loading from the cache is silent)."""
+    """Write one line on stderr before each wait for our kernels to compile (a cache miss;
+    loading from the cache is silent).
+
+    A wait is a run of compiles with less than ``GAP`` seconds between them: the first reset
+    of an env, a later first use (the first undo in ``play``, the first move of another
+    game) after a pause starts a new wait and gets its own line. Set ``silent`` to write
+    nothing (the warm-up draws a progress bar instead).
+    """
+
+    GAP = 1.0
 
     def __init__(self, stream: TextIO | None = None):
         self.stream = stream
-        self.shown = False
+        self.silent = False
+        self.depth = 0
+        self.last_end = -math.inf
 
     def on_start(self, ev) -> None:
-        if self.shown:
-            return
         function = getattr(ev.data.get("dispatcher"), "py_func", None)
         if not getattr(function, "__module__", "").startswith(_OUR_MODULES):
             return
-        self.shown = True
-        stream = self.stream if self.stream is not None else sys.stderr
-        stream.write(NOTICE.format(cache=numba.config.CACHE_DIR or "numba's default cache")
-                     + "\n")
-        stream.flush()
+        self.depth += 1
+        if self.depth == 1 and time.monotonic() - self.last_end > self.GAP:
+            self.write(NOTICE)
 
     def on_end(self, ev) -> None:
-        pass
+        function = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if self.depth and getattr(function, "__module__", "").startswith(_OUR_MODULES):
+            self.depth -= 1
+            self.last_end = time.monotonic()
+
+    def write(self, template: str) -> None:
+        """One line (``template`` with the cache folder filled in), unless silenced."""
+        if self.silent:
+            return
+        stream = self.stream if self.stream is not None else sys.stderr
+        stream.write(template.format(cache=numba.config.CACHE_DIR or "numba's default cache")
+                     + "\n")
+        stream.flush()
+        self.last_end = time.monotonic()
 
 
-#: the line written before the first compile of a process
-NOTICE = ("transit-gym: compiling numba kernels, once per game and cache (20-60 CPU-s a "
-          "game); later runs load them from {cache}. "
+#: the line written before a wait for compiles
+NOTICE = ("transit-gym: compiling numba kernels on first use (up to a minute or two a game); "
+          "later runs load them from {cache}. "
           "`transit-gym warmup` compiles every game ahead.")
-#: the listener registered by ``configure`` (set ``notice.shown = True`` to silence it)
+#: the line written when another process is compiling a kernel this one needs
+WAIT_NOTICE = ("transit-gym: waiting for another process to compile numba kernels into "
+               "{cache}; they are loaded from there once it is done.")
+#: the listener registered by ``configure`` (set ``notice.silent = True`` to silence it)
 notice = CompileNotice()
+#: the index files of the kernels this process is compiling under the compile lock
+_HELD: set[str] = set()
+
+
+def _locked_compiles() -> None:
+    """One process compiles a kernel, the others wait for the cache and load it.
+
+    Workers started together (a process pool, Ray, the warm-up's jobs) would otherwise all
+    compile the same kernels at once. Before compiling one of our cached kernels for a new
+    signature, a process takes an exclusive lock on ``<index>.compile.lock`` beside the
+    kernel's cache index (POSIX ``flock``); numba's ``compile`` then looks in the disk cache
+    first, so a process that waited loads what the other one saved. The lock is taken
+    inside numba's own compiler lock (one thread of a process compiles at a time) and not
+    again for a kernel this process is already compiling; callees are locked after their
+    callers, and calls never go round in a circle, so processes cannot deadlock.
+    """
+    try:
+        import fcntl
+    except ImportError:   # not POSIX: nothing changes
+        return
+    original = Dispatcher.compile
+    if getattr(original, "_transit_gym_locked", False):
+        return
+
+    @functools.wraps(original)
+    def compile(self, sig):
+        cache_file = getattr(getattr(self, "_cache", None), "_cache_file", None)
+        index = getattr(cache_file, "_index_path", None)
+        if (index is None or index in _HELD
+                or not getattr(self.py_func, "__module__", "").startswith(_OUR_MODULES)):
+            return original(self, sig)
+        with global_compiler_lock:
+            if tuple(sigutils.normalize_signature(sig)[0]) in self.overloads:
+                return original(self, sig)
+            try:
+                handle = open(index + ".compile.lock", "a")   # noqa: SIM115 - held below
+            except OSError:
+                return original(self, sig)
+            with handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if time.monotonic() - notice.last_end > notice.GAP:
+                        notice.write(WAIT_NOTICE)
+                    fcntl.flock(handle, fcntl.LOCK_EX)
+                _HELD.add(index)
+                try:
+                    return original(self, sig)
+                finally:
+                    _HELD.discard(index)
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+
+    compile._transit_gym_locked = True
+    Dispatcher.compile = compile
 
 
 def _locked_saves() -> None:
@@ -260,6 +339,7 @@ def configure() -> None:
     _drop_literal_arguments()
     _defer_blas_check()
     _locked_saves()
+    _locked_compiles()
     if not getattr(event, "_transit_gym_notice", False):
         event.register("numba:compile", notice)
         event._transit_gym_notice = True

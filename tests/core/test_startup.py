@@ -1,4 +1,4 @@
-"""Start-up (issue 14 item 1): kernels cached on disk, the compile notice, the warm-up.
+"""Start-up: kernels cached on disk, the compile notice, the warm-up.
 
 Each check runs in fresh Python processes, since what is tested is what a new process
 compiles or loads.
@@ -55,7 +55,7 @@ def _python(args: list[str], env: dict[str, str] | None = None) -> subprocess.Co
 
 @pytest.mark.slow
 def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops():
-    """Issue 14.1: "kernels that are cached on disk, all of them (today the fused closures
+    """Start-up: "kernels that are cached on disk, all of them (today the fused closures
     recompile in every process)". After ``transit-gym warmup`` a new
     process playing the game through every entry point (AEC env, validation, batch API,
     rollouts, agents) compiles none of our functions, loads the fused loops from the disk
@@ -68,34 +68,6 @@ def test_warmup_then_a_fresh_process_compiles_nothing_and_loads_the_fused_loops(
     assert result["compiled"] == []
     assert all(hits >= 1 for hits in result["hits"].values()), result["hits"]
     assert "compiling numba kernels" not in probe.stderr
-
-
-NOTICE_SCRIPT = """
-import numba
-import transit_gym.envs  # registers the notice
-
-def make(module):
-    def f(x):
-        return x + 1
-    f.__module__ = module
-    return numba.njit(f)
-
-make("somebody_else")(1)          # not ours: no notice
-print("--after-foreign--", file=__import__("sys").stderr)
-make("transit_gym.probe_a")(1)    # ours: the notice, once
-make("transit_gym.probe_b")(2)    # a second compile: no second line
-"""
-
-
-def test_compile_notice_is_one_line_written_once_per_process(tmp_path):
-    """Issue 14.1: "a one-line notice while compiling", on stderr, the first time the process
-    compiles one of our kernels, and not for other packages' numba functions."""
-    run = _python(["-c", NOTICE_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
-    before, after = run.stderr.split("--after-foreign--")
-    assert "compiling numba kernels" not in before
-    lines = [line for line in after.splitlines() if "compiling numba kernels" in line]
-    assert len(lines) == 1
-    assert lines[0].startswith("transit-gym:") and "`transit-gym warmup`" in lines[0]
 
 
 LITERAL_SCRIPT = """
@@ -121,7 +93,7 @@ print(len(ours.signatures), len(other.signatures))
 
 
 def test_our_kernels_get_one_specialisation_per_argument_types(tmp_path):
-    """Issue 14.1 "fewer specialisations": a kernel called with constants 1 and 2 and with a
+    """Start-up, "fewer specialisations": a kernel called with constants 1 and 2 and with a
     variable compiles once (int64), not once per literal value; other packages' numba
     functions keep numba's literal specialisation."""
     run = _python(["-c", LITERAL_SCRIPT], {"NUMBA_CACHE_DIR": str(tmp_path)})
@@ -152,7 +124,7 @@ print(dot(np.ones(3)))
 
 
 def test_first_compile_does_not_import_scipy_but_blas_still_works(tmp_path):
-    """Issue 14.1 "defer imports that the first game does not need": numba's start-up
+    """Start-up, "defer imports that the first game does not need": numba's start-up
     imports no ``scipy.linalg`` (our kernels use no BLAS); ``np.dot`` in a jitted function
     still compiles and runs when scipy is installed."""
     pytest.importorskip("scipy")
@@ -191,19 +163,24 @@ def test_race_and_season_kernels_are_stamped_with_both_packages():
     assert str(envs / "planes") not in _numba_cache.stamp_sources(str(race / "kernels.py"))
 
 
-# ----- issue 24 item 9: the demo's warm-up compiles only what the demo uses, on both cores --------
-def test_the_games_are_shared_out_evenly_and_the_season_stays_with_automobiles():
+# ----- the demo's warm-up compiles only what the demo uses, on both cores -----
+def test_the_warmup_units_cover_every_step_first_steps_first_season_after_the_race():
+    """The warm-up cuts its work into (game, step) units for its workers: each unit once,
+    every game's first step (the rules kernels the later steps call) before any later
+    step, and in each step the season (which calls the race's kernels) after the race."""
     from transit_gym.training import warmup
 
-    games = ["loose_caboose", "automobiles", "automobile", "planes", "automobiles_season"]
-    groups = warmup.share_out(games, 2)
-    assert len(groups) == 2 and sorted(g for group in groups for g in group) == sorted(games)
-    family = next(group for group in groups if "automobiles" in group)
-    assert family.index("automobiles") < family.index("automobiles_season")
-    loads = [sum(warmup.COST[g] for g in group) for group in groups]
-    assert max(loads) - min(loads) <= min(warmup.COST.values())
-    assert len(warmup.share_out(games, 1)) == 1
-    assert warmup.share_out(["planes"], 2) == [["planes"]]
+    games = ["automobiles_season", "loose_caboose", "automobiles", "planes"]
+    units = warmup.work_units(games, demo=False)
+    labels = [label for label, _ in warmup.STEPS]
+    assert sorted(units) == sorted((g, label) for g in games for label in labels)
+    first = [i for i, (_, label) in enumerate(units) if label == labels[0]]
+    assert first == list(range(len(games)))
+    for label in labels:
+        order = [g for g, step in units if step == label]
+        assert order.index("automobiles") < order.index("automobiles_season")
+    assert warmup.work_units(["planes"], demo=True) == [("planes", "AEC env"),
+                                                         ("planes", "agents")]
 
 
 def test_the_demo_steps_are_the_ones_the_demo_calls():
@@ -246,7 +223,7 @@ print(json.dumps(compiled))
 
 @pytest.mark.slow
 def test_the_demo_warmup_on_two_workers_fills_one_cache_the_demo_then_only_loads(tmp_path):
-    """Issue 24 finding 9: the warm-up compiled search kernels the demo never uses, one
+    """First run: the warm-up compiled search kernels the demo never uses, one
     core at a time. ``--demo --jobs 2`` compiles two games in two processes into one fresh
     cache; a new process then plays the demo's games compiling nothing, while the search
     agent (not part of the demo) still compiles on first use."""
