@@ -109,4 +109,4 @@ def test_the_compile_notice_comes_before_each_wait_once(tmp_path):
     for part in (first, second):
         lines = [line for line in part.splitlines() if "compiling numba kernels" in line]
         assert len(lines) == 1, part
-        assert lines[0].startswith("transit-gym:") and "transit_gym.training.warmup" in lines[0]
+        assert lines[0].startswith("transit-gym:") and "`transit-gym warmup`" in lines[0]

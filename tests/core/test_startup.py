@@ -193,7 +193,7 @@ def test_the_demo_steps_are_the_ones_the_demo_calls():
     assert len(warmup.steps_for(demo=False)) == len(warmup.STEPS)
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     demo = makefile.split("\ndemo:")[1].split("\n\n")[0]
-    assert "transit_gym.training.warmup --demo" in demo
+    assert "$(TG) warmup --demo" in demo
 
 
 DEMO_PROBE = """
