@@ -78,7 +78,8 @@ MESSAGES = {
     10: "a penalty pile is broken (its chain, or cards on it)",
     11: "the caboose is not on the railway",
     12: "the railway is not one connected line on the grid",
-    13: "the card last laid does not have the value of this turn",
+    13: "the cards laid this turn (the last turn_cards of the railway) do not all have the "
+        "value of this turn",
 }
 
 _CONSERVATION = (0, 7, 8, 9, 10, 11)   # kernels.conservation_error code -> violation code
@@ -135,10 +136,7 @@ def violation(s, p, where):
         return _CONSERVATION[code]
     if _railway_broken(s, p, where):
         return 12
-    if continuing and p[P_VALUES + s[RAIL + s[RAIL_HI] - 1]] != s[TURN_VALUE]:
-        where[0] = TURN_VALUE
-        where[1] = -1
-        where[2] = -1
+    if continuing and _turn_cards_broken(s, p, where):
         return 13
     return 0
 
@@ -180,4 +178,20 @@ def _railway_broken(s, p, where):
                 where[2] = -1
                 return True
             taken[key] = True
+    return False
+
+
+@nb.njit(cache=True)
+def _turn_cards_broken(s, p, where):
+    """Taking a Turn: the cards laid this turn all have one value, so the last
+    ``turn_cards`` cards of the railway all have ``turn_value`` (which bounds the counter
+    by the copies of that value, the observation's range)."""
+    if outside(s, TURN_CARDS, 1, s[RAIL_HI] - s[RAIL_LO], where):
+        return True
+    for i in range(s[RAIL_HI] - s[TURN_CARDS], s[RAIL_HI]):
+        if p[P_VALUES + s[RAIL + i]] != s[TURN_VALUE]:
+            where[0] = TURN_CARDS
+            where[1] = -1
+            where[2] = -1
+            return True
     return False

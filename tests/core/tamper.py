@@ -4,19 +4,22 @@ Each edit starts from a state reached by random play and changes it the way a ha
 or spliced save file would: one slot set to an extreme value, a counter moved by one (or to
 the counter cap), one whole field spliced from another moment of a real game (possibly of
 another option set), the per-seat rows of two seats swapped, the ``phase`` set to another
-phase the games reached, or one unit moved from one slot of a zone to another (a cube or a
-card changing place, the totals kept). ``tampered`` returns the copy and what was changed.
+phase the games reached, one unit moved from one slot of a zone to another (a cube or a
+card changing place, the totals kept), or one slot raised to the largest value the
+validator still accepts there (a counter at the top of its range must admit one more legal
+move). ``tampered`` returns the copy and what was changed.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.errors import StateDictError
+from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.validate import MAX_COUNTER
 
 #: the kinds of edit, drawn uniformly
-KINDS = ("slot", "counter", "splice", "seats", "phase", "move")
+KINDS = ("slot", "counter", "splice", "seats", "phase", "move", "top")
 
 
 def extreme_values(old: int, rng: np.random.Generator) -> list[int]:
@@ -104,8 +107,38 @@ def _label(game: Game, index: int) -> str:
     return f"{field}[{pos}]"
 
 
+def _accepted(game: Game, data: np.ndarray) -> bool:
+    try:
+        game.validate(State(game, data))
+    except StateDictError:
+        return False
+    return True
+
+
+def _top(game, data, base, donor, rng):
+    """The slot at the largest value accepted above its own (doubling, then bisection)."""
+    slot = int(rng.integers(4, base.size))
+    old = int(base[slot])
+    step = 1
+    while step < 2**61:
+        data[slot] = old + step
+        if not _accepted(game, data):
+            break
+        step *= 2
+    low, high = old + step // 2 if step > 1 else old, old + step
+    while high - low > 1:
+        mid = (low + high) // 2
+        data[slot] = mid
+        if _accepted(game, data):
+            low = mid
+        else:
+            high = mid
+    data[slot] = low
+    return f"{_label(game, slot)} {old} -> {low} (the largest accepted)"
+
+
 EDITS = {"slot": _slot, "counter": _counter, "splice": _splice, "seats": _seats,
-         "phase": _phase, "move": _move}
+         "phase": _phase, "move": _move, "top": _top}
 
 
 def tampered(game: Game, bases: list[np.ndarray], donors: list[np.ndarray],
