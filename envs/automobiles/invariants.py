@@ -207,7 +207,8 @@ MESSAGES = {
     23: "current is not the seat on turn (turn_seat), nor the seat a Boost offer or a "
         "Crate Motor move has reached",
     21: "a card effect's decision is pending without a cube of that card's colour resolving "
-        "(act_colour must name the market colour whose card has the effect)",
+        "(act_colour must name the market colour whose card has the effect, and a cube "
+        "about to move waits in the used pile of the seat on turn)",
     22: "the pending decision has nothing left to choose: the rules would have moved on "
         "(phase, pk_left and the piles do not fit the decision)",
     20: "the driver draft does not fit its order (driver_of: the seats before the deciding "
@@ -235,7 +236,9 @@ def violation(s, p, where):
             or outside(s, LEADER, 0, n - 1, where)
             or outside(s, START_RANK, 0, n, where)):
         return 3
-    if (outside(s, ROUNDS, 0, p[P_MAX_ROUNDS], where) or outside(s, END_TRIGGERED, 0, 1, where)
+    # a round that reaches max_rounds ends the race, so a live race has played fewer
+    if (outside(s, ROUNDS, 0, p[P_MAX_ROUNDS] - (0 if over else 1), where)
+            or outside(s, END_TRIGGERED, 0, 1, where)
             or outside(s, STD_TURN, 0, 1, where) or outside(s, AERO, 0, 1, where)
             or outside(s, TOP_COLOUR, -1, NUM_GEARS - 1, where)
             or outside(s, ACT_COLOUR, -1, NC - 1, where)
@@ -342,6 +345,15 @@ def _effect_broken(s, p, where):
         where[1] = -1
         where[2] = -1
         return True
+    # these decisions end in a move of the resolving cube, which waits in the used pile of
+    # the seat on turn (Action Phase: a used cube goes to the used pile, then its effect)
+    if phase in (PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BURNOUT, PH_CAMBER_TOE):
+        used = _PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC + colour
+        if s[used] <= 0:
+            where[0] = used
+            where[1] = -1
+            where[2] = -1
+            return True
     return False
 
 
@@ -623,7 +635,10 @@ def _turn(s, p, n, n_spaces, where):
             or outside(s, BOOST_BONUS, 0, cubes, where)
             or any_outside(s, PENDING_BOOST, n, 0, cubes, where)):
         return 13
-    if outside(s, MONEY, 0, MAX_MAGNITUDE, where) or outside(s, BOUGHT_N, 0, cubes, where):
+    # bought_n only says whether a cube was bought this turn: a counter saturating at the
+    # cap like the statistics, so the next purchase never takes it out of range
+    if (outside(s, MONEY, 0, MAX_MAGNITUDE, where)
+            or outside(s, BOUGHT_N, 0, MAX_COUNTER, where)):
         return 14
     return 0
 
