@@ -119,7 +119,7 @@ def test_season_keeping_a_sponsor_needs_one():
     market; a player who owns none cannot be at that decision (it read sponsor row -1)."""
     from transit_gym.envs.automobiles_season import state as sst
 
-    game = game_class("automobiles_season")(num_players=3, races=2)
+    game = game_class("automobiles_season")(num_players=3, races=3)
     state = _reach(game, lambda s: int(s["season_phase"][0]) == sst.S_DROP, moves=4000)
     game.validate(state)
     awardee = int(state["finish"][int(state["award_k"][0])])
