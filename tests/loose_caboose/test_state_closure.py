@@ -41,3 +41,18 @@ def test_turn_cards_beyond_the_cards_laid_this_turn_is_refused():
         bad["turn_cards"][0] = value
         with pytest.raises(StateDictError, match="turn_cards"):
             game.validate(bad)
+
+
+def test_a_railway_shifted_across_the_grid_is_refused():
+    """Adding Tracks: the first card is laid at the origin and each card connects to the
+    one before, so the card at railway index i is at most i cells away. A railway shifted
+    as a whole to the grid's edge (still connected; the next card would leave the grid)
+    is refused, naming ``rail_cell``."""
+    game = game_class("loose_caboose")(num_players=2)
+    state = _continuing(game)
+    lo, hi = int(state["rail_lo"][0]), int(state["rail_hi"][0])
+    cells = state["rail_cell"][lo:hi]
+    shift = 64 - int(max(abs((c & 0xFF) - st.CELL_BIAS) for c in cells))
+    cells += shift   # x is the lowest byte: every card moves right, connections kept
+    with pytest.raises(StateDictError, match="rail_cell"):
+        game.validate(state)
