@@ -100,6 +100,7 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_ADRENALINE,
     PH_BOOST,
     PH_BOOST_OTHER,
     PH_BURNOUT,
@@ -188,7 +189,8 @@ MESSAGES = {
     9: "a car is not on a space of the track, or its position does not match its space",
     10: "the cubes placed this turn are out of range or disagree with the track counts",
     11: "the path of the moving cube is out of range",
-    12: "a field of the cube being moved is out of range",
+    12: "a field of the cube being moved is out of range, or a move is left over outside "
+        "the move's decision (mv_steps, mv_space, mv_left)",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
     # Racing Season delayed cards
@@ -620,6 +622,13 @@ def _turn(s, p, n, n_spaces, where):
     if (s[MV_STEPS] > 0) != (s[MV_SPACE] >= 0) or (
             s[MV_SPACE] >= 0 and (s[MV_ABS] - p[P_SPACE_END + s[MV_SPACE]]) % p[P_LAP] != 0):
         relation_broken(where)
+        return 12
+    # a move is under way only in its decision (and Adrenaline's choice, which prepares
+    # one): elsewhere none is left over for a later stop to place
+    if s[PHASE] != PH_MOVE and (outside(s, MV_STEPS, 0, 0, where)
+                                or outside(s, MV_SPACE, -1, -1, where)
+                                or (s[PHASE] != PH_ADRENALINE
+                                    and outside(s, MV_LEFT, 0, 0, where))):
         return 12
     if s[PHASE] == PH_MOVE:   # the moving cube waits in the used pile of the seat on turn
         colour = s[ACT_COLOUR]

@@ -125,3 +125,15 @@ def test_season_keeping_a_sponsor_needs_one():
     awardee = int(state["finish"][int(state["award_k"][0])])
     state["owned"][awardee] = -1
     _refused(game, state, "owned|sponsor")
+
+
+def test_a_move_left_over_at_the_buy_phase_is_refused():
+    """How to Move on the Track: a used cube's move ends before the next action, so at the
+    setup purchases and the Action and Buy Phases no move is in progress; a ``phase``
+    changed from a move half made to the Buy Phase is refused (ending that Buy Phase
+    used to place the stale move's cube)."""
+    game = game_class("automobiles")(num_players=2)
+    state = _reach(game, lambda s: _phase(st.PH_MOVE)(s) and int(s["mv_steps"][0]) > 0)
+    game.validate(state)
+    state["phase"][0] = st.PH_BUY
+    _refused(game, state, "mv_steps")
