@@ -15,7 +15,7 @@ import numpy as np
 from transit_gym.envs.automobile.data import FORD, MASS, MAX_STACK, NUM_SPACES, NUM_TURNS, PREMIUM
 from transit_gym.envs.automobile.economy import is_new_space, rd_ahead_cost
 from transit_gym.envs.automobile.kernels import ad_cost, discount_stack, salesmen_in_stock
-from transit_gym.envs.automobile.market import box_capacity
+from transit_gym.envs.automobile.market import box_capacity, loss_cap
 from transit_gym.envs.automobile.state import (
     AD,
     ADS_BOUGHT,
@@ -97,7 +97,6 @@ from transit_gym.envs.automobile.state import (
     TURN,
     USED,
 )
-from transit_gym.envs.automobile.violation import loss_cap
 from transit_gym.envs.core.layout import Layout
 
 SPACE_BLOCK = 18

@@ -582,7 +582,7 @@ def _p5_end(s, p):
             s[SHOW + seat * 3 + seg] = s[USED + seat * 3 + seg]
             s[USED + seat * 3 + seg] = 0
         if idle > 0:
-            add_loss(s, seat, idle)
+            add_loss(s, p, seat, idle)
             bump(s, STAT_IDLE + seat, idle)
     for seg in range(3):
         s[BOXES + seg] = 0

@@ -22,8 +22,11 @@ from transit_gym.envs.automobile.state import (
     LOSS,
     OWNER,
     P_BOX_CAP,
+    P_MAX_CARS,
+    P_MAX_FACTORIES,
     P_PRICE_LOW,
     P_PRICE_TOP,
+    P_SALESMEN,
     P_SEGMENT,
     SHOW,
     STAT_LOSS_TAKEN,
@@ -39,10 +42,22 @@ from transit_gym.envs.core.validate import bump
 
 
 @nb.njit(cache=True)
-def add_loss(s, seat, n):
-    """``seat`` takes ``n`` loss cubes (the stock of loss cubes is unlimited)."""
-    s[LOSS + seat] += n
-    s[TURN_LOSS + seat] += n
+def loss_cap(p):
+    """The most loss cubes a player can hold: each turn at most one per car in stock left
+    unsold (P7), one per salesman left idle (P5), and a rank of at most 25 on each space
+    holding the player's factories, one factory or more each (P8)."""
+    per_turn = p[P_MAX_CARS] + p[P_SALESMEN] + p[P_MAX_FACTORIES] * (NUM_SPACES - 1)
+    return NUM_TURNS * per_turn
+
+
+@nb.njit(cache=True)
+def add_loss(s, p, seat, n):
+    """``seat`` takes ``n`` loss cubes (the stock of loss cubes is unlimited). Play never
+    holds more than ``loss_cap``; the counts saturate there, the most a saved state may
+    hold, so a step from an accepted state never leaves the accepted range."""
+    cap = loss_cap(p)
+    s[LOSS + seat] = min(s[LOSS + seat] + n, cap)
+    s[TURN_LOSS + seat] = min(s[TURN_LOSS + seat] + n, cap)
     bump(s, STAT_LOSS_TAKEN + seat, n)
 
 
@@ -160,7 +175,7 @@ def unsold_cars(s, p):
         n = s[CARS + i]
         if n > 0:
             seat = s[OWNER + i]
-            add_loss(s, seat, n)
+            add_loss(s, p, seat, n)
             bump(s, STAT_UNSOLD + seat, n)
             s[CARS + i] = 0
             s[CAR_COUNT + seat] -= n
@@ -178,7 +193,7 @@ def allocate_losses(s, p):
                 continue
             if s[FACTORIES + i] > 0:
                 if rank > 0:
-                    add_loss(s, s[OWNER + i], rank)
+                    add_loss(s, p, s[OWNER + i], rank)
                 rank += 1
             elif s[CLOSED + i] != 0:
                 rank += 1

@@ -35,7 +35,13 @@ from transit_gym.envs.automobile.kernels import (
     salesmen_in_stock,
     tile_kind,
 )
-from transit_gym.envs.automobile.market import box_capacity, car_spaces, sale_move_ok, sale_moves
+from transit_gym.envs.automobile.market import (
+    box_capacity,
+    car_spaces,
+    loss_cap,
+    sale_move_ok,
+    sale_moves,
+)
 from transit_gym.envs.automobile.state import (
     AD,
     ADS_BOUGHT,
@@ -170,15 +176,6 @@ MESSAGES = {
 BAD_PHASE, BAD_SEAT, BAD_COUNTER, BAD_CONTEXT, BAD_MONEY, BAD_RD = 2, 3, 4, 5, 6, 7
 BAD_COUNT, BAD_SALESMEN, BAD_SPACE, BAD_PIECES, BAD_TILES, BAD_EXEC = 8, 9, 10, 11, 12, 13
 BAD_ORDER, BAD_CHARACTER, BAD_DECISION = 14, 15, 16
-
-
-@nb.njit(cache=True)
-def loss_cap(p):
-    """The most loss cubes a player can hold: each turn at most one per car in stock left
-    unsold (P7), one per salesman left idle (P5), and a rank of at most 25 on each space
-    holding the player's factories, one factory or more each (P8)."""
-    per_turn = p[P_MAX_CARS] + p[P_SALESMEN] + p[P_MAX_FACTORIES] * (NUM_SPACES - 1)
-    return NUM_TURNS * per_turn
 
 
 @nb.njit(cache=True)

@@ -336,7 +336,7 @@ def activate(s, p, seat, colour):
     elif effect == E_ADRENALINE:       # Racing Season delayed cards
         adrenaline_activate(s, count)
     elif effect == E_CRATE_MOTOR:      # Racing Season delayed cards
-        crate_activate(s, count, bonus)
+        crate_activate(s, p, count, bonus)
     elif is_move_card(effect):   # Racing Season: cards that move
         activate_move_card(s, p, seat, effect, wear, count, bonus)
     elif is_pile_effect(effect):   # Racing Season cards that change piles

@@ -26,6 +26,7 @@ from transit_gym.envs.automobiles.data import (
     NUM_COLOURS,
     NUM_EFFECTS,
     NUM_GEARS,
+    WEAR,
 )
 from transit_gym.envs.automobiles.kernels import (
     A_ACTIVE,
@@ -77,10 +78,14 @@ from transit_gym.envs.automobiles.state import (
     MV_STEPS,
     NUM_PHASES,
     ON_TRACK,
+    P_ALLOWANCE,
+    P_CARD_COST,
     P_CARD_EFFECT,
+    P_CARD_VALUE,
     P_LAP,
     P_LAPS,
     P_MAX_ROUNDS,
+    P_NUM_CARDS,
     P_NUM_PLAYERS,
     P_NUM_SPACES,
     P_OPEN_BAGS,
@@ -88,6 +93,7 @@ from transit_gym.envs.automobiles.state import (
     P_SPACE_END,
     P_SPACE_LANE,
     P_SPACE_LEN,
+    P_SUPPLY,
     PENDING_BOOST,
     PH_OVER,
     PH_PIT_TEAM,
@@ -190,6 +196,26 @@ O_DRIVER_HELD = OBS.offset("driver_held")
 
 
 @nb.njit(cache=True)
+def money_cap(p):
+    """The most money a race can show (``Game.obs_low_high``): the largest allowance, or
+    every cube of the supply at the largest card value or cost. The observation shows at
+    most this much (and a position at most laps + 2 crossings, statistics at most their
+    per-round stock times the rounds): only a hand-made saved state holds more."""
+    value = 1
+    cost = 1
+    for k in range(p[P_NUM_CARDS]):
+        value = max(value, p[P_CARD_VALUE + k])
+        cost = max(cost, p[P_CARD_COST + k])
+    cubes = 0
+    for c in range(NUM_COLOURS):
+        cubes += p[P_SUPPLY + c]
+    most = cubes * max(value, cost)
+    for seat in range(MAX_PLAYERS):
+        most = max(most, p[P_ALLOWANCE + seat])
+    return most
+
+
+@nb.njit(cache=True)
 def observe(s, p, seat, out):
     """Fill ``out`` with the observation of ``seat`` (layout ``OBS``)."""
     n = p[P_NUM_PLAYERS]
@@ -203,10 +229,8 @@ def observe(s, p, seat, out):
     turn_seat = s[TURN_SEAT]
     mine = deciding and turn_seat == seat
     if deciding:
-        if phase in (PH_PIT_TEAM, PH_PIT_TEAM_BUY):
-            out[O_MONEY] = s[PK_TOTAL]
-        else:
-            out[O_MONEY] = s[MONEY]
+        money = s[PK_TOTAL] if phase in (PH_PIT_TEAM, PH_PIT_TEAM_BUY) else s[MONEY]
+        out[O_MONEY] = min(money, money_cap(p))
         out[O_PICKS] = s[PK_LEFT]
         out[O_PICKS + 1] = s[PK_MUST]
         out[O_PICKS + 2] = s[PK_COUNT]
@@ -241,16 +265,16 @@ def observe(s, p, seat, out):
         out[b + PB_ON_TURN] = 1.0 if (other == turn_seat and not over) else 0.0
         out[b + PB_DECIDING] = 1.0 if (other == s[CURRENT] and not over) else 0.0
         out[b + PB_RANK] = rank(s, p, other)
-        out[b + PB_CROSSINGS] = crossings(s, p, other)
+        out[b + PB_CROSSINGS] = min(crossings(s, p, other), laps + 2)
         pos = s[CAR_ABS + other]
         out[b + PB_LAP_POS] = ((pos % lap) + lap) % lap / lap
-        out[b + PB_PAST_LINE] = max(0, pos - (laps - 1) * lap) / lap
+        out[b + PB_PAST_LINE] = min(max(0, pos - (laps - 1) * lap) / lap, 3.0)
         out[b + PB_LANE] = p[P_SPACE_LANE + s[CAR_SPACE + other]]
         out[b + PB_SEGMENT] = s[CAR_SEG + other]
         out[b + PB_BAG_SIZE] = total(s, pile(other, BAG))
         out[b + PB_PENDING] = s[PENDING_BOOST + other]
-        out[b + PB_WEAR] = s[STAT_WEAR + other]
-        out[b + PB_PITS] = s[STAT_PIT_STOPS + other]
+        out[b + PB_WEAR] = min(s[STAT_WEAR + other], p[P_MAX_ROUNDS] * p[P_SUPPLY + WEAR])
+        out[b + PB_PITS] = min(s[STAT_PIT_STOPS + other], p[P_MAX_ROUNDS])
         for c in range(NC):
             out[b + PB_ACTIVE + c] = s[pile(other, ACTIVE) + c]
             used = s[pile(other, USED) + c]

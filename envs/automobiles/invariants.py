@@ -100,6 +100,7 @@ from transit_gym.envs.automobiles.state import (
     PATH_N,
     PATH_SPACE,
     PENDING_BOOST,
+    PH_ADRENALINE,
     PH_BOOST,
     PH_BOOST_OTHER,
     PH_BURNOUT,
@@ -188,7 +189,8 @@ MESSAGES = {
     9: "a car is not on a space of the track, or its position does not match its space",
     10: "the cubes placed this turn are out of range or disagree with the track counts",
     11: "the path of the moving cube is out of range",
-    12: "a field of the cube being moved is out of range",
+    12: "a field of the cube being moved is out of range, or a move is left over outside "
+        "the move's decision (mv_steps, mv_space, mv_left)",
     13: "a card-effect pick count or Boost field is out of range",
     14: "money or a purchase count is out of range",
     # Racing Season delayed cards
@@ -207,7 +209,8 @@ MESSAGES = {
     23: "current is not the seat on turn (turn_seat), nor the seat a Boost offer or a "
         "Crate Motor move has reached",
     21: "a card effect's decision is pending without a cube of that card's colour resolving "
-        "(act_colour must name the market colour whose card has the effect)",
+        "(act_colour must name the market colour whose card has the effect, and a cube "
+        "about to move waits in the used pile of the seat on turn)",
     22: "the pending decision has nothing left to choose: the rules would have moved on "
         "(phase, pk_left and the piles do not fit the decision)",
     20: "the driver draft does not fit its order (driver_of: the seats before the deciding "
@@ -235,7 +238,9 @@ def violation(s, p, where):
             or outside(s, LEADER, 0, n - 1, where)
             or outside(s, START_RANK, 0, n, where)):
         return 3
-    if (outside(s, ROUNDS, 0, p[P_MAX_ROUNDS], where) or outside(s, END_TRIGGERED, 0, 1, where)
+    # a round that reaches max_rounds ends the race, so a live race has played fewer
+    if (outside(s, ROUNDS, 0, p[P_MAX_ROUNDS] - (0 if over else 1), where)
+            or outside(s, END_TRIGGERED, 0, 1, where)
             or outside(s, STD_TURN, 0, 1, where) or outside(s, AERO, 0, 1, where)
             or outside(s, TOP_COLOUR, -1, NUM_GEARS - 1, where)
             or outside(s, ACT_COLOUR, -1, NC - 1, where)
@@ -342,6 +347,15 @@ def _effect_broken(s, p, where):
         where[1] = -1
         where[2] = -1
         return True
+    # these decisions end in a move of the resolving cube, which waits in the used pile of
+    # the seat on turn (Action Phase: a used cube goes to the used pile, then its effect)
+    if phase in (PH_STEERING, PH_SUSPENSION, PH_TIRES, PH_BURNOUT, PH_CAMBER_TOE):
+        used = _PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC + colour
+        if s[used] <= 0:
+            where[0] = used
+            where[1] = -1
+            where[2] = -1
+            return True
     return False
 
 
@@ -609,6 +623,13 @@ def _turn(s, p, n, n_spaces, where):
             s[MV_SPACE] >= 0 and (s[MV_ABS] - p[P_SPACE_END + s[MV_SPACE]]) % p[P_LAP] != 0):
         relation_broken(where)
         return 12
+    # a move is under way only in its decision (and Adrenaline's choice, which prepares
+    # one): elsewhere none is left over for a later stop to place
+    if s[PHASE] != PH_MOVE and (outside(s, MV_STEPS, 0, 0, where)
+                                or outside(s, MV_SPACE, -1, -1, where)
+                                or (s[PHASE] != PH_ADRENALINE
+                                    and outside(s, MV_LEFT, 0, 0, where))):
+        return 12
     if s[PHASE] == PH_MOVE:   # the moving cube waits in the used pile of the seat on turn
         colour = s[ACT_COLOUR]
         if colour < 0 or s[_PILES + (2 * MAX_PLAYERS + s[TURN_SEAT]) * NC + colour] <= 0:
@@ -623,7 +644,10 @@ def _turn(s, p, n, n_spaces, where):
             or outside(s, BOOST_BONUS, 0, cubes, where)
             or any_outside(s, PENDING_BOOST, n, 0, cubes, where)):
         return 13
-    if outside(s, MONEY, 0, MAX_MAGNITUDE, where) or outside(s, BOUGHT_N, 0, cubes, where):
+    # bought_n only says whether a cube was bought this turn: a counter saturating at the
+    # cap like the statistics, so the next purchase never takes it out of range
+    if (outside(s, MONEY, 0, MAX_MAGNITUDE, where)
+            or outside(s, BOUGHT_N, 0, MAX_COUNTER, where)):
         return 14
     return 0
 

@@ -834,7 +834,7 @@ def _apply_turn(s, p, phase, seat, action, colour):
             _setup_next(s, p)
         else:
             _buy(s, p, seat, colour, MONEY, True)
-            s[BOUGHT_N] += 1
+            bump(s, BOUGHT_N, 1)
     elif phase == PH_ACTION:
         if action == A_STOP:
             _enter_buy(s, p, seat)
@@ -851,7 +851,7 @@ def _apply_turn(s, p, phase, seat, action, colour):
             drv.use(s, p, seat)
         else:
             _buy(s, p, seat, colour, MONEY, False)
-            s[BOUGHT_N] += 1
+            bump(s, BOUGHT_N, 1)
     else:   # PH_MOVE
         if action == A_STOP:
             finish_move(s, p, seat)

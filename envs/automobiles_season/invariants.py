@@ -39,6 +39,7 @@ from transit_gym.envs.automobiles_season.state import (
     Q_POOL,
     Q_SPONSORS,
     RACE_NO,
+    S_DROP,
     S_OVER,
     S_PICK,
     S_RACE,
@@ -59,7 +60,8 @@ MESSAGES.update({
     23: "points, places or the award position are out of range",
     24: "the sponsor deck is not an ordering of the sponsors",
     25: "a sponsor is available or owned twice, unrevealed, or the module is off",
-    26: "a sponsor-effect field is out of range",
+    26: "a sponsor-effect field is out of range, or a sponsor is kept (then one removed "
+        "from the market) or takes effect for a player who owns none",
 })
 
 
@@ -135,7 +137,10 @@ def _season(s, p, where):
             or outside(s, EFF_MONEY, 0, MAX_COUNTER, where)
             or any_outside(s, SP_LOG, MAX_RACES * MP * 4, 0, MAX_COUNTER, where)):
         return 26
-    if phase >= S_STANDARD and phase < S_OVER and s[OWNED + s[FINISH + s[AWARD_K]]] < 0:
+    # keeping the sponsor (then removing one from the market) and its effect's steps
+    # need a sponsor owned by the player being awarded
+    if ((phase == S_DROP or S_STANDARD <= phase < S_OVER)
+            and s[OWNED + s[FINISH + s[AWARD_K]]] < 0):
         where[0] = OWNED + s[FINISH + s[AWARD_K]]
         where[1] = 0
         where[2] = ns - 1

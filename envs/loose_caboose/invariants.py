@@ -77,8 +77,10 @@ MESSAGES = {
     9: "the railway does not list exactly the cards on it",
     10: "a penalty pile is broken (its chain, or cards on it)",
     11: "the caboose is not on the railway",
-    12: "the railway is not one connected line on the grid",
-    13: "the card last laid does not have the value of this turn",
+    12: "the railway is not one connected line on the grid starting at the origin (the card "
+        "at railway index i lies at most i cells from it)",
+    13: "the cards laid this turn (the last turn_cards of the railway) do not all have the "
+        "value of this turn",
 }
 
 _CONSERVATION = (0, 7, 8, 9, 10, 11)   # kernels.conservation_error code -> violation code
@@ -135,10 +137,7 @@ def violation(s, p, where):
         return _CONSERVATION[code]
     if _railway_broken(s, p, where):
         return 12
-    if continuing and p[P_VALUES + s[RAIL + s[RAIL_HI] - 1]] != s[TURN_VALUE]:
-        where[0] = TURN_VALUE
-        where[1] = -1
-        where[2] = -1
+    if continuing and _turn_cards_broken(s, p, where):
         return 13
     return 0
 
@@ -146,7 +145,8 @@ def violation(s, p, where):
 @nb.njit(cache=True)
 def _railway_broken(s, p, where):
     """Each railway card sits where the one behind it leads, entering along that card's
-    way out, and turns only if it is a curve; on the grid no two cards share a cell."""
+    way out, and turns only if it is a curve, at most its railway index away from the
+    origin; on the grid no two cards share a cell."""
     lo = s[RAIL_LO]
     hi = s[RAIL_HI]
     geometry = p[P_GEOMETRY] != 0
@@ -155,7 +155,9 @@ def _railway_broken(s, p, where):
         if outside(s, RAIL_CELL + i, 0, (1 << 20) - 1, where):
             return True
         turns = cell_in(cell) != cell_out(cell)
-        far = abs(cell_x(cell)) > MAX_CARDS or abs(cell_y(cell)) > MAX_CARDS
+        # the first card lies at the origin and each card one cell on, so the card at
+        # index i is at most i steps away: the next card laid still fits the grid
+        far = abs(cell_x(cell)) + abs(cell_y(cell)) > i
         if far or (geometry and turns != (p[P_SHAPES + s[RAIL + i]] == CURVE)):
             where[0] = RAIL_CELL + i
             where[1] = -1
@@ -180,4 +182,20 @@ def _railway_broken(s, p, where):
                 where[2] = -1
                 return True
             taken[key] = True
+    return False
+
+
+@nb.njit(cache=True)
+def _turn_cards_broken(s, p, where):
+    """Taking a Turn: the cards laid this turn all have one value, so the last
+    ``turn_cards`` cards of the railway all have ``turn_value`` (which bounds the counter
+    by the copies of that value, the observation's range)."""
+    if outside(s, TURN_CARDS, 1, s[RAIL_HI] - s[RAIL_LO], where):
+        return True
+    for i in range(s[RAIL_HI] - s[TURN_CARDS], s[RAIL_HI]):
+        if p[P_VALUES + s[RAIL + i]] != s[TURN_VALUE]:
+            where[0] = TURN_CARDS
+            where[1] = -1
+            where[2] = -1
+            return True
     return False

@@ -43,6 +43,7 @@ from transit_gym.envs.planes.data import (
     NUM_COLORS,
     NUM_PARTY_COLORS,
 )
+from transit_gym.envs.planes.kernels import active_total, stuck
 from transit_gym.envs.planes.state import (
     ACTIVE,
     BACKWARDS,
@@ -138,8 +139,13 @@ MESSAGES = {
     18: "the pending decision lacks its context (card in play, chosen space or arrow)",
     19: "moves_left does not fit the phase (1 before the move, 1-2 during it with Move "
         "Twice, 0 in the goal phase and the end-of-turn draw)",
-    20: "a card is in play during the action phase (in_play must be -1 until a card is "
-        "played)",
+    20: "a card is in play during the action phase or the end-of-turn draw (in_play must "
+        "be -1 until a card is played, and the card is discarded before the draw)",
+    21: "a live game in which no seat can ever decide again (Taking a Turn: no seat has a "
+        "party cube on the board, a card it can play, a goal to score or a card to draw), "
+        "so play could only pass turns forever",
+    22: "a chosen space (sel_a, sel_b) is left over: only a Send being resolved (or the "
+        "end-of-turn draw after it) holds one, and a second source only for Send 2",
 }
 
 
@@ -185,6 +191,11 @@ def violation(s, p, where):
         return code
     if not _context_ok(s, p, where):
         return 18
+    if not _selection_ok(s, p, where):
+        return 22
+    if s[PHASE] != PH_OVER and s[END_TRIGGERED] == 0 and stuck(s, p):
+        relation_broken(where)
+        return 21
     return 0
 
 
@@ -319,7 +330,7 @@ def _effects(s, p, where):
         low, high = 1, 1
     if outside(s, MOVES_LEFT, low, high, where):
         return 19
-    if phase == PH_ACTION and outside(s, IN_PLAY, -1, -1, where):
+    if phase in (PH_ACTION, PH_DRAW) and outside(s, IN_PLAY, -1, -1, where):
         return 20
     return 0
 
@@ -341,11 +352,13 @@ def _move(s, p, where):
         if (outside(s, POS, 0, n_spaces - 1, where) or outside(s, START, 0, n_spaces - 1, where)
                 or outside(s, STEPS, 0, MAX_STEPS, where) or outside(s, DROPPED, 0, 1, where)):
             return 15
-        active = 0
-        for c in range(NUM_COLORS):
-            active += s[ACTIVE + c]
+        active = active_total(s)
         if active == 0:
             _mark(where, ACTIVE)
+            return 15
+        # each step drops an active cube or uses the one skip owed, so the steps still
+        # to come fit the counter's range: steps + active + skip owed <= MAX_STEPS
+        if outside(s, STEPS, 0, MAX_STEPS - active - s[SKIP_OWED], where):
             return 15
         if phase == PH_STEP:
             if outside(s, BRANCH, -1, -1, where):
@@ -415,3 +428,22 @@ def _context_ok(s, p, where):
     if not ok:
         _mark(where, PHASE)
     return ok
+
+
+@nb.njit(cache=True)
+def _selection_ok(s, p, where):
+    """The spaces chosen for a Send (``sel_a`` destination, ``sel_b`` first source) are
+    held only while that Send is the card in play (through the rest of its turn) or in the
+    end-of-turn draw after it; the second source only for Send 2."""
+    if s[SEL_A] < 0 and s[SEL_B] < 0:
+        return True
+    if s[PHASE] == PH_DRAW:
+        return True
+    card = s[IN_PLAY]
+    if card < 0 or p[P_ACT_KIND + card] != ACT_SEND:
+        _mark(where, SEL_A if s[SEL_A] >= 0 else SEL_B)
+        return False
+    if s[SEL_B] >= 0 and (s[SEL_A] < 0 or p[P_ACT_N + card] != 2):
+        _mark(where, SEL_B)
+        return False
+    return True

@@ -503,10 +503,51 @@ def _clear_move(s):
     s[BRANCH] = -1
 
 
+#: whole rounds of turns one step may pass without a decision before it gives up: a turn
+#: passes without one only for a seat with no party cube on the board, no card it can play
+#: and no goal to score, and only an empty-hand draw changes that, so by the third such
+#: round no seat can ever decide again (``stuck``; ``violation`` refuses such a state)
+MAX_FORCED_ROUNDS = 3
+
+
+@nb.njit(cache=True)
+def seat_stuck(s, p, seat):
+    """Whether ``seat``'s turns pass without a decision and change nothing: no party cube
+    on the board, no card to play as an action, no goal to score, no card to draw."""
+    if own_on_board(s, p, seat) > 0 or can_draw(s, p, seat) or any_goal_scorable(s, p, seat):
+        return False
+    base = HAND + seat * MAX_TYPES
+    for t in range(p[P_NUM_TYPES]):
+        if s[base + t] > 0 and card_playable(s, p, seat, t):
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def stuck(s, p):
+    """Whether no seat can ever make a decision again (Taking a Turn: every phase of every
+    seat's turn is empty), so that the game could only pass turns forever."""
+    for seat in range(p[P_NUM_PLAYERS]):  # noqa: SIM110 (no generators in numba)
+        if not seat_stuck(s, p, seat):
+            return False
+    return True
+
+
 @nb.njit(cache=True)
 def _advance(s, p):
+    """Resolve forced steps up to the next decision (or the end). More than
+    ``MAX_FORCED_ROUNDS`` rounds of turns without a decision raise ``ValueError``: no seat
+    can decide again, a state no legal play reaches (``violation`` code 21)."""
+    forced_turns = 0
     while True:
         phase = s[PHASE]
+        if phase == AUTO_NEXT:
+            forced_turns += 1
+            if forced_turns > MAX_FORCED_ROUNDS * p[P_NUM_PLAYERS]:
+                raise ValueError(
+                    "planes state cannot be played: a step passed 3 rounds of turns without "
+                    "a decision (no seat has a party cube on the board, a card to play, a "
+                    "goal to score or a card to draw; fields cubes, hand, deck, discard)")
         if phase == AUTO_TURN:
             _start_turn(s, p)
         elif phase == AUTO_MOVE:

@@ -1,14 +1,16 @@
-"""Validation that holds across steps (issue 24, item 3): from every accepted state, every
-legal action leads to a state the validator accepts.
+"""Validation that holds across steps: from every accepted state, every legal action leads
+to a state the validator accepts, and every accepted state's observation lies inside the
+declared observation space.
 
 Run as ``python -m tests.core.step_closure GAME [--tampered N] [--seed S]``. The sampled
-states are states reached by random play (several option sets per game, every player
-count) and tampered copies of them that ``Game.validate`` still accepts: one slot changed
-(``state_fuzz.mutant_values``, plus values at the counter cap) or one whole field copied
-from another reached state, possibly of another option set (a ``phase`` from another
-airport, a ``current`` from another point of the draft). For each, every legal action is
-applied to a copy and the result must pass ``Game.validate``. The test suite runs this in
-a subprocess, so that a crash in a kernel shows as a failed test.
+states are states reached by random play (the option sets below and every set the game's
+``random_options`` lists, every player count) and tampered copies of them that
+``Game.validate`` still accepts, edited as ``tests.core.tamper`` does (extreme values,
+counters moved by one, fields spliced from other moments of real games, seats swapped,
+phases changed, units moved between zones). For each, every seat's observation must lie
+within ``Game.obs_low_high()``, and every legal action is applied to a copy, whose result
+must pass ``Game.validate`` (an error raised by a step counts as a failure too). The test
+suite runs this in a subprocess, so that a crash or a hang shows as a failed test.
 """
 
 from __future__ import annotations
@@ -19,10 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from tests.core.state_fuzz import mutant_values
+from tests.core.tamper import tampered
 from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import Game, State
-from transit_gym.envs.core.validate import MAX_COUNTER
 from transit_gym.envs.registry import game_class
 
 #: option sets whose states are sampled (and transplanted into one another), per game:
@@ -47,12 +48,6 @@ REACHED = 8
 
 #: states whose every legal action ``run`` checked, and how many of them were tampered
 CHECKED = [0, 0]
-
-
-def cap_values(old: int) -> list[int]:
-    """Values at and around the counter cap (a counter accepted at its cap must not pass
-    it on the next step)."""
-    return [MAX_COUNTER, MAX_COUNTER - 1, MAX_COUNTER + 1, old + 2]
 
 
 def played_states(game: Game, rng: np.random.Generator) -> list[np.ndarray]:
@@ -89,30 +84,42 @@ def closure_failures(game: Game, data: np.ndarray) -> list[tuple[int, str]]:
     failures = []
     for action in game.legal_actions(state):
         after = data.copy()
-        game.kernels.apply(after, game.params, int(action))
+        try:
+            game.kernels.apply(after, game.params_of(after), int(action))
+        except Exception as exc:   # noqa: BLE001 - any error of a step is a failure
+            failures.append((int(action), f"the step raised {exc!r}"))
+            continue
         message = accepts(game, after)
         if message is not None:
             failures.append((int(action), message))
     return failures
 
 
-def tampered(game: Game, bases: list[np.ndarray], donors: list[np.ndarray],
-             rng: np.random.Generator) -> tuple[np.ndarray, str]:
-    """A tampered copy of one of ``bases`` and what was changed."""
-    base = bases[int(rng.integers(len(bases)))]
-    data = base.copy()
-    names = game.layout.names()
-    if rng.random() < 0.5:   # one slot
-        slot = int(rng.integers(base.size))
-        values = mutant_values(int(base[slot]), rng) + cap_values(int(base[slot]))
-        data[slot] = values[int(rng.integers(len(values)))]
-        field, pos = game.layout.locate(slot)
-        return data, f"{field}[{pos}] {int(base[slot])} -> {int(data[slot])}"
-    name = names[int(rng.integers(len(names)))]   # one field from another state
-    donor = donors[int(rng.integers(len(donors)))]
-    where = game.layout.slice(name)
-    data[where] = donor[where]
-    return data, f"{name} copied from another state"
+def observation_failures(game: Game, data: np.ndarray) -> list[tuple[int, str]]:
+    """(seat, message) for each seat whose observation of ``data`` leaves the declared
+    observation space (``Game.obs_low_high``)."""
+    low, high = game.obs_low_high()
+    state = State(game, data)
+    out = []
+    for seat in range(game.num_players):
+        obs = game.observe(state, seat)
+        bad = np.flatnonzero((obs < low) | (obs > high))
+        if bad.size:
+            i = int(bad[0])
+            name, pos = game.obs_layout().locate(i)
+            out.append((seat, f"observation {name}[{pos}] = {float(obs[i])} outside "
+                              f"{float(low[i])}..{float(high[i])}"))
+    return out
+
+
+def option_sets(name: str) -> list[dict[str, Any]]:
+    """The option sets sampled for game ``name``: ``OPTION_SETS`` and every set of the
+    game's ``random_options``."""
+    sets = list(OPTION_SETS[name])
+    for options in game_class(name).random_options:
+        if dict(options) not in sets:
+            sets.append(dict(options))
+    return sets
 
 
 def run(name: str, tampered_count: int, seed: int, limit: int = 20) -> list[str]:
@@ -124,10 +131,10 @@ def run(name: str, tampered_count: int, seed: int, limit: int = 20) -> list[str]
     checked = CHECKED
     checked[:] = [0, 0]
     for players in range(cls.min_players, cls.max_players + 1):
-        games = [cls(num_players=players, **options) for options in OPTION_SETS[name]]
+        games = [cls(num_players=players, **options) for options in option_sets(name)]
         pools = [played_states(g, rng) for g in games]
-        donors = [d for pool in pools for d in pool]
         for game, pool in zip(games, pools, strict=True):
+            donors = [d for other in pools for d in other if d.size == pool[0].size]
             bases = [pool[int(i)] for i in rng.choice(len(pool), REACHED, replace=False)]
             samples = [(d, "reached by random play") for d in bases]
             bases = pool   # tampered copies start from any state the games went through
@@ -138,15 +145,18 @@ def run(name: str, tampered_count: int, seed: int, limit: int = 20) -> list[str]
             for data, what in samples:
                 checked[0] += 1
                 checked[1] += int(what != "reached by random play")
-                for action, message in closure_failures(game, data):
+                problems = [(f"seat {seat} observes", message)
+                            for seat, message in observation_failures(game, data)]
+                problems += [(f"action {action} "
+                              f"({game.describe_action(State(game, data), action)})", message)
+                             for action, message in closure_failures(game, data)]
+                for action, message in problems:
                     key = (what.split(" ")[0], message.split(":")[0])
                     if key in seen:
                         continue
                     seen.add(key)
                     failures.append(f"{name} {players}p {game.options}: state ({what}; "
-                                    f"{_phase(game, data)}) accepted, action {action} "
-                                    f"({game.describe_action(State(game, data), action)}) "
-                                    f"-> {message}")
+                                    f"{_phase(game, data)}) accepted, {action} -> {message}")
                     if len(failures) >= limit:
                         return failures
     return failures

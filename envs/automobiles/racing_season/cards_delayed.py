@@ -27,6 +27,7 @@ from transit_gym.envs.automobiles.board import cars_in, momentum, rank, reach, s
 from transit_gym.envs.automobiles.data import (
     BLUE,
     E_ADRENALINE,
+    E_CRATE_MOTOR,
     GREEN,
     LIGHT,
     MAX_PLAYERS,
@@ -65,6 +66,7 @@ from transit_gym.envs.automobiles.state import (
     START_RANK,
     TOP_COLOUR,
     TURN_SEAT,
+    USED,
 )
 from transit_gym.envs.core.validate import any_outside, outside, relation_broken
 
@@ -110,7 +112,8 @@ def adrenaline_later(s, p, seat):
     """Option 2: no move now; the card's ``bonus`` spaces per position wait for the Car
     Phase (added to those of earlier option-2 cubes this turn)."""
     finish_move(s, p, seat)
-    s[ADR_BONUS] += p[P_CARD_BONUS + s[CARD_OF + s[ACT_COLOUR]]]
+    bonus = p[P_CARD_BONUS + s[CARD_OF + s[ACT_COLOUR]]]
+    s[ADR_BONUS] = min(s[ADR_BONUS] + bonus, bonus_caps(p)[0])
 
 
 @nb.njit(cache=True)
@@ -149,11 +152,11 @@ def adrenaline_step(s, p, seat, to):
 
 # ----- Crate Motor --------------------------------------------------------------------------
 @nb.njit(cache=True)
-def crate_activate(s, count, bonus):
+def crate_activate(s, p, count, bonus):
     """Activation: the blue cube moves up to ``count`` spaces of one colour; the cars
     behind will get ``bonus`` more spaces each after the End Phase."""
     start_move(s, ALL_GEARS, count, 0)
-    s[CRATE_AWARD] += bonus
+    s[CRATE_AWARD] = min(s[CRATE_AWARD] + bonus, bonus_caps(p)[1])
 
 
 @nb.njit(cache=True)
@@ -180,9 +183,10 @@ def crate_after_end(s, p, seat):
     if award <= 0:
         return False
     mine = rank(s, p, seat)
+    most = bonus_caps(p)[2]
     for other in range(p[P_NUM_PLAYERS]):
         if other != seat and rank(s, p, other) > mine:
-            s[CRATE_SPACES + other] += award
+            s[CRATE_SPACES + other] = min(s[CRATE_SPACES + other] + award, most)
     if p[P_ACCELERATED] != 0:
         return False
     nxt = _next_crate_seat(s, p)
@@ -260,6 +264,22 @@ def observe_delayed(s, p, seat, out, base):
         out[base + 3 + k] = s[CRATE_SPACES + (seat + k) % n]
 
 
+@nb.njit(cache=True)
+def bonus_caps(p):
+    """The most each delayed-card field can hold: option-2 Adrenaline spaces per position
+    (every green cube with the largest bonus), the Crate Motor award of a turn (every blue
+    cube), a seat's awarded spaces (an award from each other seat); the Car Phase spaces
+    are the first times the positions gained (at most the seats less one). Play never
+    reaches more; the kernels saturate there, and ``violation`` accepts no more."""
+    most = 1
+    for k in range(p[P_NUM_CARDS]):
+        most = max(most, p[P_CARD_BONUS + k])
+    others = max(1, p[P_NUM_PLAYERS] - 1)
+    award = p[P_SUPPLY + BLUE] * most
+    per_position = p[P_SUPPLY + GREEN] * most
+    return per_position, award, award * others, per_position * others
+
+
 def delayed_obs_high(high: np.ndarray, base: int, supply: np.ndarray, most_bonus: int,
                      players: int) -> None:
     """Upper bounds of the ``delayed`` observation slots (``Game.obs_low_high``)."""
@@ -278,21 +298,41 @@ def delayed_violation(s, p, n, where):
     supply times the largest card bonus times the seats, or held by a seat beyond the
     table), or the pending delayed-card decision is one play cannot reach
     (``invariants.violation``; ``where`` names the slot, or -1s for a relation)."""
-    cubes = 0
-    for c in range(NUM_COLOURS):
-        cubes += p[P_SUPPLY + c]
-    most = 1
-    for k in range(p[P_NUM_CARDS]):
-        most = max(most, p[P_CARD_BONUS + k])
-    limit = cubes * most * MAX_PLAYERS
-    if (outside(s, ADR_BONUS, 0, limit, where) or outside(s, ADR_LEFT, 0, limit, where)
-            or outside(s, CRATE_AWARD, 0, limit, where)
-            or any_outside(s, CRATE_SPACES, n, 0, limit, where)
+    per_position, award, spaces, car_phase = bonus_caps(p)
+    adrenaline = _in_market(s, p, E_ADRENALINE)
+    crate = _in_market(s, p, E_CRATE_MOTOR)
+    if (outside(s, ADR_BONUS, 0, per_position if adrenaline else 0, where)
+            or outside(s, ADR_LEFT, 0, car_phase if adrenaline else 0, where)
+            or outside(s, CRATE_AWARD, 0, award if crate else 0, where)
+            or any_outside(s, CRATE_SPACES, n, 0, spaces if crate else 0, where)
             or any_outside(s, CRATE_SPACES + n, MAX_PLAYERS - n, 0, 0, where)):
+        return True
+    if _crate_broken(s, p, n, where):
         return True
     if _decision_broken(s, p):
         relation_broken(where)
         return True
+    return False
+
+
+@nb.njit(cache=True)
+def _in_market(s, p, effect):
+    """Whether the card of some market colour has ``effect``."""
+    for c in range(NUM_COLOURS):  # noqa: SIM110 (no generators in numba)
+        if p[P_CARD_EFFECT + s[CARD_OF + c]] == effect:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _crate_broken(s, p, n, where):
+    """Crate Motor: the award of a turn is handed out before anyone moves the spaces
+    (none left during such a move); without Accelerated Play the spaces are moved right
+    after the End Phase that awarded them, so outside that move no seat holds any."""
+    if s[PHASE] == PH_CRATE_MOVE:
+        return outside(s, CRATE_AWARD, 0, 0, where)
+    if p[P_ACCELERATED] == 0:
+        return any_outside(s, CRATE_SPACES, n, 0, 0, where)
     return False
 
 
@@ -305,10 +345,11 @@ def _decision_broken(s, p):
     phase = s[PHASE]
     current = s[CURRENT]
     turn = s[TURN_SEAT]
-    if phase == PH_ADRENALINE:
+    if phase == PH_ADRENALINE:   # the resolving cube waits in the used pile for its move
         colour = s[ACT_COLOUR]
         return (current != turn or colour < 0
-                or p[P_CARD_EFFECT + s[CARD_OF + colour]] != E_ADRENALINE)
+                or p[P_CARD_EFFECT + s[CARD_OF + colour]] != E_ADRENALINE
+                or s[USED + turn * NUM_COLOURS + colour] <= 0)
     if phase == PH_ADRENALINE_MOVE:
         return current != turn
     if phase == PH_CRATE_MOVE:

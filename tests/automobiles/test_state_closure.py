@@ -1,0 +1,139 @@
+"""Automobiles (and season) saved states that cannot lead play astray: each state below
+passed every check once, and legal play from it reached a state the validator refuses.
+Now each is refused with a ``StateDictError`` naming the field or the rule, and the
+counters that one legal move raises saturate where the validator's range ends."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.core.step_closure import closure_failures, observation_failures
+from transit_gym.envs.automobiles import state as st
+from transit_gym.envs.automobiles.data import NUM_COLOURS
+from transit_gym.envs.core.errors import StateDictError
+from transit_gym.envs.core.validate import MAX_COUNTER
+from transit_gym.envs.registry import game_class
+
+
+def _reach(game, test, seeds=range(40), moves=1500):
+    """A state of a seeded random game for which ``test(state)`` holds."""
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(moves):
+            if game.current_player(state) < 0:
+                break
+            if test(state):
+                return state
+            game.apply(state, int(rng.choice(game.legal_actions(state))))
+    raise AssertionError("no random game reached the wanted decision")
+
+
+def _phase(*phases):
+    return lambda state: int(state["phase"][0]) in phases
+
+
+def _refused(game, state, match: str) -> None:
+    with pytest.raises(StateDictError, match=match):
+        game.validate(state)
+
+
+MOVING_EFFECTS = [("First Game", st.PH_SUSPENSION), ("Money, Money, Money", st.PH_TIRES),
+                  ("Expert Invitational", st.PH_STEERING), ("Squeaky Clean", st.PH_CAMBER_TOE),
+                  ("Rinse & Repeat", st.PH_BURNOUT), ("Squeaky Clean", st.PH_ADRENALINE)]
+
+
+@pytest.mark.parametrize(("card_set", "phase"), MOVING_EFFECTS,
+                         ids=[f"{c}-{p}" for c, p in MOVING_EFFECTS])
+def test_the_resolving_cube_must_wait_in_the_used_pile(card_set, phase):
+    """Action Phase: a used cube goes to the used pile, then its card's effect; these
+    effects end in a move of that cube. A state whose resolving cube is not in the used
+    pile (it sits in the discard pile instead) is refused: two moves later the used
+    count would go to -1."""
+    game = game_class("automobiles")(num_players=2, card_set=card_set)
+    state = _reach(game, _phase(phase))
+    game.validate(state)
+    seat, colour = int(state["turn_seat"][0]), int(state["act_colour"][0])
+    used = state["used"].reshape(-1, NUM_COLOURS)
+    discard = state["discard"].reshape(-1, NUM_COLOURS)
+    discard[seat, colour] += used[seat, colour]
+    used[seat, colour] = 0
+    _refused(game, state, "used|Adrenaline")
+
+
+def test_a_live_race_has_played_fewer_rounds_than_the_limit():
+    """Not a rule (the ``max_rounds`` guard): the round that reaches the limit ends the
+    race, so a live race at ``rounds == max_rounds`` is refused (it used to end in a state
+    that no longer loaded)."""
+    game = game_class("automobiles")(num_players=2, max_rounds=30)
+    state = _reach(game, _phase(st.PH_ACTION))
+    state["rounds"][0] = 30
+    _refused(game, state, "rounds")
+    state["rounds"][0] = 29
+    game.validate(state)
+
+
+def test_delayed_card_fields_need_their_card_in_the_market():
+    """Racing Season, Adrenaline and Crate Motor: their spaces exist only with the card in
+    the market; First Game has neither, so a bonus or awarded spaces are refused."""
+    game = game_class("automobiles")(num_players=3)
+    state = _reach(game, _phase(st.PH_ACTION))
+    for field in ("adr_bonus", "crate_award", "crate_spaces"):
+        bad = state.copy()
+        bad[field][0] = 1
+        _refused(game, bad, field)
+
+
+def test_crate_spaces_without_accelerated_play_are_moved_at_once():
+    """Racing Season, Crate Motor: without Accelerated Play the cars behind move their
+    spaces right after the End Phase that awarded them, so outside that move no seat
+    holds spaces (the seat used to be sent to a move it may not make); during the move
+    the turn's award is already handed out."""
+    game = game_class("automobiles")(num_players=3, card_set="Squeaky Clean")
+    state = _reach(game, _phase(st.PH_ACTION))
+    bad = state.copy()
+    bad["crate_spaces"][1] = 2
+    _refused(game, bad, "crate_spaces")
+    state = _reach(game, _phase(st.PH_CRATE_MOVE))
+    game.validate(state)
+    state["crate_award"][0] = 1
+    _refused(game, state, "crate_award")
+
+
+def test_counters_at_the_top_of_their_range_admit_one_more_move():
+    """``bought_n`` saturates like the statistics: at the cap a purchase keeps the state
+    valid; money at the largest accepted value is observed inside the declared space."""
+    game = game_class("automobiles")(num_players=2)
+    state = _reach(game, _phase(st.PH_BUY))
+    state["bought_n"][0] = MAX_COUNTER
+    game.validate(state)
+    assert closure_failures(game, state.data.copy()) == []
+    state["money"][0] = 1 << 32
+    game.validate(state)
+    assert observation_failures(game, state.data.copy()) == []
+
+
+def test_season_keeping_a_sponsor_needs_one():
+    """Racing Season sponsors: a player who keeps the sponsor then removes one from the
+    market; a player who owns none cannot be at that decision (it read sponsor row -1)."""
+    from transit_gym.envs.automobiles_season import state as sst
+
+    game = game_class("automobiles_season")(num_players=3, races=3)
+    state = _reach(game, lambda s: int(s["season_phase"][0]) == sst.S_DROP, moves=4000)
+    game.validate(state)
+    awardee = int(state["finish"][int(state["award_k"][0])])
+    state["owned"][awardee] = -1
+    _refused(game, state, "owned|sponsor")
+
+
+def test_a_move_left_over_at_the_buy_phase_is_refused():
+    """How to Move on the Track: a used cube's move ends before the next action, so at the
+    setup purchases and the Action and Buy Phases no move is in progress; a ``phase``
+    changed from a move half made to the Buy Phase is refused (ending that Buy Phase
+    used to place the stale move's cube)."""
+    game = game_class("automobiles")(num_players=2)
+    state = _reach(game, lambda s: _phase(st.PH_MOVE)(s) and int(s["mv_steps"][0]) > 0)
+    game.validate(state)
+    state["phase"][0] = st.PH_BUY
+    _refused(game, state, "mv_steps")
