@@ -203,7 +203,7 @@ MESSAGES = {
     # Racing Season cards that change piles
     19: "a pile card's decision is pending without its card's cube resolving for the seat "
         "on turn",
-    # relations (issue 24)
+    # relations
     24: "a driver decision is pending for a seat without that driver, or an End Phase "
         "driver decision while the turn's cubes are still used, on the track or placed",
     23: "current is not the seat on turn (turn_seat), nor the seat a Boost offer or a "

@@ -14,7 +14,7 @@ GAMES: dict[str, str] = {
     "automobiles": "transit_gym.envs.automobiles.rules:AutomobilesGame",
     "automobile": "transit_gym.envs.automobile.rules:AutomobileGame",
     "planes": "transit_gym.envs.planes.rules:PlanesGame",
-    # Racing Season campaign (issue 11)
+    # Racing Season campaign
     "automobiles_season": "transit_gym.envs.automobiles_season.rules:AutomobilesSeasonGame",
 }
 

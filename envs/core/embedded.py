@@ -1,4 +1,4 @@
-"""User data files carried inside saved states (issue 15 item 2).
+"""User data files carried inside saved states.
 
 A game built from a user's data file (a track, card table, airport or deck given by path)
 reads that file exactly once, into a :class:`UserFile` holding its text and SHA-256

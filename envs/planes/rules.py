@@ -10,7 +10,7 @@ Options (each rulebook ambiguity has one, with the documented default):
   placed over the printed points of interest (``"blank"`` covers one).
 - ``cards=None``: path of a TOML file with ``[[cards]]`` replacing the card table.
 - ``blockage_counts="all"``: 7+ cubes of any kind make a blockage (reference sheet, and
-  the only reading under which the rulebook's game example plays: issue 15 item 11, open
+  the only reading under which the rulebook's game example plays; an open
   question Q1); ``"party"`` counts party cubes only (the main text's wording).
 - ``exact_goals="strict"``: goals "exactly 1 cube of your colour", "exactly 1 neutral
   cube" and "exactly 4 neutral cubes" need those to be the only cubes in the space

@@ -1,4 +1,4 @@
-"""``determinize`` re-samples only what a seat cannot see (issue 12 item 2, issue 15 item 5):
+"""``determinize`` re-samples only what a seat cannot see:
 the other players' demand tiles (RB P1, drawn "secretly") and future chance."""
 
 from __future__ import annotations

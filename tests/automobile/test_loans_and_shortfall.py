@@ -1,4 +1,4 @@
-"""Issue 15 item 8: the readings of RB Loans ("at any point when you want"), of a payment
+"""The readings of RB Loans ("at any point when you want"), of a payment
 larger than a player's cash (P8 and Winning the game; the rulebook is silent) and of the
 13 closed factory tiles (V. Close down). See docs/automobile.md, "Fixed interpretations"."""
 

@@ -1,5 +1,5 @@
-"""The Automobile observation: the round code (issue 15 item 4) and the per-slot bounds and
-one-hot groups of ``AutomobileGame.obs_low_high`` / ``obs_one_hot_groups`` (issue 14 item 3)."""
+"""The Automobile observation: the round code and the per-slot bounds and
+one-hot groups of ``AutomobileGame.obs_low_high`` / ``obs_one_hot_groups``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The search finds the winning move of a constructed Automobile endgame (issue 12 item 6).
+"""The search finds the winning move of a constructed Automobile endgame.
 
 Rulebook, "Winning the Game": after the fourth turn (P9 skipped) factories pay their full
 cost, loans are repaid at $600 each, the most cash wins, and a tie goes to the player

@@ -1,4 +1,4 @@
-"""Saved Automobile states are checked before any kernel runs on them (issue 15, item 1).
+"""Saved Automobile states are checked before any kernel runs on them.
 
 ``envs/automobile/violation.py`` range-checks every field a kernel uses as an index, loop
 bound or count, the conserved quantities (money, R&D cubes, demand tiles, markers) and the
@@ -50,7 +50,7 @@ def _advance_to(game: AutomobileGame, phase: int, seed: int = 0) -> State:
 
 
 def test_reported_turn_48_is_refused_by_every_loader():
-    """Issue 15's reproducer: a mid-game ``to_dict()`` with ``turn`` = 48 crashed
+    """The reproducer: a mid-game ``to_dict()`` with ``turn`` = 48 crashed
     ``State.from_dict`` + ``set_state``. Every loader now refuses it naming the field and
     the allowed turns 0..3 (RB: the game lasts four turns)."""
     game = AutomobileGame(3)

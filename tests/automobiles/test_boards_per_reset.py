@@ -1,4 +1,4 @@
-"""Random boards drawn per reset (issue 23 item 1; R-YUC "Track Cards", BGA's random
+"""Random boards drawn per reset (R-YUC "Track Cards", BGA's random
 base / expansion / any options): the board comes from the reset seed, one batch mixes
 boards, saved states restore exactly, the validator refuses a board index out of range,
 ``track_seed`` pins one board, and the agents use the state's own parameter row."""
@@ -60,8 +60,8 @@ def test_the_reset_seed_draws_every_board_of_the_pool(track):
 
 
 def test_the_env_reset_draws_the_board_and_renders_it():
-    """Two envs built apart, reset with one seed, race on the same board (the bug of
-    issue 23: they used to differ); the text render names the drawn board."""
+    """Two envs built apart, reset with one seed, race on the same board (a former bug:
+    they used to differ); the text render names the drawn board."""
     names = set()
     for seed in range(12):
         one, two = auto_env.env(track="random_all"), auto_env.env(track="random_all")

@@ -1,5 +1,5 @@
 """Data files (cards, cubes, tracks) and constructor options: defaults, user files and
-clear errors (DESIGN.md: Data files, Errors; issue 3: Data, Options)."""
+clear errors (DESIGN.md: Data files, Errors)."""
 
 from __future__ import annotations
 
@@ -282,7 +282,7 @@ def test_options_round_trip_through_the_state_dict(tmp_path):
 
 
 def test_card_pool_names_what_a_random_card_set_draws_from():
-    """Issue 11 item 2: ``card_set="random"`` draws one card per colour from the pool
+    """``card_set="random"`` draws one card per colour from the pool
     ``card_pool`` names (base by default; expansion; all); a bad pool is refused."""
     base = AutomobilesGame(num_players=2, card_set="random")
     cards = base.cards

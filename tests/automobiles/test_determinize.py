@@ -1,4 +1,4 @@
-"""Automobiles determinization (issue 12 item 2): every pile is a count of cubes per colour
+"""Automobiles determinization: every pile is a count of cubes per colour
 whose contents are public or follow from public events (Setup; Buy Phase; Action Phase:
 drawing into the open active pile), so the only thing hidden from a seat is which cubes
 come out of a bag next, i.e. chance. ``determinize`` may change the state's generator and

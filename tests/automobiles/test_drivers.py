@@ -543,7 +543,7 @@ def test_whole_games_with_drivers_keep_every_invariant(players):
     ("driver_used", 0, 2), ("driver_wear", 0, -1), ("driver_held", 0, 1),
 ])
 def test_tampered_driver_fields_are_refused_on_load(field, slot, value):
-    """Issue 15: a saved state with a driver field out of range (or a cube conjured into
+    """A saved state with a driver field out of range (or a cube conjured into
     Driver 04's hand) is refused with a StateDictError naming the problem."""
     game = AutomobilesGame(num_players=3, drivers=True)
     state = game.new_state(2)
@@ -573,7 +573,7 @@ def test_a_driver_held_twice_or_also_in_the_pool_is_refused():
 
 
 def test_observation_bounds_hold_with_drivers_on():
-    """Issue 14 item 3 for the driver fields: every observation of drivers games lies
+    """Observation bounds for the driver fields: every observation of drivers games lies
     within obs_low_high, and each seat's driver block holds at most one 1."""
     game = AutomobilesGame(num_players=3, drivers="all")
     low, high = game.obs_low_high()
@@ -589,7 +589,7 @@ def test_observation_bounds_hold_with_drivers_on():
 
 
 def test_drivers_all_is_labelled_as_the_bga_table_option():
-    """Issue 24 item 10: ``drivers="all"`` is Board Game Arena's table option (R-YUC, the
+    """``drivers="all"`` is Board Game Arena's table option (R-YUC, the
     Yucata/online rules, has no draft from all ten), in the option docs and the docs pages."""
     import re
     from pathlib import Path

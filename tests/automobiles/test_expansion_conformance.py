@@ -1,4 +1,4 @@
-"""Racing Season conformance (issue 11 item 10): the cross-game checks of
+"""Racing Season conformance: the cross-game checks of
 ``tests/core/test_every_game.py`` (shared in ``tests/core/conformance.py``) on race
 configurations covering every new option value, and a bad-value test per new option.
 
@@ -78,7 +78,7 @@ def _game(cid: str) -> AutomobilesGame:
 
 
 def test_the_design_covers_every_new_option_value():
-    """Issue 11 item 10: each new track, each expansion set, drivers off/True/"all",
+    """Each new track, each expansion set, drivers off/True/"all",
     weaving on/off, accelerated play with Crate Motor, and 2-5 players appear."""
     games = {cid: _game(cid) for cid in IDS}
     tracks = {g.track.name.lower().replace(" ", "_") for g in games.values()}
@@ -133,7 +133,7 @@ def test_random_games_keep_invariants_after_every_step(cid):
         check_random_game_keeps_invariants(game, seed)
 
 
-# ----- bad values of every new option name the option (issue 11 item 10) ---------------------
+# ----- bad values of every new option name the option ---------------------
 BAD_VALUES = [
     ("card_pool", dict(card_pool="expansions"), None),
     ("card_pool", dict(card_pool=1), None),
@@ -167,7 +167,7 @@ def test_bad_new_option_values_raise_config_error_naming_them(option, options, s
     assert shown in str(err.value), f"{shown} not in {err.value}"
 
 
-# ----- the layout tables of docs/automobiles.md are the code's (issue 11 item 10) ------------
+# ----- the layout tables of docs/automobiles.md are the code's ------------
 def test_doc_layout_tables_are_generated_from_the_code():
     """docs/automobiles.md holds the observation, action and decision tables exactly as
     ``rs_doc_tables`` makes them from ``encode.OBS``, ``kernels`` and ``PHASE_NAMES``

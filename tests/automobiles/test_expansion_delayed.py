@@ -430,7 +430,7 @@ def test_the_card_rows_hold_the_numbers_used_above():
     assert (int(cards.count[crate]), int(cards.bonus[crate])) == (3, 1)
 
 
-# ----- saved states from outside (issue 15) -------------------------------------------------------
+# ----- saved states from outside -------------------------------------------------------
 @pytest.mark.parametrize(("field", "value", "phase"), [
     ("crate_spaces", -1, None),
     ("adr_left", 10**9, None),

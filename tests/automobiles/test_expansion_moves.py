@@ -436,7 +436,7 @@ def test_redline_and_fuel_injection_are_seen_by_every_seat():
 @pytest.mark.parametrize(("field", "value"), [("redline", 2), ("fuel", -1), ("fuel", 99),
                                               ("mv_mixed", 1), ("mv_redline", 1)])
 def test_tampered_move_card_flags_are_refused(field, value):
-    """Issue 15: a saved state with a flag out of range (or a moving-cube flag outside a
+    """A saved state with a flag out of range (or a moving-cube flag outside a
     move) is refused with a StateDictError, never run."""
     t = card_table("Redline")
     t.turn(0)
@@ -448,7 +448,7 @@ def test_tampered_move_card_flags_are_refused(field, value):
 
 
 def test_flags_at_their_largest_accepted_values_play_on_safely():
-    """Issue 15: a loaded state with Redline on at the largest wear and Fuel Injection at
+    """A loaded state with Redline on at the largest wear and Fuel Injection at
     the largest multiplier is accepted and plays to the end without breaking anything
     (gear moves are capped by the turn's path capacity)."""
     game = AutomobilesGame(num_players=2, card_set=MOVE_SETS[1], max_rounds=60)
@@ -497,7 +497,7 @@ def test_random_games_with_the_moving_cards_keep_every_invariant(cards, players)
 
 
 def test_moving_cards_are_playable_by_the_rule_based_agent_in_every_seat():
-    """Issue 11: sets naming the six moving cards are accepted, and the rule-based agent
+    """Sets naming the six moving cards are accepted, and the rule-based agent
     finishes games with them in every seat."""
     for cards in MOVE_SETS:
         game = AutomobilesGame(num_players=3, card_set=cards)

@@ -422,7 +422,7 @@ def test_pile_decisions_are_observed_by_the_deciding_seat():
 
 # ----- saved states ----------------------------------------------------------------------------
 def test_a_tampered_pile_decision_is_refused_when_loaded():
-    """Issue 15: a saved state whose pending pile decision names no cube of that card
+    """A saved state whose pending pile decision names no cube of that card
     (or waits for another seat) is refused with a StateDictError, never run."""
     t = card_table("Internal Combustion")
     t.give(0, "discard", dark_gray=2)
@@ -522,7 +522,7 @@ PILE_SETS = (
 
 
 def test_a_set_naming_pile_cards_is_accepted():
-    """Issue 11 item 2: any mix of the 35 cards as five names."""
+    """Any mix of the 35 cards as five names."""
     game = AutomobilesGame(num_players=2, card_set=list(PILE_SETS[0]))
     assert game.card_set == PILE_SETS[0]
 

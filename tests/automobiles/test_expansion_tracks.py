@@ -378,7 +378,7 @@ def test_every_board_plays_whole_games_for_2_to_5_players(track):
 def test_random_tracks_pin_a_board_by_track_seed_or_draw_per_reset():
     """R-YUC "Track Cards" (and BGA's random base / expansion / any options): a random
     board comes from its pool; the same track_seed pins the same board; without one the
-    board is drawn at every reset from the reset seed (issue 23), and a saved state
+    board is drawn at every reset from the reset seed, and a saved state
     (JSON) rebuilds the game on the board it played."""
     import json
 
@@ -409,7 +409,7 @@ def test_random_tracks_pin_a_board_by_track_seed_or_draw_per_reset():
 
 
 def test_a_tampered_weaving_entry_is_refused_not_run(tmp_path):
-    """Issue 15: a saved state whose moving cube's entry segment (mv_entry, Weaving) is out
+    """A saved state whose moving cube's entry segment (mv_entry, Weaving) is out
     of range is a StateDictError naming the field, before any kernel loops over it."""
     from transit_gym.envs.core.errors import StateDictError
 

@@ -1,4 +1,4 @@
-"""Options for training one agent over many games with some kept out (issue 23 item 5):
+"""Options for training one agent over many games with some kept out:
 ``track`` as a list of boards (R-YUC "Track Cards": one drawn per reset), ``exclude_sets``
 (markets of the "Suggested Card Sets" that Setup 3's random draw never gives) and
 ``drivers="random"`` (the Racing Season's "Drivers" module off or on, drawn per reset).

@@ -1,4 +1,4 @@
-"""The rulebook's worked examples played on the engine (issue 15 item 10).
+"""The rulebook's worked examples played on the engine.
 
 * the example turn of the blue player (Example Start of Turn, Action Phase Example Parts 1
   and 2, Buy Phase Example, Car Phase Example, Decline Phase Example, End Phase Example) as

@@ -1,4 +1,4 @@
-"""The search finds the winning move of a constructed Automobiles endgame (issue 12 item 6).
+"""The search finds the winning move of a constructed Automobiles endgame.
 
 Rulebook, "Winning the Game": once a car on its Final Lap crosses the finish line the game
 ends with the round; the car farthest past the line wins, ties going to the innermost lane.

@@ -1,4 +1,4 @@
-"""The choices block of the tuned Automobiles vector (layout 2, issue 22 item 2, Broken
+"""The choices block of the tuned Automobiles vector (layout 2, Broken
 Down): the gear Car Chief upgrades and Suspension moves on, the cubes Pit Team removes
 besides wear, and Diesel Engine's dark gray gate. The rule-based values keep the
 rule-based play (also stepped in ``test_tuned_agent``); other values change the decisions

@@ -219,7 +219,7 @@ def test_other_games_publish_no_infos_during_the_game():
 
 @pytest.mark.parametrize("news", [-1, 4, 99])
 def test_a_saved_state_with_bad_news_bits_is_refused(news):
-    """Issue 15 (a tampered saved state never crashes): the ``news`` field holds only the
+    """The ``news`` field holds only the
     two bits; anything else is a ``StateDictError`` naming the field's range."""
     from transit_gym.envs.core.errors import StateDictError
 

@@ -1,4 +1,4 @@
-"""The season picture (issue 24 item 8): the race picture with the season standings."""
+"""The season picture: the race picture with the season standings."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .helpers import award_state, season
 
 
 def test_the_season_picture_shows_the_standings_below_the_race():
-    """Issue 24 finding 8: the season picture lacked standings. After race 1 the strip
+    """The season picture lacked standings. After race 1 the strip
     names the race, the races done and every seat's points (R-YUC "Awarding Points"),
     most points first."""
     game = season(players=3)

@@ -1,4 +1,4 @@
-"""``transit-gym tune --season`` (issue 22, item 1: the sponsor entries
+"""``transit-gym tune --season`` (the sponsor entries
 tuned by season self-play) on a tiny budget: it runs, the seed reproduces the vector, the
 race entries stay those of the race vector, results are cached like the race tuning."""
 

@@ -1,4 +1,4 @@
-"""The cross-game conformance checks (issue 2, "build it once") as plain functions.
+"""The cross-game conformance checks ("build it once") as plain functions.
 
 ``test_every_game.py`` runs them on every game's default options; game-specific files
 (e.g. ``tests/automobiles/test_expansion_conformance.py``) run the same checks on other
@@ -46,7 +46,7 @@ def check_api_and_seed(make_env: EnvFactory, cycles: int = 200) -> None:
 
 def check_options_drawn_per_reset(make_env: EnvFactory, seeds: range = range(8),
                                   cycles: int = 100) -> None:
-    """Issue 23 item 1: an option that draws at random draws from ``reset(seed)``:
+    """An option that draws at random draws from ``reset(seed)``:
     PettingZoo's ``seed_test`` passes, and two envs built apart with the same options
     start the same game (state vector and parameter row) for each seed."""
     seed_test(make_env, num_cycles=cycles)

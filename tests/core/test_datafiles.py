@@ -1,4 +1,4 @@
-"""Data files given to a game (issue 15 item 9): every kind of bad file is a
+"""Data files given to a game: every kind of bad file is a
 ``DataFileError`` naming the file, and a value that is not a path is a ``ConfigError``
 naming the value. Checked for every constructor option that takes a file."""
 
@@ -57,7 +57,7 @@ BAD_FILES = {
 @pytest.mark.parametrize(("game", "players", "option"), FILE_OPTIONS)
 def test_a_bad_data_file_is_a_data_file_error_naming_the_file(game, players, option, case,
                                                              tmp_path):
-    """Issue 15 item 9: non-UTF-8, deeply nested, oversized, a directory, huge numbers."""
+    """Non-UTF-8, deeply nested, oversized, a directory, huge numbers."""
     make, expected = BAD_FILES[case]
     path = make(tmp_path)
     with pytest.raises(DataFileError) as err:

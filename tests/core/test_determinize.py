@@ -1,5 +1,5 @@
-"""Determinization, the search agents' view of hidden information (issue 12 item 2) and
-the no-leak property (issue 15 item 5), for every game.
+"""Determinization, the search agents' view of hidden information and
+the no-leak property, for every game.
 
 ``Game.determinize(state, seat, seed)`` re-samples everything ``seat`` cannot see. So:
 the seat's observation must not change (else the observation showed something hidden:

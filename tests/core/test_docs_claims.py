@@ -1,5 +1,5 @@
-"""What the docs promise about loading saved data and about other RL libraries (issue 24,
-findings 5 and 7): pickle is for trusted data only, JSON ``from_dict`` is the safe path,
+"""What the docs promise about loading saved data and about other RL libraries:
+pickle is for trusted data only, JSON ``from_dict`` is the safe path,
 and the interop recipes page names the tests that run its recipes."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_interop_page_is_linked_and_its_tests_exist():
         assert (ROOT / "tests" / "training" / test).is_file(), test
 
 
-LADDERS = {   # issue 23 item 7: the agents each game's ladder must hold
+LADDERS = {   # the agents each game's ladder must hold
     "loose_caboose": {"random", "rule_based", "mcts", "mcts:1000", "ppo"},
     "automobiles": {"random", "rule_based", "tuned", "mcts", "mcts:1000", "ppo", "net",
                     "net_mcts"},
@@ -71,7 +71,7 @@ def test_readme_ladder_rows_are_the_saved_ladders():
     """Every row of the README's ladder table is what ``benchmarks.strength.ladder_summary``
     makes of
     ``docs/ladders/<game>.json`` (regenerate it after a rerun), every game has its ladder
-    with the agents issue 23 names, and the hinted ``ppo`` policies say so."""
+    with the agents it must hold, and the hinted ``ppo`` policies say so."""
     from transit_gym.benchmarks.strength.ladder_summary import load, summary
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -270,11 +270,35 @@ def test_readme_is_short():
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
 
 
+ISSUE_NUMBER = re.compile(r"\bissues?\s+\d|\bissue\s+\d+'s", re.IGNORECASE)
+#: the folders and files of code, data and build whose text a reader meets
+CODE_PARTS = ("envs", "agents", "training", "benchmarks", "cli", "tests", "Makefile",
+              "pyproject.toml")
+
+
 def test_readme_and_docs_name_no_issue_numbers():
-    pattern = re.compile(r"\bissues?\s+\d|\bissue\s+\d+'s", re.IGNORECASE)
+    """A reader has no issue tracker: README and docs say what a feature is, not which issue
+    asked for it."""
     for page in _pages():
         for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-            assert not pattern.search(line), f"{page.relative_to(ROOT)}:{number}: {line}"
+            assert not ISSUE_NUMBER.search(line), f"{page.relative_to(ROOT)}:{number}: {line}"
+
+
+def test_code_names_no_issue_numbers():
+    """Nor do the code, its comments, tests, data files and build files."""
+    found = []
+    for part in CODE_PARTS:
+        root = ROOT / part
+        paths = [root] if root.is_file() else sorted(root.rglob("*"))
+        for path in paths:
+            if path.suffix not in (".py", ".toml", ".json", "") or not path.is_file():
+                continue
+            if "__pycache__" in path.parts:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            found += [f"{path.relative_to(ROOT)}:{n}" for n, line in
+                      enumerate(text.splitlines(), 1) if ISSUE_NUMBER.search(line)]
+    assert not found, found
 
 
 COMMANDS = set(BY_NAME)   # the command tree of `transit-gym`

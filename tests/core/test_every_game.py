@@ -1,4 +1,4 @@
-"""What every environment offers (issue 2, "build it once"), run on every installed game.
+"""What every environment offers ("build it once"), run on every installed game.
 
 PettingZoo's own api/seed/render tests for every player count, copying and pickling
 mid-game, JSON state round trips, clear errors, the batch API, jitted rollouts and a
@@ -59,7 +59,7 @@ def test_pettingzoo_api_seed_and_render(name, players):
 
 @pytest.mark.parametrize(("name", "options"), RANDOM_CASES, ids=RANDOM_IDS)
 def test_options_drawn_at_random_follow_the_reset_seed(name, options):
-    """Issue 23 item 1: PettingZoo's seed test passes for every option that draws at
+    """PettingZoo's seed test passes for every option that draws at
     random (a random board, market, season tracks or first player): the same seed gives
     the same game in any env built with the same options."""
     module = env_module(name)

@@ -1,4 +1,4 @@
-"""The package layers and the import graph (issue 25, item 3).
+"""The package layers and the import graph.
 
 Every module's imports are read from its syntax tree, top-level and inside functions alike
 (a lazy import is still an import), and checked against the layers, bottom to top:

@@ -1,4 +1,4 @@
-"""One leaf evaluation for the search (issue 25 item 2): every game's ``evaluate`` is a
+"""One leaf evaluation for the search: every game's ``evaluate`` is a
 jitted copy of the template in ``agents/search/leaf.py``, bound to the game's
 ``strengths`` and ``temperature`` and kept in numba's disk cache like the search loops."""
 
@@ -41,7 +41,7 @@ def test_each_game_binds_the_one_template(name):
 
 @pytest.mark.parametrize("name", ["automobiles", "automobiles_season", "loose_caboose"])
 def test_the_bound_evaluation_is_the_softmax_of_strength_over_temperature(name):
-    """Issue 12 item 4's formula, computed here by hand from the game's own parts: seat i
+    """'s formula, computed here by hand from the game's own parts: seat i
     gets ``(n * softmax(strength / temperature(left))[i] - 1) / (n - 1)``."""
     module = importlib.import_module(f"transit_gym.agents.search.leaf_{name}")
     game = game_class(name)(num_players=3)

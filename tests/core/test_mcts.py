@@ -1,4 +1,4 @@
-"""Information-set MCTS over the kernel contract (issue 12)."""
+"""Information-set MCTS over the kernel contract."""
 
 from __future__ import annotations
 

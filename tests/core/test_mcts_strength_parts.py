@@ -1,4 +1,4 @@
-"""The parts of the stronger search (issue 12 item 4): leaf evaluations, truncated
+"""The parts of the stronger search: leaf evaluations, truncated
 rollouts, the rule-based prior, and the per-game default configurations."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def rule_based_position(game, seed: int, steps: int):
 
 
 def test_softmax_rewards_are_expected_win_shares():
-    """Issue 12 item 4 (leaf evaluation as a win probability per seat): equal strengths
+    """Equal strengths
     give every seat 0, a decisive lead gives the leader +1 and the others -1 shared,
     and the rewards always sum to 0 (zero-sum, like the games' own rewards)."""
     out = np.zeros(3, dtype=np.float32)
@@ -51,7 +51,7 @@ def test_softmax_rewards_are_expected_win_shares():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_leaf_evaluation_is_a_zero_sum_expected_reward(name):
-    """Issue 12 item 4: each game's leaf evaluation of a running game gives every seat a
+    """Each game's leaf evaluation of a running game gives every seat a
     value in [-1 / (n - 1), 1] (a win probability turned into the game's win-share
     reward), summing to 0."""
     evaluate = importlib.import_module(f"transit_gym.agents.search.leaf_{name}").evaluate
@@ -142,7 +142,7 @@ def test_a_bad_config_value_raises_naming_it(field, value):
 
 
 def test_more_simulations_keep_the_prior_weight_of_its_budget():
-    """Issue 12 item 4 (more simulations must score more): the hint's bonus
+    """The hint's bonus
     ``prior / (visits + 1)`` fades as visits grow, so without scaling a larger budget
     drifts away from the rule-based hints (Automobiles mcts:1000 scored 10%,
     docs/search.md). With ``prior_budget`` B a search of N > B simulations weighs the prior
@@ -165,7 +165,7 @@ def test_more_simulations_keep_the_prior_weight_of_its_budget():
 
 
 def test_more_simulations_look_further_ahead():
-    """Issue 12 item 4 (more simulations must score more): a horizon-20 rollout scored
+    """A horizon-20 rollout scored
     by the race-position evaluation misleads a 1000-simulation Automobiles search (10% vs
     rule_based; horizon 100: 95%, docs/search.md). With ``horizon_budget`` H a search of
     N > H simulations cuts rollouts at ``horizon x N / H`` decisions: exactly the search
@@ -188,7 +188,7 @@ def test_more_simulations_look_further_ahead():
 
 
 def test_the_grown_horizon_stops_at_its_cap():
-    """docs/search.md (issue 12 item 4): at 10,000 simulations a horizon grown without
+    """docs/search.md: at 10,000 simulations a horizon grown without
     limit (1000 decisions) plays every Automobiles rollout to the end, which scored 50% and
     83% against rule_based where 1000 simulations (horizon 100) scored 100%. With
     ``horizon_cap`` C the growth stops at C decisions: exactly the search with horizon C,
@@ -211,7 +211,7 @@ def test_the_grown_horizon_stops_at_its_cap():
 
 
 def test_automobiles_default_keeps_the_hints_weight_above_its_budget():
-    """docs/search.md (issue 12 item 4): the Automobiles default scales the prior with the
+    """docs/search.md: the Automobiles default scales the prior with the
     budget above 200 simulations (prior_budget), as it does the horizon, and leaves the
     default search (200 simulations) as it was."""
     row = DEFAULTS["automobiles"]

@@ -1,4 +1,4 @@
-"""The flat-weight policy-value network, its agents and its search (issue 23 items 2, 6)."""
+"""The flat-weight policy-value network, its agents and its search."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_save_load_round_trip_keeps_weights_and_record(tmp_path):
 
 def test_network_for_another_game_or_player_count_is_a_usage_error(tmp_path):
     """A checkpoint records its game and observation layout; loading it into another game
-    is a ConfigError naming both (issue 23 item 6)."""
+    is a ConfigError naming both."""
     path = Network.initial(_game(), (8,), seed=1).save(tmp_path / "lc")
     with pytest.raises(ConfigError, match="loose_caboose.*planes"):
         make_agent(f"net:{path}", _game("planes"))
@@ -167,7 +167,7 @@ def test_record_json_round_trip():
 
 
 def test_restricted_search_never_plays_or_visits_a_forbidden_action():
-    """Restricted play (issue 22 item 4) holds for the network search: the action its prior
+    """Restricted play holds for the network search: the action its prior
     favours, once forbidden to the seat, is neither chosen nor visited at the root."""
     from transit_gym.agents.search.net_mcts import NetSearchAgent
 

@@ -1,5 +1,5 @@
-"""Observation fields stay in their declared slices and bounds (issue 15 item 4, issue 14
-item 3): for every game and player count, over random games, every seat's observation
+"""Observation fields stay in their declared slices and bounds: for every game and player
+count, over random games, every seat's observation
 lies within ``Game.obs_low_high()`` (the env's ``observation_space``), and every one-hot
 group of ``Game.obs_one_hot_groups()`` holds at most one 1."""
 

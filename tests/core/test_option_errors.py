@@ -1,4 +1,4 @@
-"""Every bad constructor option is a ``ConfigError`` naming the option (issue 24, item 4).
+"""Every bad constructor option is a ``ConfigError`` naming the option.
 
 The options are read from the code: each game's ``Game._build`` signature is the option
 table that ``Game.__init__`` accepts, so an option added later is fed the same bad values

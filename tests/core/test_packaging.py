@@ -1,5 +1,5 @@
 """Packaging: one import name (``transit_gym``), nothing installed at the top level, the
-wheel carries the data files, ``py.typed`` and the licence (issue 14, Packaging)."""
+wheel carries the data files, ``py.typed`` and the licence (Packaging)."""
 
 from __future__ import annotations
 

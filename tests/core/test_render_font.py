@@ -1,4 +1,4 @@
-"""Picture labels (issue 24 item 11): Pillow's TrueType font when Pillow is installed,
+"""Picture labels: Pillow's TrueType font when Pillow is installed,
 the built-in 3x5 pixel font otherwise; both at any zoom."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Saved states never open the files their options name (issue 15 item 2).
+"""Saved states never open the files their options name.
 
 A game built from a user data file reads it once; ``State.to_dict()`` and pickles carry
 its text and SHA-256 digest, and ``State.from_dict`` / unpickling rebuild the game from

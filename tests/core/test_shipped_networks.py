@@ -1,4 +1,4 @@
-"""The shipped networks (issue 23 items 4 and 6): loadable by name, recording what they were
+"""The shipped networks: loadable by name, recording what they were
 trained on, refused by another game, and stronger than the rule-based agent they face."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Saved states that cannot corrupt memory (issue 15, items 1 and 3).
+"""Saved states that cannot corrupt memory.
 
 Every state entering from outside goes through ``Game.validate`` (the game's jitted
 ``violation`` check, then the invariants, then "a live game has a legal action"). These

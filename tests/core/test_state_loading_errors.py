@@ -1,4 +1,4 @@
-"""Every way of loading a state refuses garbage with ``StateDictError`` (issue 15 item 3).
+"""Every way of loading a state refuses garbage with ``StateDictError``.
 
 ``State.from_dict``, ``set_state``, ``BatchEnv.load`` and unpickling must never let an
 ``IndexError``, ``OverflowError``, ``TypeError`` or ``KeyError`` escape, whatever the
@@ -112,7 +112,7 @@ def test_crashing_invariant_check_becomes_state_dict_error(monkeypatch, error):
 def test_batch_load_of_a_finished_game_reports_it_done(name):
     """``BatchEnv.load`` of a finished, untouched game: the slot reports done with that
     game's terminal rewards, the auto-reset starts a new game there, and the next ``step``
-    of the whole batch works (issue 24, finding 3)."""
+    of the whole batch works."""
     module = env_module(name)
     cls = game_class(name)
     game = cls(num_players=cls.min_players)

@@ -1,4 +1,4 @@
-"""Loose Caboose! built-in agents (issue 2: the rule-based agent beats random in >= 60%
+"""Loose Caboose! built-in agents (the rule-based agent beats random in >= 60%
 of 2-player games on a fixed set of seeded games)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Observation bounds and determinization of Loose Caboose! (issue 15 items 4-5, issue 12)."""
+"""Observation bounds and determinization of Loose Caboose!."""
 
 from __future__ import annotations
 

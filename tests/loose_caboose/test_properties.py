@@ -1,4 +1,4 @@
-"""Property tests (issue 2): thousands of random games end without error and every card is
+"""Property tests: thousands of random games end without error and every card is
 in exactly one place at every step, for every player count and both railway modes."""
 
 from __future__ import annotations

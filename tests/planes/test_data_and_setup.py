@@ -74,7 +74,7 @@ def test_shipped_airports_meet_the_rulebooks_board_rules(name):
 
 
 def test_flying_cloud_is_a_one_way_ring_fitted_to_the_game_example():
-    """Data 1.4.3, refitted to A Game Example (issue 15 item 11): ring S0..S13; P1 S0,
+    """Data 1.4.3, refitted to A Game Example: ring S0..S13; P1 S0,
     P4 S4, P2 S6, P3 S12; G1 9 spaces from P1 (turn 3: Red's 6 cubes at P4 reach it),
     G2 at S1 (turns 5 and 8), G3 at S3 (turns 7 and 9), N1 at S6 (turn 7), N2 at S2
     (turn 3)."""

@@ -1,4 +1,4 @@
-"""Planes determinization (issue 12 item 2) and the no-leak property (issue 15 item 5).
+"""Planes determinization and the no-leak property.
 
 Setup 7 and Optional Rules (Player Decks): a hand is private, the deck face down; the
 board, planes, track, scored goals, discards and the card in play are public. So

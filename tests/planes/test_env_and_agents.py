@@ -1,5 +1,5 @@
 """The Planes AEC env under its options, rendering, invariants under random play, the
-batch API, and the built-in agents (issue 5: the rule-based agent beats random in at
+batch API, and the built-in agents (the rule-based agent beats random in at
 least 80% of 2-player games on a fixed seeded set)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The rulebook's game example (A Game Example, rounds 1-3, turns 1-9), replayed as one
-chained game on Flying Cloud with the rulebook's own cubes and cards (issue 15 item 11).
+chained game on Flying Cloud with the rulebook's own cubes and cards.
 
 Three players in turn order Red, Yellow, Blue start at P1, P2, P3; Green is unassigned
 (its plane at G4 shows "Draw 2 Cards"). The engine gives seat ``i`` colour ``i`` of

@@ -151,7 +151,7 @@ def test_goal_15_yours_a_neutral_and_a_third_colour():
 
 
 def test_goal_15_third_colour_may_be_an_unassigned_colour_beside_grey():
-    """Goal 15 with an unassigned colour as the "other unique color" (issue 15 item 7).
+    """Goal 15 with an unassigned colour as the "other unique color".
     Rule Clarifications: unassigned cubes are neutral but "still considered to be a unique
     color for the purpose of scoring goals", so yours + a grey + an unassigned cube is
     yours, 1 neutral and 1 other unique colour. Two players: green and yellow unassigned."""

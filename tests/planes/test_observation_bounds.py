@@ -1,5 +1,5 @@
 """Planes observations stay inside ``PlanesGame.obs_low_high()`` and every one-hot group
-of ``obs_one_hot_groups()`` holds at most one 1 (issue 15 item 4), for every player count
+of ``obs_one_hot_groups()`` holds at most one 1, for every player count
 under the options that change what is seen (Player Decks: own deck and discards, one copy
 of each card; Zephyr's branches; all-cube blockages; Shorter Games)."""
 

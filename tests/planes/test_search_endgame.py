@@ -1,4 +1,4 @@
-"""The search finds the winning move of a constructed Planes endgame (issue 12 item 6).
+"""The search finds the winning move of a constructed Planes endgame.
 
 Rulebook, "Winning the Game": once the end is triggered the game ends with the round; a
 player scores the VP of its goals plus 5 for each of its party cubes boarded on its own

@@ -1,4 +1,4 @@
-"""Planes states from outside are checked before any kernel runs (issue 15, hardening).
+"""Planes states from outside are checked before any kernel runs (hardening).
 
 ``violation(s, p, where)`` (``envs/planes/invariants.py``) range-checks every slot a kernel,
 the encoder or the rule-based agent reads, the conservation of the 40 cubes and 60 cards
