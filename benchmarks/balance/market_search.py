@@ -59,6 +59,7 @@ from transit_gym.training.runs.folder import (
     open_rows,
 )
 from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.specs import split_specs
 from transit_gym.training.tool_parser import ToolParser
 
 GAME = "automobiles"
@@ -520,11 +521,7 @@ def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
 # ----- command line -----------------------------------------------------------------------------
 def parse_agents(text: str, players: int) -> tuple[str, ...]:
     """One jitted agent spec for every seat, or one per seat (comma-separated)."""
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ConfigError(f"--agents needs 1 or {players} entries, got {len(specs)}: {text!r}")
+    specs = split_specs(text, players)
     for spec in specs:
         if spec not in AGENT_CODES:
             raise ConfigError(f"--agents {spec!r}: the market search plays inside numba, so "

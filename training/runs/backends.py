@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.out_file import check_out_folder
 from transit_gym.training.runs.progress import Progress
 
 Task = tuple[Callable[[Any], Any], Any]
@@ -236,14 +237,9 @@ def check_backend(workers: int | None = None, ray_address: str | None | bool = F
 
 
 def check_out(out: Path) -> None:
-    """``--out`` must be a folder (made when missing); a file there is a ``ConfigError``."""
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out} is a file; give a folder (it is created if missing)")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"--out {out}: cannot create the folder ({exc.strerror or exc})"
-                          ) from None
+    """``--out`` must be a writable folder (made when missing); a file there is a
+    ``ConfigError``."""
+    check_out_folder(out, "--out")
 
 
 def make_backend(workers: int | None = None, ray_address: str | None | bool = False) -> Backend:

@@ -79,16 +79,23 @@ def check_agents(specs: list[str], game: Game) -> None:
             raise ConfigError(f"unknown agent {spec!r}: use {ACCEPTED}")
 
 
-def parse_agents(text: str, players: int) -> list[str]:
-    """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
-    a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``), a tuned spec or a checkpoint
-    path (tuned vectors and checkpoints are checked against the game by
-    :func:`check_agents`)."""
+def split_specs(text: str, players: int) -> list[str]:
+    """``--agents`` text as one spec per seat: one spec for every seat, or one per seat
+    (comma-separated); a ``ConfigError`` for any other count."""
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise ConfigError(f"--agents needs 1 or {players} entries, got {len(specs)}: {text!r}")
+    return specs
+
+
+def parse_agents(text: str, players: int) -> list[str]:
+    """``rule_based`` (every seat) or one comma-separated spec per seat: a built-in agent,
+    a search agent (``mcts``, ``mcts:N``, ``mcts:N:ROLLOUT``), a tuned spec or a checkpoint
+    path (tuned vectors and checkpoints are checked against the game by
+    :func:`check_agents`)."""
+    specs = split_specs(text, players)
     for spec in specs:
         if is_search_spec(spec):
             parse_spec(spec)   # ConfigError naming the spec and the accepted forms
