@@ -644,6 +644,11 @@ def _turn(s, p, n, n_spaces, where):
             or outside(s, BOOST_BONUS, 0, cubes, where)
             or any_outside(s, PENDING_BOOST, n, 0, cubes, where)):
         return 13
+    # a driver's extra draws: those made and those left together stay within the cubes there
+    # are, so the next draw (one more made, one fewer left) keeps the count in its range
+    if s[PHASE] == PH_DRIVER_EXTRA and s[PK_COUNT] + s[PK_LEFT] > cubes:
+        relation_broken(where)
+        return 13
     # bought_n only says whether a cube was bought this turn: a counter saturating at the
     # cap like the statistics, so the next purchase never takes it out of range
     if (outside(s, MONEY, 0, MAX_MAGNITUDE, where)
