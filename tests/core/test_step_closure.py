@@ -63,8 +63,10 @@ def test_every_legal_action_from_an_accepted_state_is_accepted(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_larger_tampering_sweep(name):
-    """Four times the tampered states, other seeds."""
-    _closure_run(name, 4 * TAMPERED, seed=1)
+    """As many tampered states again, drawn on another seed (kept to one more sweep so the
+    suite stays short; ``python -m tests.core.step_closure GAME --tampered N --seed S`` runs
+    a larger one)."""
+    _closure_run(name, TAMPERED, seed=1)
 
 
 @pytest.mark.parametrize("name", GAMES)
