@@ -224,11 +224,11 @@ print(json.dumps(compiled))
 @pytest.mark.slow
 def test_the_demo_warmup_on_two_workers_fills_one_cache_the_demo_then_only_loads(tmp_path):
     """First run: the warm-up compiled search kernels the demo never uses, one
-    core at a time. ``--demo --jobs 2`` compiles two games in two processes into one fresh
-    cache; a new process then plays the demo's games compiling nothing, while the search
-    agent (not part of the demo) still compiles on first use."""
+    core at a time. ``--demo --jobs 2`` compiles the demo's two steps in two processes into
+    one fresh cache; a new process then plays the demo's game compiling nothing, while the
+    search agent (not part of the demo) still compiles on first use."""
     cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
-    games = [SMALL_GAME, "planes"]
+    games = [SMALL_GAME]
     warm = _python(["-m", "transit_gym.cli", "warmup", "--demo", "--jobs", "2", "--games",
                     *games], cache)
     assert "100%" in warm.stderr and all(f"{g}: " in warm.stderr for g in games)

@@ -34,8 +34,8 @@ from transit_gym.envs.registry import game_class
 from transit_gym.training import play
 
 #: (game, players, options, decisions walked at most)
-WALKS = [("loose_caboose", 2, [], 400), ("planes", 2, [], 400), ("automobile", 3, [], 400),
-         ("automobiles", 2, ["laps=1"], 300), ("automobiles_season", 2, ["laps=1"], 400)]
+WALKS = [("loose_caboose", 2, [], 150), ("planes", 2, [], 150), ("automobile", 3, [], 150),
+         ("automobiles", 2, ["laps=1"], 150), ("automobiles_season", 2, ["laps=1"], 150)]
 CUBE = re.compile(r"\b(" + "|".join(c for c in COLOURS if c != "wear") + r") cube\b( \(([^)]+)\))?")
 
 
