@@ -740,11 +740,19 @@ def _gather(s, p, seat, to):
 
 
 @nb.njit(cache=True)
+def _gathered(s, p, seat, sp, kind):
+    """When the card in play is of ``kind`` (Gather or Regroup), gather at ``sp`` and go
+    on to the move; whether it was."""
+    if p[P_ACT_KIND + s[IN_PLAY]] != kind:
+        return False
+    _gather(s, p, seat, sp)
+    s[PHASE] = AUTO_MOVE
+    return True
+
+
+@nb.njit(cache=True)
 def _choose_dest(s, p, seat, sp):
-    t = s[IN_PLAY]
-    if p[P_ACT_KIND + t] == ACT_GATHER:
-        _gather(s, p, seat, sp)
-        s[PHASE] = AUTO_MOVE
+    if _gathered(s, p, seat, sp, ACT_GATHER):
         return
     s[SEL_A] = sp
     s[PHASE] = PH_SOURCE
@@ -752,11 +760,9 @@ def _choose_dest(s, p, seat, sp):
 
 @nb.njit(cache=True)
 def _choose_source(s, p, seat, sp):
-    t = s[IN_PLAY]
-    if p[P_ACT_KIND + t] == ACT_REGROUP:
-        _gather(s, p, seat, sp)
-        s[PHASE] = AUTO_MOVE
+    if _gathered(s, p, seat, sp, ACT_REGROUP):
         return
+    t = s[IN_PLAY]
     if p[P_ACT_N + t] == 2 and s[SEL_B] < 0:
         s[SEL_B] = sp
         return
