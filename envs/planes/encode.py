@@ -21,16 +21,7 @@ from transit_gym.envs.planes.data import (
     NUM_POI,
 )
 from transit_gym.envs.planes.kernels import (
-    A_BOARD,
-    A_CARD,
-    A_DRAW,
-    A_DROP,
-    A_EXTRA_GOAL,
-    A_IGNORE_BLOCKAGES,
-    A_PASS,
-    A_SKIP,
-    A_SPACE,
-    A_STOP,
+    ACTION_KINDS,
     NUM_ACTIONS,
     blocked,
     deck_row,
@@ -173,14 +164,6 @@ def observe(s, p, seat, out):
 def layout() -> Layout:
     """Named slices of the observation vector."""
     return OBS
-
-
-#: each kind of action with its first index, in index order (an argument counts from there)
-ACTION_KINDS = (
-    ("pass", A_PASS), ("card", A_CARD), ("space", A_SPACE), ("drop", A_DROP), ("skip", A_SKIP),
-    ("stop", A_STOP), ("board", A_BOARD), ("ignore_blockages", A_IGNORE_BLOCKAGES),
-    ("extra_goal", A_EXTRA_GOAL), ("draw", A_DRAW),
-)
 
 
 def action_kind(action: int) -> tuple[str, int]:

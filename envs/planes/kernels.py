@@ -146,6 +146,12 @@ A_IGNORE_BLOCKAGES = A_BOARD + MAX_GATES    # choose-one, first option
 A_EXTRA_GOAL = A_IGNORE_BLOCKAGES + 1       # choose-one, second option
 A_DRAW = A_EXTRA_GOAL + 1                   # empty hand: draw one card
 NUM_ACTIONS = A_DRAW + 1
+#: each kind of action with its first index, in index order (an argument counts from there)
+ACTION_KINDS = (
+    ("pass", A_PASS), ("card", A_CARD), ("space", A_SPACE), ("drop", A_DROP), ("skip", A_SKIP),
+    ("stop", A_STOP), ("board", A_BOARD), ("ignore_blockages", A_IGNORE_BLOCKAGES),
+    ("extra_goal", A_EXTRA_GOAL), ("draw", A_DRAW),
+)
 
 # Transitions between phases set an internal "auto" phase that ``_advance`` resolves in a
 # loop (no recursion between kernels): it runs until a seat has a real decision.

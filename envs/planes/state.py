@@ -116,6 +116,11 @@ STAT_MOVES = LAYOUT.offset("stat_moves")
 STAT_DRAWN = LAYOUT.offset("stat_drawn")
 
 # ----- the parameter vector: options, components and data tables -------------------------------
+#: the card table's columns in the parameter vector, one entry per card type each
+CARD_COLUMNS = (
+    "act_kind", "act_n", "act_poi", "goal_poi", "goal_cubes", "goal_colors", "goal_mine_lo",
+    "goal_mine_hi", "goal_neutral_lo", "goal_neutral_hi", "goal_sole", "vp",
+)
 PARAMS = Layout(
     [
         ("num_players", 1),
@@ -148,18 +153,7 @@ PARAMS = Layout(
         ("start_space", data.NUM_PARTY_COLORS),  # space of P1..P4
         ("gate_access", data.MAX_GATES),
         ("gate_start", data.MAX_GATES),          # 0..3 for G1..G4, -1 neutral gate
-        ("act_kind", data.MAX_TYPES),
-        ("act_n", data.MAX_TYPES),
-        ("act_poi", data.MAX_TYPES),
-        ("goal_poi", data.MAX_TYPES),
-        ("goal_cubes", data.MAX_TYPES),
-        ("goal_colors", data.MAX_TYPES),
-        ("goal_mine_lo", data.MAX_TYPES),
-        ("goal_mine_hi", data.MAX_TYPES),
-        ("goal_neutral_lo", data.MAX_TYPES),
-        ("goal_neutral_hi", data.MAX_TYPES),
-        ("goal_sole", data.MAX_TYPES),
-        ("vp", data.MAX_TYPES),
+        *((column, data.MAX_TYPES) for column in CARD_COLUMNS),
     ]
 )
 P_NUM_PLAYERS = PARAMS.offset("num_players")
