@@ -12,6 +12,7 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.loose_caboose import state as st
 from transit_gym.envs.loose_caboose.data import MAX_VALUE
 from transit_gym.envs.loose_caboose.kernels import (
     A_PASS,
@@ -20,40 +21,6 @@ from transit_gym.envs.loose_caboose.kernels import (
     NUM_ACTIONS,
     decode_play,
     placement_ok,
-)
-from transit_gym.envs.loose_caboose.state import (
-    CABOOSE,
-    CURRENT,
-    DECK_LEN,
-    END_TRIGGERED,
-    LOC,
-    MAX_PLAYERS,
-    P_BROKEN,
-    P_FACE_SUM,
-    P_GEOMETRY,
-    P_NUM_CARDS,
-    P_NUM_FACES,
-    P_NUM_PLAYERS,
-    P_SHAPES,
-    P_VALUE_TOTALS,
-    P_VALUES,
-    PHASE,
-    PHASE_CHOOSE,
-    PHASE_CONTINUE,
-    PHASE_OVER,
-    PILE_TOP,
-    RAIL,
-    RAIL_HI,
-    RAIL_LO,
-    TURN_CARDS,
-    TURN_VALUE,
-    Z_BANK,
-    Z_BANK_HIDDEN,
-    Z_DISCARD,
-    Z_HAND,
-    Z_HAND_FINAL,
-    Z_PILE,
-    Z_RAIL,
 )
 
 BACK_WINDOW = 8      # values of the next penalty cards at the back of the railway
@@ -66,7 +33,7 @@ OBS = Layout(
         ("hand", MAX_VALUE * 2 * 2),  # own cards by (value, broken, shape)
         ("turn_value", MAX_VALUE + 1),
         ("turn_cards", 1),
-        ("players", MAX_PLAYERS * PLAYER_BLOCK),
+        ("players", st.MAX_PLAYERS * PLAYER_BLOCK),
         ("railway", 3),             # length, cards ahead of the caboose, cards behind it
         ("back_values", BACK_WINDOW),
         ("broken_ahead", AHEAD_WINDOW),
@@ -104,94 +71,94 @@ B_PILE_POINTS, B_BANKED, B_POINTS = 9, 10, 11
 @nb.njit(cache=True)
 def observe(s, p, seat, out):
     """Fill ``out`` with the observation of ``seat`` (layout ``OBS``)."""
-    n_players = p[P_NUM_PLAYERS]
-    phase = s[PHASE]
-    current = s[CURRENT]
-    if current == seat and phase == PHASE_CHOOSE:
+    n_players = p[st.P_NUM_PLAYERS]
+    phase = s[st.PHASE]
+    current = s[st.CURRENT]
+    if current == seat and phase == st.PHASE_CHOOSE:
         out[O_DECISION] = 1.0
-    elif current == seat and phase == PHASE_CONTINUE:
+    elif current == seat and phase == st.PHASE_CONTINUE:
         out[O_DECISION + 1] = 1.0
     else:
         out[O_DECISION + 2] = 1.0
     # one pass over the cards: what this seat sees, by place
     seen = np.zeros(MAX_VALUE, dtype=np.int64)
-    hand_size = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    pile_size = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    pile_points = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    banked = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    own_hand = Z_HAND + seat
-    for card in range(p[P_NUM_CARDS]):
-        where = s[LOC + card]
-        value = p[P_VALUES + card]
+    hand_size = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+    pile_size = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+    pile_points = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+    banked = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+    points = np.zeros(st.MAX_PLAYERS, dtype=np.int64)
+    own_hand = st.Z_HAND + seat
+    for card in range(p[st.P_NUM_CARDS]):
+        where = s[st.LOC + card]
+        value = p[st.P_VALUES + card]
         if where == own_hand:
-            kind = ((value - 1) * 2 + p[P_BROKEN + card]) * 2 + p[P_SHAPES + card]
+            kind = ((value - 1) * 2 + p[st.P_BROKEN + card]) * 2 + p[st.P_SHAPES + card]
             out[O_HAND + kind] += 1.0
             hand_size[seat] += 1
             seen[value - 1] += 1
-        elif Z_HAND <= where < Z_HAND + MAX_PLAYERS:
-            hand_size[where - Z_HAND] += 1
-        elif where == Z_RAIL:
+        elif st.Z_HAND <= where < st.Z_HAND + st.MAX_PLAYERS:
+            hand_size[where - st.Z_HAND] += 1
+        elif where == st.Z_RAIL:
             seen[value - 1] += 1
-        elif where == Z_DISCARD:
+        elif where == st.Z_DISCARD:
             out[O_DISCARD + value - 1] += 1.0
             seen[value - 1] += 1
-        elif Z_PILE <= where < Z_PILE + MAX_PLAYERS:
-            other = where - Z_PILE
+        elif st.Z_PILE <= where < st.Z_PILE + st.MAX_PLAYERS:
+            other = where - st.Z_PILE
             pile_size[other] += 1
             pile_points[other] += value
             points[other] += value
             seen[value - 1] += 1
-        elif Z_BANK <= where < Z_BANK + MAX_PLAYERS:
-            banked[where - Z_BANK] += 1
-            points[where - Z_BANK] += value
+        elif st.Z_BANK <= where < st.Z_BANK + st.MAX_PLAYERS:
+            banked[where - st.Z_BANK] += 1
+            points[where - st.Z_BANK] += value
             seen[value - 1] += 1
-        elif Z_HAND_FINAL <= where < Z_HAND_FINAL + MAX_PLAYERS:
-            points[where - Z_HAND_FINAL] += value
+        elif st.Z_HAND_FINAL <= where < st.Z_HAND_FINAL + st.MAX_PLAYERS:
+            points[where - st.Z_HAND_FINAL] += value
             seen[value - 1] += 1
-        elif Z_BANK_HIDDEN <= where < Z_BANK_HIDDEN + MAX_PLAYERS:
-            owner = where - Z_BANK_HIDDEN   # face down, unseen: only its owner knows it
+        elif st.Z_BANK_HIDDEN <= where < st.Z_BANK_HIDDEN + st.MAX_PLAYERS:
+            owner = where - st.Z_BANK_HIDDEN   # face down, unseen: only its owner knows it
             banked[owner] += 1
             if owner == seat:
                 points[owner] += value
                 seen[value - 1] += 1
-    out[O_TURN_VALUE + s[TURN_VALUE]] = 1.0
-    out[O_TURN_CARDS] = s[TURN_CARDS]
+    out[O_TURN_VALUE + s[st.TURN_VALUE]] = 1.0
+    out[O_TURN_CARDS] = s[st.TURN_CARDS]
     for k in range(n_players):
         other = (seat + k) % n_players
         block = O_PLAYERS + k * PLAYER_BLOCK
         out[block + B_PRESENT] = 1.0
-        if other == current and phase != PHASE_OVER:
+        if other == current and phase != st.PHASE_OVER:
             out[block + B_TO_MOVE] = 1.0
         out[block + B_HAND_SIZE] = hand_size[other]
         out[block + B_PILE_SIZE] = pile_size[other]
-        top = s[PILE_TOP + other]
-        out[block + B_TOP + (p[P_VALUES + top] if top >= 0 else 0)] = 1.0
+        top = s[st.PILE_TOP + other]
+        out[block + B_TOP + (p[st.P_VALUES + top] if top >= 0 else 0)] = 1.0
         out[block + B_PILE_POINTS] = pile_points[other] / 10.0
         out[block + B_BANKED] = banked[other]
         out[block + B_POINTS] = points[other] / 10.0
-    lo = s[RAIL_LO]
-    hi = s[RAIL_HI]
-    caboose = s[CABOOSE]
+    lo = s[st.RAIL_LO]
+    hi = s[st.RAIL_HI]
+    caboose = s[st.CABOOSE]
     out[O_RAILWAY] = hi - lo
     out[O_RAILWAY + 1] = hi - 1 - caboose
     out[O_RAILWAY + 2] = caboose - lo
     for k in range(min(BACK_WINDOW, caboose - lo)):
-        out[O_BACK + k] = p[P_VALUES + s[RAIL + lo + k]] / 4.0
+        out[O_BACK + k] = p[st.P_VALUES + s[st.RAIL + lo + k]] / 4.0
     for k in range(min(AHEAD_WINDOW, hi - 1 - caboose)):
-        out[O_BROKEN_AHEAD + k] = p[P_BROKEN + s[RAIL + caboose + 1 + k]]
-    if p[P_GEOMETRY] != 0:
+        out[O_BROKEN_AHEAD + k] = p[st.P_BROKEN + s[st.RAIL + caboose + 1 + k]]
+    if p[st.P_GEOMETRY] != 0:
         out[O_GEOMETRY] = 1.0
         for t in range(3):
             if placement_ok(s, t):
                 out[O_PLACEMENTS + t] = 1.0
     else:
         out[O_PLACEMENTS] = 1.0
-    out[O_DRAW] = s[DECK_LEN]
-    out[O_END] = s[END_TRIGGERED]
+    out[O_DRAW] = s[st.DECK_LEN]
+    out[O_END] = s[st.END_TRIGGERED]
     for v in range(MAX_VALUE):
-        out[O_UNSEEN + v] = p[P_VALUE_TOTALS + v] - seen[v]
-    out[O_MEAN_WHEELS] = p[P_FACE_SUM] / p[P_NUM_FACES]
+        out[O_UNSEEN + v] = p[st.P_VALUE_TOTALS + v] - seen[v]
+    out[O_MEAN_WHEELS] = p[st.P_FACE_SUM] / p[st.P_NUM_FACES]
 
 
 def layout() -> Layout:

@@ -19,6 +19,7 @@ from transit_gym.envs.core.validate import (
     relation_broken,
     rng_violation,
 )
+from transit_gym.envs.loose_caboose import state as st
 from transit_gym.envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE
 from transit_gym.envs.loose_caboose.kernels import (
     DX,
@@ -29,41 +30,9 @@ from transit_gym.envs.loose_caboose.kernels import (
     cell_y,
     conservation_error,
 )
-from transit_gym.envs.loose_caboose.state import (
-    CURRENT,
-    DECK_LEN,
-    END_TRIGGERED,
-    FIRST_PLAYER,
-    LAST_WHEELS,
-    LOC,
-    MAX_PLAYERS,
-    P_FACES,
-    P_GEOMETRY,
-    P_NUM_CARDS,
-    P_NUM_FACES,
-    P_NUM_PLAYERS,
-    P_SHAPES,
-    P_VALUES,
-    PHASE,
-    PHASE_CONTINUE,
-    PHASE_OVER,
-    PILE_TOP,
-    RAIL,
-    RAIL_CELL,
-    RAIL_HI,
-    RAIL_LO,
-    STAT_PASSES,
-    TURN_CARDS,
-    TURN_VALUE,
-    TURNS,
-    UNDER,
-    Z_LAST,
-    Z_PILE,
-    Z_UNUSED,
-)
 
 #: slots of the six per-seat statistics (stat_passes ... stat_unpaid), contiguous
-STAT_SLOTS = 6 * MAX_PLAYERS
+STAT_SLOTS = 6 * st.MAX_PLAYERS
 
 MESSAGES = {
     1: "the generator words must be 32-bit values, not all zero",
@@ -93,41 +62,42 @@ def violation(s, p, where):
     code = rng_violation(s, where)
     if code:
         return code
-    n_players = p[P_NUM_PLAYERS]
-    n_cards = p[P_NUM_CARDS]
-    if outside(s, PHASE, 0, PHASE_OVER, where):
+    n_players = p[st.P_NUM_PLAYERS]
+    n_cards = p[st.P_NUM_CARDS]
+    if outside(s, st.PHASE, 0, st.PHASE_OVER, where):
         return 2
-    if outside(s, CURRENT, 0, n_players - 1, where) or outside(s, FIRST_PLAYER, 0,
+    if outside(s, st.CURRENT, 0, n_players - 1, where) or outside(s, st.FIRST_PLAYER, 0,
                                                                 n_players - 1, where):
         return 3
-    continuing = s[PHASE] == PHASE_CONTINUE
+    continuing = s[st.PHASE] == st.PHASE_CONTINUE
     if continuing:
-        if outside(s, TURN_VALUE, 1, MAX_VALUE, where) or outside(s, TURN_CARDS, 1, n_cards,
+        if outside(s, st.TURN_VALUE, 1, MAX_VALUE, where) or outside(s, st.TURN_CARDS, 1, n_cards,
                                                                    where):
             return 4
-    elif outside(s, TURN_VALUE, 0, 0, where) or outside(s, TURN_CARDS, 0, 0, where):
+    elif outside(s, st.TURN_VALUE, 0, 0, where) or outside(s, st.TURN_CARDS, 0, 0, where):
         return 4
     max_face = 0
-    for f in range(p[P_NUM_FACES]):
-        max_face = max(max_face, p[P_FACES + f])
-    if (outside(s, END_TRIGGERED, 0, 1, where) or outside(s, TURNS, 0, MAX_COUNTER, where)
-            or outside(s, LAST_WHEELS, -1, MAX_VALUE * max_face, where)
-            or any_outside(s, STAT_PASSES, STAT_SLOTS, 0, MAX_COUNTER, where)):
+    for f in range(p[st.P_NUM_FACES]):
+        max_face = max(max_face, p[st.P_FACES + f])
+    if (outside(s, st.END_TRIGGERED, 0, 1, where) or outside(s, st.TURNS, 0, MAX_COUNTER, where)
+            or outside(s, st.LAST_WHEELS, -1, MAX_VALUE * max_face, where)
+            or any_outside(s, st.STAT_PASSES, STAT_SLOTS, 0, MAX_COUNTER, where)):
         return 5
-    if (outside(s, DECK_LEN, 0, n_cards, where) or outside(s, RAIL_LO, 0, n_cards - 1, where)
-            or outside(s, RAIL_HI, s[RAIL_LO] + 1, n_cards, where)):
+    if (outside(s, st.DECK_LEN, 0, n_cards, where) or outside(s, st.RAIL_LO, 0, n_cards - 1, where)
+            or outside(s, st.RAIL_HI, s[st.RAIL_LO] + 1, n_cards, where)):
         return 6
-    if (any_outside(s, LOC, n_cards, 0, Z_LAST - 1, where)
-            or any_outside(s, LOC + n_cards, MAX_CARDS - n_cards, Z_UNUSED, Z_UNUSED, where)):
+    if (any_outside(s, st.LOC, n_cards, 0, st.Z_LAST - 1, where)
+            or any_outside(s, st.LOC + n_cards, MAX_CARDS - n_cards, st.Z_UNUSED, st.Z_UNUSED,
+                           where)):
         return 7
-    if (any_outside(s, UNDER, n_cards, -1, n_cards - 1, where)
-            or any_outside(s, PILE_TOP, n_players, -1, n_cards - 1, where)
-            or any_outside(s, PILE_TOP + n_players, MAX_PLAYERS - n_players, -1, -1, where)):
+    if (any_outside(s, st.UNDER, n_cards, -1, n_cards - 1, where)
+            or any_outside(s, st.PILE_TOP, n_players, -1, n_cards - 1, where)
+            or any_outside(s, st.PILE_TOP + n_players, st.MAX_PLAYERS - n_players, -1, -1, where)):
         return 10
     for card in range(n_cards):   # only face-up penalty cards lie on another card
-        loc = s[LOC + card]
-        if s[UNDER + card] != -1 and not Z_PILE <= loc < Z_PILE + n_players:
-            where[0] = UNDER + card
+        loc = s[st.LOC + card]
+        if s[st.UNDER + card] != -1 and not st.Z_PILE <= loc < st.Z_PILE + n_players:
+            where[0] = st.UNDER + card
             where[1] = -1
             where[2] = -1
             return 10
@@ -147,37 +117,37 @@ def _railway_broken(s, p, where):
     """Each railway card sits where the one behind it leads, entering along that card's
     way out, and turns only if it is a curve, at most its railway index away from the
     origin; on the grid no two cards share a cell."""
-    lo = s[RAIL_LO]
-    hi = s[RAIL_HI]
-    geometry = p[P_GEOMETRY] != 0
+    lo = s[st.RAIL_LO]
+    hi = s[st.RAIL_HI]
+    geometry = p[st.P_GEOMETRY] != 0
     for i in range(lo, hi):
-        cell = s[RAIL_CELL + i]
-        if outside(s, RAIL_CELL + i, 0, (1 << 20) - 1, where):
+        cell = s[st.RAIL_CELL + i]
+        if outside(s, st.RAIL_CELL + i, 0, (1 << 20) - 1, where):
             return True
         turns = cell_in(cell) != cell_out(cell)
         # the first card lies at the origin and each card one cell on, so the card at
         # index i is at most i steps away: the next card laid still fits the grid
         far = abs(cell_x(cell)) + abs(cell_y(cell)) > i
-        if far or (geometry and turns != (p[P_SHAPES + s[RAIL + i]] == CURVE)):
-            where[0] = RAIL_CELL + i
+        if far or (geometry and turns != (p[st.P_SHAPES + s[st.RAIL + i]] == CURVE)):
+            where[0] = st.RAIL_CELL + i
             where[1] = -1
             where[2] = -1
             return True
         if i > lo:
-            prev = s[RAIL_CELL + i - 1]
+            prev = s[st.RAIL_CELL + i - 1]
             d = cell_out(prev)
             if (cell_in(cell) != d or cell_x(cell) != cell_x(prev) + DX[d]
                     or cell_y(cell) != cell_y(prev) + DY[d]):
-                where[0] = RAIL_CELL + i
+                where[0] = st.RAIL_CELL + i
                 where[1] = -1
                 where[2] = -1
                 return True
     if geometry:
         taken = np.zeros(256 * 256, dtype=np.bool_)
         for i in range(lo, hi):
-            key = s[RAIL_CELL + i] & 0xFFFF
+            key = s[st.RAIL_CELL + i] & 0xFFFF
             if taken[key]:
-                where[0] = RAIL_CELL + i
+                where[0] = st.RAIL_CELL + i
                 where[1] = -1
                 where[2] = -1
                 return True
@@ -190,11 +160,11 @@ def _turn_cards_broken(s, p, where):
     """Taking a Turn: the cards laid this turn all have one value, so the last
     ``turn_cards`` cards of the railway all have ``turn_value`` (which bounds the counter
     by the copies of that value, the observation's range)."""
-    if outside(s, TURN_CARDS, 1, s[RAIL_HI] - s[RAIL_LO], where):
+    if outside(s, st.TURN_CARDS, 1, s[st.RAIL_HI] - s[st.RAIL_LO], where):
         return True
-    for i in range(s[RAIL_HI] - s[TURN_CARDS], s[RAIL_HI]):
-        if p[P_VALUES + s[RAIL + i]] != s[TURN_VALUE]:
-            where[0] = TURN_CARDS
+    for i in range(s[st.RAIL_HI] - s[st.TURN_CARDS], s[st.RAIL_HI]):
+        if p[st.P_VALUES + s[st.RAIL + i]] != s[st.TURN_VALUE]:
+            where[0] = st.TURN_CARDS
             where[1] = -1
             where[2] = -1
             return True

@@ -77,6 +77,18 @@ def _cards(game: Game, cards: list[int]) -> str:
     return " ".join(card_label(game, c) for c in cards) or "-"
 
 
+def _status(s: np.ndarray, seat: str, go_on: str) -> str:
+    """Who decides what (``seat`` prefixes the seat number, ``go_on`` names the
+    continue decision), and the run being laid; or that the game is over."""
+    phase = int(s[st.PHASE])
+    if phase == st.PHASE_OVER:
+        return "game over"
+    status = f"{seat}{int(s[st.CURRENT])} to {'choose' if phase == st.PHASE_CHOOSE else go_on}"
+    if s[st.TURN_VALUE]:
+        status += f" (laying {int(s[st.TURN_VALUE])}s, {int(s[st.TURN_CARDS])} laid)"
+    return status
+
+
 def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     """The table as text: railway (back to front, caboose in brackets), then each seat;
     with a ``viewer`` seat, the other hands are shown as their sizes only."""
@@ -86,13 +98,7 @@ def render_text(game: Game, state: State, viewer: int | None = None) -> str:
     for i in range(lo, hi):
         label = card_label(game, int(s[st.RAIL + i]))
         rail.append(f"[{label}]" if i == caboose else label)
-    phase = int(s[st.PHASE])
-    if phase == st.PHASE_OVER:
-        status = "game over"
-    else:
-        status = f"player_{s[st.CURRENT]} to {'choose' if phase == st.PHASE_CHOOSE else 'continue'}"
-        if s[st.TURN_VALUE]:
-            status += f" (laying {s[st.TURN_VALUE]}s, {s[st.TURN_CARDS]} laid)"
+    status = _status(s, "player_", "continue")
     places = game.card_places(state)
     lines = [
         f"Loose Caboose! turn {s[st.TURNS] + 1}: {status}",
@@ -178,13 +184,7 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
     piles_top = board_top + rows * CELL + 8
     seats_top = piles_top + 22
     canvas = Canvas(seats_top + SEAT_ROW * game.num_players + 4, width)
-    phase = int(s[st.PHASE])
-    if phase == st.PHASE_OVER:
-        status = "GAME OVER"
-    else:
-        status = f"P{int(s[st.CURRENT])} TO {'CHOOSE' if phase == st.PHASE_CHOOSE else 'GO ON'}"
-        if s[st.TURN_VALUE]:
-            status += f" (LAYING {int(s[st.TURN_VALUE])}S, {int(s[st.TURN_CARDS])} LAID)"
+    status = _status(s, "p", "go on").upper()
     canvas.text(10, 8, fit(f"TURN {int(s[st.TURNS]) + 1}  {status}", width - 20), WHITE)
     _railway(canvas, game, s, board_top)
     places = game.card_places(state)
@@ -195,7 +195,7 @@ def render_rgb(game: Game, state: State) -> np.ndarray:
         width - 20), WHITE)
     for seat, (points, cards) in enumerate(game.scores(state)):
         y = seats_top + seat * SEAT_ROW
-        current = seat == s[st.CURRENT] and phase != st.PHASE_OVER
+        current = seat == s[st.CURRENT] and s[st.PHASE] != st.PHASE_OVER
         hand = len(places[f"hand_{seat}"]) + len(places[f"hand_final_{seat}"])
         canvas.text(10, y, fit(f"{'>' if current else ' '}P{seat} HAND {hand} BANKED "
                                f"{len(places[f'bank_{seat}'])} POINTS {points} CARDS {cards}",

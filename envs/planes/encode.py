@@ -12,6 +12,7 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.envs.core.layout import Layout
+from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import (
     MAX_GATES,
     MAX_SPACES,
@@ -20,16 +21,7 @@ from transit_gym.envs.planes.data import (
     NUM_POI,
 )
 from transit_gym.envs.planes.kernels import (
-    A_BOARD,
-    A_CARD,
-    A_DRAW,
-    A_DROP,
-    A_EXTRA_GOAL,
-    A_IGNORE_BLOCKAGES,
-    A_PASS,
-    A_SKIP,
-    A_SPACE,
-    A_STOP,
+    ACTION_KINDS,
     NUM_ACTIONS,
     blocked,
     deck_row,
@@ -42,53 +34,14 @@ from transit_gym.envs.planes.kernels import (
     relative_color,
     space_stats,
 )
-from transit_gym.envs.planes.state import (
-    ACTIVE,
-    BACKWARDS,
-    BOARDED,
-    BRANCH,
-    CUBES,
-    CURRENT,
-    DECK,
-    DISCARD,
-    DROPPED,
-    END_TRIGGERED,
-    FIRST_PLAYER,
-    GATE_COLOR,
-    HAND,
-    IGNORE_BLOCKAGES,
-    IGNORE_NEUTRALS,
-    IN_PLAY,
-    MAX_PLAYERS,
-    MOVES_LEFT,
-    NUM_PHASES,
-    OWN_ONLY,
-    P_END_AT,
-    P_NUM_GATES,
-    P_NUM_PLAYERS,
-    P_NUM_SPACES,
-    P_NUM_TYPES,
-    P_PLANE_SLOTS,
-    P_POI,
-    P_VP_PER_CUBE,
-    PH_OVER,
-    PHASE,
-    POS,
-    SEL_A,
-    SEL_B,
-    SKIP_OWED,
-    START,
-    STEPS,
-    TRACK,
-)
 
 PLAYER_BLOCK = 7     # hand size, deck size, goal VP, goal cards, own cubes boarded, VP, to move
 
 OBS = Layout(
     [
-        ("decision", NUM_PHASES + 1),          # the pending decision; last: not deciding
+        ("decision", st.NUM_PHASES + 1),          # the pending decision; last: not deciding
         ("players", 3),                        # 2, 3 or 4 players
-        ("turn_order", MAX_PLAYERS),           # observer's place from the first player (P#)
+        ("turn_order", st.MAX_PLAYERS),           # observer's place from the first player (P#)
         ("cubes", MAX_SPACES * NUM_COLORS),    # per space, relative colours
         ("cones", MAX_SPACES),
         ("poi", MAX_SPACES * NUM_POI),
@@ -104,7 +57,7 @@ OBS = Layout(
         ("selected", 2 * MAX_SPACES),          # send: destination, first source
         ("hand", MAX_TYPES),
         ("goal_now", MAX_TYPES),               # own cards whose goal is on the board now
-        ("seats", MAX_PLAYERS * PLAYER_BLOCK),
+        ("seats", st.MAX_PLAYERS * PLAYER_BLOCK),
         ("discard", MAX_TYPES),                # the observer's discard pile
         ("track", 3),                          # cubes boarded, end space, end triggered
     ]
@@ -136,52 +89,52 @@ B_HAND, B_DECK, B_GOAL_VP, B_GOAL_CARDS, B_BOARDED, B_VP, B_TO_MOVE = range(PLAY
 @nb.njit(cache=True)
 def observe(s, p, seat, out):
     """Fill ``out`` with the observation of ``seat`` (layout ``OBS``)."""
-    n_players = p[P_NUM_PLAYERS]
-    phase = s[PHASE]
-    deciding = phase != PH_OVER and s[CURRENT] == seat
-    out[O_DECISION + (phase if deciding else NUM_PHASES)] = 1.0
+    n_players = p[st.P_NUM_PLAYERS]
+    phase = s[st.PHASE]
+    deciding = phase != st.PH_OVER and s[st.CURRENT] == seat
+    out[O_DECISION + (phase if deciding else st.NUM_PHASES)] = 1.0
     out[O_PLAYERS + n_players - 2] = 1.0
-    out[O_TURN_ORDER + (seat - s[FIRST_PLAYER]) % n_players] = 1.0
-    for sp in range(p[P_NUM_SPACES]):
-        base = CUBES + sp * NUM_COLORS
+    out[O_TURN_ORDER + (seat - s[st.FIRST_PLAYER]) % n_players] = 1.0
+    for sp in range(p[st.P_NUM_SPACES]):
+        base = st.CUBES + sp * NUM_COLORS
         for c in range(NUM_COLORS):
             k = s[base + c]
             if k > 0:
                 out[O_CUBES + sp * NUM_COLORS + relative_color(seat, c, n_players)] = k
         if blocked(s, p, sp):
             out[O_CONES + sp] = 1.0
-        out[O_POI + sp * 6 + p[P_POI + sp]] = 1.0
-    slots = p[P_PLANE_SLOTS]
-    for g in range(p[P_NUM_GATES]):
+        out[O_POI + sp * 6 + p[st.P_POI + sp]] = 1.0
+    slots = p[st.P_PLANE_SLOTS]
+    for g in range(p[st.P_NUM_GATES]):
         block = O_GATES + g * (NUM_COLORS + 1)
-        out[block + relative_color(seat, s[GATE_COLOR + g], n_players)] = 1.0
-        out[block + NUM_COLORS] = slots - s[BOARDED + g]
+        out[block + relative_color(seat, s[st.GATE_COLOR + g], n_players)] = 1.0
+        out[block + NUM_COLORS] = slots - s[st.BOARDED + g]
     for c in range(NUM_COLORS):
-        if s[ACTIVE + c] > 0:
-            out[O_ACTIVE + relative_color(seat, c, n_players)] = s[ACTIVE + c]
-    if s[POS] >= 0:
-        out[O_POS + s[POS]] = 1.0
-    if s[START] >= 0:
-        out[O_START + s[START]] = 1.0
-    if s[BRANCH] >= 0:
-        out[O_BRANCH + s[BRANCH]] = 1.0
-    out[O_MOVE] = s[STEPS]
-    out[O_MOVE + 1] = s[DROPPED]
-    out[O_EFFECTS] = s[SKIP_OWED]
-    out[O_EFFECTS + 1] = s[IGNORE_BLOCKAGES]
-    out[O_EFFECTS + 2] = s[IGNORE_NEUTRALS]
-    out[O_EFFECTS + 3] = s[OWN_ONLY]
-    out[O_EFFECTS + 4] = s[BACKWARDS]
-    out[O_EFFECTS + 5] = s[MOVES_LEFT]
-    if s[IN_PLAY] >= 0:
-        out[O_IN_PLAY + s[IN_PLAY]] = 1.0
-    if s[SEL_A] >= 0:
-        out[O_SELECTED + s[SEL_A]] = 1.0
-    if s[SEL_B] >= 0:
-        out[O_SELECTED + MAX_SPACES + s[SEL_B]] = 1.0
-    hand = HAND + seat * MAX_TYPES
+        if s[st.ACTIVE + c] > 0:
+            out[O_ACTIVE + relative_color(seat, c, n_players)] = s[st.ACTIVE + c]
+    if s[st.POS] >= 0:
+        out[O_POS + s[st.POS]] = 1.0
+    if s[st.START] >= 0:
+        out[O_START + s[st.START]] = 1.0
+    if s[st.BRANCH] >= 0:
+        out[O_BRANCH + s[st.BRANCH]] = 1.0
+    out[O_MOVE] = s[st.STEPS]
+    out[O_MOVE + 1] = s[st.DROPPED]
+    out[O_EFFECTS] = s[st.SKIP_OWED]
+    out[O_EFFECTS + 1] = s[st.IGNORE_BLOCKAGES]
+    out[O_EFFECTS + 2] = s[st.IGNORE_NEUTRALS]
+    out[O_EFFECTS + 3] = s[st.OWN_ONLY]
+    out[O_EFFECTS + 4] = s[st.BACKWARDS]
+    out[O_EFFECTS + 5] = s[st.MOVES_LEFT]
+    if s[st.IN_PLAY] >= 0:
+        out[O_IN_PLAY + s[st.IN_PLAY]] = 1.0
+    if s[st.SEL_A] >= 0:
+        out[O_SELECTED + s[st.SEL_A]] = 1.0
+    if s[st.SEL_B] >= 0:
+        out[O_SELECTED + MAX_SPACES + s[st.SEL_B]] = 1.0
+    hand = st.HAND + seat * MAX_TYPES
     stats = space_stats(s, p, seat)
-    for t in range(p[P_NUM_TYPES]):
+    for t in range(p[st.P_NUM_TYPES]):
         k = s[hand + t]
         if k > 0:
             out[O_HAND + t] = k
@@ -191,21 +144,21 @@ def observe(s, p, seat, out):
         other = (seat + k) % n_players
         block = O_SEATS + k * PLAYER_BLOCK
         out[block + B_HAND] = hand_size(s, other)
-        out[block + B_DECK] = pile_size(s, DECK + deck_row(p, other) * MAX_TYPES)
+        out[block + B_DECK] = pile_size(s, st.DECK + deck_row(p, other) * MAX_TYPES)
         goal_vp = goal_points(s, p, other)
         boarded = own_boarded(s, p, other)
         out[block + B_GOAL_VP] = goal_vp
         out[block + B_GOAL_CARDS] = goal_cards(s, other)
         out[block + B_BOARDED] = boarded
-        out[block + B_VP] = goal_vp + p[P_VP_PER_CUBE] * boarded
-        if phase != PH_OVER and s[CURRENT] == other:
+        out[block + B_VP] = goal_vp + p[st.P_VP_PER_CUBE] * boarded
+        if phase != st.PH_OVER and s[st.CURRENT] == other:
             out[block + B_TO_MOVE] = 1.0
-    discard = DISCARD + deck_row(p, seat) * MAX_TYPES
-    for t in range(p[P_NUM_TYPES]):
+    discard = st.DISCARD + deck_row(p, seat) * MAX_TYPES
+    for t in range(p[st.P_NUM_TYPES]):
         out[O_DISCARD + t] = s[discard + t]
-    out[O_TRACK] = s[TRACK]
-    out[O_TRACK + 1] = p[P_END_AT]
-    out[O_TRACK + 2] = s[END_TRIGGERED]
+    out[O_TRACK] = s[st.TRACK]
+    out[O_TRACK + 1] = p[st.P_END_AT]
+    out[O_TRACK + 2] = s[st.END_TRIGGERED]
 
 
 def layout() -> Layout:
@@ -215,27 +168,10 @@ def layout() -> Layout:
 
 def action_kind(action: int) -> tuple[str, int]:
     """``(kind, argument)`` of an action index, independent of the position."""
-    if action == A_PASS:
-        return "pass", 0
-    if A_CARD <= action < A_SPACE:
-        return "card", action - A_CARD
-    if A_SPACE <= action < A_DROP:
-        return "space", action - A_SPACE
-    if A_DROP <= action < A_SKIP:
-        return "drop", action - A_DROP
-    if action == A_SKIP:
-        return "skip", 0
-    if action == A_STOP:
-        return "stop", 0
-    if A_BOARD <= action < A_IGNORE_BLOCKAGES:
-        return "board", action - A_BOARD
-    if action == A_IGNORE_BLOCKAGES:
-        return "ignore_blockages", 0
-    if action == A_EXTRA_GOAL:
-        return "extra_goal", 0
-    if action == A_DRAW:
-        return "draw", 0
-    return "unknown", action
+    if not 0 <= action < NUM_ACTIONS:
+        return "unknown", action
+    kind, first = next((kind, first) for kind, first in reversed(ACTION_KINDS) if first <= action)
+    return kind, action - first
 
 
 ACTION_NAMES = [f"{kind} {arg}" if kind in ("card", "space", "drop", "board") else kind

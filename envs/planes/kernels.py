@@ -146,6 +146,12 @@ A_IGNORE_BLOCKAGES = A_BOARD + MAX_GATES    # choose-one, first option
 A_EXTRA_GOAL = A_IGNORE_BLOCKAGES + 1       # choose-one, second option
 A_DRAW = A_EXTRA_GOAL + 1                   # empty hand: draw one card
 NUM_ACTIONS = A_DRAW + 1
+#: each kind of action with its first index, in index order (an argument counts from there)
+ACTION_KINDS = (
+    ("pass", A_PASS), ("card", A_CARD), ("space", A_SPACE), ("drop", A_DROP), ("skip", A_SKIP),
+    ("stop", A_STOP), ("board", A_BOARD), ("ignore_blockages", A_IGNORE_BLOCKAGES),
+    ("extra_goal", A_EXTRA_GOAL), ("draw", A_DRAW),
+)
 
 # Transitions between phases set an internal "auto" phase that ``_advance`` resolves in a
 # loop (no recursion between kernels): it runs until a seat has a real decision.
@@ -740,11 +746,19 @@ def _gather(s, p, seat, to):
 
 
 @nb.njit(cache=True)
+def _gathered(s, p, seat, sp, kind):
+    """When the card in play is of ``kind`` (Gather or Regroup), gather at ``sp`` and go
+    on to the move; whether it was."""
+    if p[P_ACT_KIND + s[IN_PLAY]] != kind:
+        return False
+    _gather(s, p, seat, sp)
+    s[PHASE] = AUTO_MOVE
+    return True
+
+
+@nb.njit(cache=True)
 def _choose_dest(s, p, seat, sp):
-    t = s[IN_PLAY]
-    if p[P_ACT_KIND + t] == ACT_GATHER:
-        _gather(s, p, seat, sp)
-        s[PHASE] = AUTO_MOVE
+    if _gathered(s, p, seat, sp, ACT_GATHER):
         return
     s[SEL_A] = sp
     s[PHASE] = PH_SOURCE
@@ -752,11 +766,9 @@ def _choose_dest(s, p, seat, sp):
 
 @nb.njit(cache=True)
 def _choose_source(s, p, seat, sp):
-    t = s[IN_PLAY]
-    if p[P_ACT_KIND + t] == ACT_REGROUP:
-        _gather(s, p, seat, sp)
-        s[PHASE] = AUTO_MOVE
+    if _gathered(s, p, seat, sp, ACT_REGROUP):
         return
+    t = s[IN_PLAY]
     if p[P_ACT_N + t] == 2 and s[SEL_B] < 0:
         s[SEL_B] = sp
         return

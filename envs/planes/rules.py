@@ -51,19 +51,9 @@ from transit_gym.envs.core.functional import (  # noqa: F401  (the functional AP
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.layout import widen_fixed_slots
 from transit_gym.envs.core.options import check_choice, check_flag, check_int, check_seat_or_random
-from transit_gym.envs.planes import data as planes_data
+from transit_gym.envs.planes import data
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
-from transit_gym.envs.planes.data import (
-    COPIES,
-    MAX_ARROWS,
-    MAX_GATES,
-    MAX_SPACES,
-    MAX_TYPES,
-    NUM_COLORS,
-    NUM_PARTY_COLORS,
-    NUM_POI,
-)
 from transit_gym.envs.planes.determinize import determinize
 from transit_gym.envs.planes.encode import OBS, observe
 from transit_gym.envs.planes.invariants import MAX_STEPS, MESSAGES, violation
@@ -111,16 +101,16 @@ class PlanesGame(Game):
         if not isinstance(airport, str):
             raise ConfigError(f"airport must be 'flying_cloud', 'zephyr' or a file path "
                               f"(a string), got {airport!r}")
-        self.airport = planes_data.load_airport(
-            self._data_file("airport", airport, planes_data.AIRPORTS))
+        self.airport = data.load_airport(
+            self._data_file("airport", airport, data.AIRPORTS))
         if cards is not None and not isinstance(cards, str):
             raise ConfigError(f"cards must be a file path (a string) or None, got {cards!r}")
-        self.cards = planes_data.load_cards(self._data_file("cards", cards))
-        self.comp = planes_data.COMPONENTS
+        self.cards = data.load_cards(self._data_file("cards", cards))
+        self.comp = data.COMPONENTS
         if poi is None:
             self.poi = self.airport.poi.copy()
         elif isinstance(poi, dict):
-            self.poi = planes_data.custom_poi(self.airport, poi)
+            self.poi = data.custom_poi(self.airport, poi)
         else:
             raise ConfigError(f"poi must be a dict {{space id: kind}} or None, got {poi!r}")
         track_end = self.comp.track_end
@@ -167,9 +157,9 @@ class PlanesGame(Game):
                                     (a.prev(), st.P_PREV, st.P_PREV_N)):
             for sp, row in enumerate(arrows):
                 params[count + sp] = len(row)
-                params[base + sp * MAX_ARROWS:base + sp * MAX_ARROWS + len(row)] = row
+                params[base + sp * data.MAX_ARROWS:base + sp * data.MAX_ARROWS + len(row)] = row
         params[st.P_POI:st.P_POI + a.num_spaces] = self.poi
-        params[st.P_START_SPACE:st.P_START_SPACE + NUM_PARTY_COLORS] = a.start
+        params[st.P_START_SPACE:st.P_START_SPACE + data.NUM_PARTY_COLORS] = a.start
         params[st.P_GATE_ACCESS:st.P_GATE_ACCESS + a.num_gates] = a.gate_access
         params[st.P_GATE_START:st.P_GATE_START + a.num_gates] = a.gate_start
 
@@ -204,12 +194,12 @@ class PlanesGame(Game):
                                          self.airport.num_gates, self.cards.num_types)
         party, neutral, slots = (float(p[st.P_PARTY_CUBES]), float(p[st.P_NEUTRAL_CUBES]),
                                  float(p[st.P_PLANE_SLOTS]))
-        copies = 1 if self._options.get("player_decks") else COPIES
-        cards = float(n_types * COPIES)
+        copies = 1 if self._options.get("player_decks") else data.COPIES
+        cards = float(n_types * data.COPIES)
         goal_vp = float(copies * self.cards.vp.sum())
         low = np.zeros(OBS.size, dtype=np.float32)
         high = np.zeros(OBS.size, dtype=np.float32)
-        colour_cap = [party] * NUM_PARTY_COLORS + [neutral]
+        colour_cap = [party] * data.NUM_PARTY_COLORS + [neutral]
 
         def put(offset: int, values) -> None:
             values = np.atleast_1d(np.asarray(values, dtype=np.float32))
@@ -219,14 +209,14 @@ class PlanesGame(Game):
         put(e.O_PLAYERS, np.ones(3))
         put(e.O_TURN_ORDER, np.ones(n))
         for sp in range(n_spaces):
-            put(e.O_CUBES + sp * NUM_COLORS, colour_cap)
+            put(e.O_CUBES + sp * data.NUM_COLORS, colour_cap)
             put(e.O_CONES + sp, 1.0)
-            put(e.O_POI + sp * NUM_POI, np.ones(NUM_POI))
+            put(e.O_POI + sp * data.NUM_POI, np.ones(data.NUM_POI))
             for field in (e.O_POS, e.O_START, e.O_BRANCH, e.O_SELECTED,
-                          e.O_SELECTED + MAX_SPACES):
+                          e.O_SELECTED + data.MAX_SPACES):
                 put(field + sp, 1.0)
         for g in range(n_gates):
-            put(e.O_GATES + g * (NUM_COLORS + 1), np.ones(NUM_COLORS).tolist() + [slots])
+            put(e.O_GATES + g * (data.NUM_COLORS + 1), np.ones(data.NUM_COLORS).tolist() + [slots])
         put(e.O_ACTIVE, colour_cap)
         put(e.O_MOVE, [MAX_STEPS, 1.0])
         put(e.O_EFFECTS, [1.0] * 5 + [2.0])
@@ -252,18 +242,18 @@ class PlanesGame(Game):
 
         groups = [span(e.O_DECISION, st.NUM_PHASES + 1), span(e.O_PLAYERS, 3),
                   span(e.O_TURN_ORDER, st.MAX_PLAYERS)]
-        groups += [span(e.O_POI + sp * NUM_POI, NUM_POI) for sp in range(MAX_SPACES)]
-        groups += [span(e.O_GATES + g * (NUM_COLORS + 1), NUM_COLORS)
-                   for g in range(MAX_GATES)]
-        groups += [span(field, MAX_SPACES) for field in
-                   (e.O_POS, e.O_START, e.O_BRANCH, e.O_SELECTED, e.O_SELECTED + MAX_SPACES)]
-        groups.append(span(e.O_IN_PLAY, MAX_TYPES))
+        groups += [span(e.O_POI + sp * data.NUM_POI, data.NUM_POI) for sp in range(data.MAX_SPACES)]
+        groups += [span(e.O_GATES + g * (data.NUM_COLORS + 1), data.NUM_COLORS)
+                   for g in range(data.MAX_GATES)]
+        groups += [span(field, data.MAX_SPACES) for field in
+                   (e.O_POS, e.O_START, e.O_BRANCH, e.O_SELECTED, e.O_SELECTED + data.MAX_SPACES)]
+        groups.append(span(e.O_IN_PLAY, data.MAX_TYPES))
         return groups
 
     # ----- words and pictures ---------------------------------------------------------------
     def space_name(self, sp: int) -> str:
         """Space id with its point of interest, e.g. ``S2 (restroom)``."""
-        return f"{self.airport.space_ids[sp]} ({planes_data.POI_NAMES[self.poi[sp]]})"
+        return f"{self.airport.space_ids[sp]} ({data.POI_NAMES[self.poi[sp]]})"
 
     def describe_action(self, state: State, action: int) -> str:
         from transit_gym.envs.planes.render import describe_action
@@ -287,7 +277,7 @@ class PlanesGame(Game):
                 "score": keys[seat][0],
                 "rank": 1 + sum(1 for other in keys if other > keys[seat]),
                 "winner": bool(won[seat]),
-                "color": planes_data.COLOR_NAMES[seat],
+                "color": data.COLOR_NAMES[seat],
                 "own_cubes_boarded": keys[seat][1],
                 "goals_scored": keys[seat][2],
                 "goal_vp": int(k.goal_points(s, p, seat)),
@@ -308,12 +298,12 @@ class PlanesGame(Game):
         """Cubes per colour in every place: each space, the active cubes, planes, box."""
         s = state.data
         n_spaces = self.airport.num_spaces
-        places = {self.airport.space_ids[sp]: state["cubes"][sp * NUM_COLORS:(sp + 1) * NUM_COLORS]
-                  for sp in range(n_spaces)}
+        cubes = state["cubes"].reshape(data.MAX_SPACES, data.NUM_COLORS)
+        places = {self.airport.space_ids[sp]: cubes[sp] for sp in range(n_spaces)}
         places["active"] = state["active"]
-        planes = np.zeros(NUM_COLORS, dtype=np.int64)
+        planes = np.zeros(data.NUM_COLORS, dtype=np.int64)
         for g in range(self.airport.num_gates):
-            if 0 <= s[st.GATE_COLOR + g] < NUM_COLORS:
+            if 0 <= s[st.GATE_COLOR + g] < data.NUM_COLORS:
                 planes[s[st.GATE_COLOR + g]] += s[st.BOARDED + g]
         places["planes"] = planes
         places["box"] = state["box_cubes"]
@@ -323,11 +313,11 @@ class PlanesGame(Game):
         """Cards per type in every place (deck and discard rows per seat with Player Decks)."""
         places = {}
         for name in ("hand", "goals", "deck", "discard"):
-            table = state[name].reshape(st.MAX_PLAYERS, MAX_TYPES)
+            table = state[name].reshape(st.MAX_PLAYERS, data.MAX_TYPES)
             for row in range(st.MAX_PLAYERS):
                 places[f"{name}_{row}"] = table[row]
         places["box"] = state["box_cards"]
-        in_play = np.zeros(MAX_TYPES, dtype=np.int64)
+        in_play = np.zeros(data.MAX_TYPES, dtype=np.int64)
         if state["in_play"][0] >= 0:
             in_play[state["in_play"][0]] = 1
         places["in_play"] = in_play

@@ -16,14 +16,7 @@ counted cubes, so cones "come and go at once" by construction.
 from __future__ import annotations
 
 from transit_gym.envs.core.layout import Layout
-from transit_gym.envs.planes.data import (
-    MAX_ARROWS,
-    MAX_GATES,
-    MAX_SPACES,
-    MAX_TYPES,
-    NUM_COLORS,
-    NUM_PARTY_COLORS,
-)
+from transit_gym.envs.planes import data
 
 MAX_PLAYERS = 4
 
@@ -52,16 +45,16 @@ LAYOUT = Layout(
         ("first_player", 1),
         ("turns", 1),                            # completed turns
         ("end_triggered", 1),                    # 1: planes full or track end, 2: round limit
-        ("cubes", MAX_SPACES * NUM_COLORS),      # cubes per space and colour
-        ("box_cubes", NUM_COLORS),               # cubes left in the box (unused neutral cubes)
-        ("gate_color", MAX_GATES),               # colour of each gate's plane, -1 no gate
-        ("boarded", MAX_GATES),                  # cubes on each plane
+        ("cubes", data.MAX_SPACES * data.NUM_COLORS),  # cubes per space and colour
+        ("box_cubes", data.NUM_COLORS),          # cubes left in the box (unused neutral cubes)
+        ("gate_color", data.MAX_GATES),          # colour of each gate's plane, -1 no gate
+        ("boarded", data.MAX_GATES),             # cubes on each plane
         ("track", 1),                            # boarding track: cubes boarded in all
-        ("hand", MAX_PLAYERS * MAX_TYPES),       # cards per seat and type
-        ("goals", MAX_PLAYERS * MAX_TYPES),      # scored goals per seat and type
-        ("deck", MAX_PLAYERS * MAX_TYPES),       # draw deck(s): row 0 shared, row seat with
-        ("discard", MAX_PLAYERS * MAX_TYPES),    # Player Decks; same for the discard pile(s)
-        ("box_cards", MAX_TYPES),                # cards set aside (Player Decks, < 4 players)
+        ("hand", MAX_PLAYERS * data.MAX_TYPES),  # cards per seat and type
+        ("goals", MAX_PLAYERS * data.MAX_TYPES),  # scored goals per seat and type
+        ("deck", MAX_PLAYERS * data.MAX_TYPES),  # draw deck(s): row 0 shared, row seat with
+        ("discard", MAX_PLAYERS * data.MAX_TYPES),  # Player Decks; same for the discard pile(s)
+        ("box_cards", data.MAX_TYPES),           # cards set aside (Player Decks, < 4 players)
         ("in_play", 1),                          # type of the action card played, -1 none
         ("sel_a", 1),                            # send: chosen destination, -1 none
         ("sel_b", 1),                            # send 2: first chosen source, -1 none
@@ -76,7 +69,7 @@ LAYOUT = Layout(
         ("steps", 1),                            # the move: spaces entered so far
         ("dropped", 1),                          # the move: a cube was dropped at ``pos``
         ("branch", 1),                           # the move: arrow chosen at a branch, -1
-        ("active", NUM_COLORS),                  # the move: active cubes per colour
+        ("active", data.NUM_COLORS),             # the move: active cubes per colour
         ("stat_boards", MAX_PLAYERS),            # cubes this seat boarded (any colour)
         ("stat_free_boards", MAX_PLAYERS),       # ... of no player at the table (drew 2)
         ("stat_actions", MAX_PLAYERS),           # cards played as actions
@@ -123,6 +116,11 @@ STAT_MOVES = LAYOUT.offset("stat_moves")
 STAT_DRAWN = LAYOUT.offset("stat_drawn")
 
 # ----- the parameter vector: options, components and data tables -------------------------------
+#: the card table's columns in the parameter vector, one entry per card type each
+CARD_COLUMNS = (
+    "act_kind", "act_n", "act_poi", "goal_poi", "goal_cubes", "goal_colors", "goal_mine_lo",
+    "goal_mine_hi", "goal_neutral_lo", "goal_neutral_hi", "goal_sole", "vp",
+)
 PARAMS = Layout(
     [
         ("num_players", 1),
@@ -147,26 +145,15 @@ PARAMS = Layout(
         ("num_spaces", 1),
         ("num_gates", 1),
         ("num_types", 1),
-        ("next", MAX_SPACES * MAX_ARROWS),
-        ("next_n", MAX_SPACES),
-        ("prev", MAX_SPACES * MAX_ARROWS),
-        ("prev_n", MAX_SPACES),
-        ("poi", MAX_SPACES),
-        ("start_space", NUM_PARTY_COLORS),   # space of P1..P4
-        ("gate_access", MAX_GATES),
-        ("gate_start", MAX_GATES),           # 0..3 for G1..G4, -1 neutral gate
-        ("act_kind", MAX_TYPES),
-        ("act_n", MAX_TYPES),
-        ("act_poi", MAX_TYPES),
-        ("goal_poi", MAX_TYPES),
-        ("goal_cubes", MAX_TYPES),
-        ("goal_colors", MAX_TYPES),
-        ("goal_mine_lo", MAX_TYPES),
-        ("goal_mine_hi", MAX_TYPES),
-        ("goal_neutral_lo", MAX_TYPES),
-        ("goal_neutral_hi", MAX_TYPES),
-        ("goal_sole", MAX_TYPES),
-        ("vp", MAX_TYPES),
+        ("next", data.MAX_SPACES * data.MAX_ARROWS),
+        ("next_n", data.MAX_SPACES),
+        ("prev", data.MAX_SPACES * data.MAX_ARROWS),
+        ("prev_n", data.MAX_SPACES),
+        ("poi", data.MAX_SPACES),
+        ("start_space", data.NUM_PARTY_COLORS),  # space of P1..P4
+        ("gate_access", data.MAX_GATES),
+        ("gate_start", data.MAX_GATES),          # 0..3 for G1..G4, -1 neutral gate
+        *((column, data.MAX_TYPES) for column in CARD_COLUMNS),
     ]
 )
 P_NUM_PLAYERS = PARAMS.offset("num_players")
