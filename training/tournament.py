@@ -30,14 +30,14 @@ from transit_gym.agents.registry import is_jit_spec, play_specs
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 from transit_gym.training.runs.backends import (
-    WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings, data_file_settings, load_csv
-from transit_gym.training.runs.options import add_run_arguments
+from transit_gym.training.runs.options import add_run_arguments, check_counts
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import agent_fingerprints, check_agents, load_agent
 from transit_gym.training.stats import elo_ratings, seat_wins, wilson_interval
@@ -245,10 +245,7 @@ def check_arguments(game: str, players: int | None, specs: list[str], games: int
     """The player count and ``--games-for`` of a command line's tournament, after checking
     the game, counts, seed and agents (``ConfigError`` naming what is wrong)."""
     cls, players = game_for_cli(game, players)
-    if games < 1:
-        raise ConfigError(f"--games must be positive, got {games}")
-    if seed < 0:
-        raise ConfigError(f"--seed must be non-negative, got {seed}")
+    check_counts(seed, games=games)
     games_for = parse_games_for(games_for_items)
     unknown = sorted(set(games_for) - set(specs))
     if unknown:
@@ -286,14 +283,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             check_out(args.out)   # before the games, not after them
     except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
         parser.error(str(exc))
-    try:
+    # too few or repeated agents, other settings in --out, Ray
+    with tool_errors(parser, ConfigError):
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
                                 progress=not args.quiet, out=args.out, games_for=games_for)
-    except ConfigError as exc:  # too few or repeated agents, other settings in --out, Ray
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     text = markdown(report)
     print(text)
     if args.out:

@@ -36,7 +36,8 @@ from transit_gym.benchmarks.speed.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
-from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.backends import check_backend, check_out
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import check_settings
 from transit_gym.training.runs.specs import is_checkpoint_spec, is_network_spec
 from transit_gym.training.tool_parser import ToolParser
@@ -267,14 +268,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         import torch
 
         torch.set_num_threads(1)   # one core: the ladder's CPU times are one thread's
-    try:
+    with tool_errors(parser, ConfigError):   # --games-dir holds other settings' games
         report = run_ladder(args.game, players, args.agents, args.games, args.seed,
                             games_for, args.cpu_moves, args.workers, not args.quiet,
                             args.games_dir, args.stored_only)
-    except ConfigError as exc:   # --games-dir holds a tournament with other settings
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     command = "transit-gym ladder " + " ".join(
         argv if argv is not None else sys.argv[1:])
     text = markdown(report, command)
