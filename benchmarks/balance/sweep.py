@@ -54,6 +54,7 @@ from transit_gym.training.runs.specs import (
     load_agent,
     parse_agents,
 )
+from transit_gym.training.runs.tasks import TaskGame
 from transit_gym.training.tool_parser import ToolParser
 
 CHUNK = 200
@@ -63,12 +64,9 @@ PYTHON_CHUNK = 10
 
 
 @dataclass(frozen=True)
-class Chunk:
+class Chunk(TaskGame):
     """Games ``first .. first + count - 1`` of one set: one task for a worker."""
 
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
     agents: tuple[str, ...]
     seed: int
     set_name: str

@@ -41,7 +41,12 @@ from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import check_settings
 from transit_gym.training.runs.specs import is_checkpoint_spec, is_network_spec
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.tournament import check_arguments, run_tournament, tournament_settings
+from transit_gym.training.tournament import (
+    add_pair_arguments,
+    check_arguments,
+    run_tournament,
+    tournament_settings,
+)
 
 SEE_DOCS = "see docs"
 
@@ -229,13 +234,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym ladder --game loose_caboose --agents random "
                                 "rule_based --games 20 --out ladder.md")
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--agents", nargs="+", required=True,
-                        help="agent specs, as training.tournament takes them")
-    parser.add_argument("--games", type=int, default=200, help="games a pair")
-    parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
-                        help="games for every pair holding agent SPEC, e.g. mcts:1000=40")
+    add_pair_arguments(parser, {"required": True,
+                                "help": "agent specs, as training.tournament takes them"},
+                       "games a pair", "games for every pair holding agent SPEC, e.g. "
+                                       "mcts:1000=40")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpu-moves", type=int, default=30,
                         help="positions timed for CPU per move")
