@@ -284,14 +284,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     add_run_arguments(parser, out_help="folder for settings.json, games.csv (resumable) "
                                        "and report.md/json")
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):  # ConfigError, DataFileError: bad arguments or files
         players, games_for = check_arguments(args.game, args.players, args.agents, args.games,
                                              args.seed, args.games_for)
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them
-    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
-        parser.error(str(exc))
     # too few or repeated agents, other settings in --out, Ray
     with tool_errors(parser, ConfigError):
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,

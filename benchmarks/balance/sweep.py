@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):  # ConfigError, DataFileError: bad arguments or files
         cls, players = game_for_cli(args.game, args.players)
         check_counts(args.seed, games=args.games)
         base: dict[str, Any] = {}
@@ -250,8 +250,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
         check_out(out)
-    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
-        parser.error(str(exc))
     with tool_errors(parser, ConfigError):  # a damaged games.csv, Ray not starting
         summary = run_sweep(sweep, out, workers=args.workers, ray_address=args.ray,
                             plots=not args.no_plots, progress=not args.quiet)

@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "shows its count; pairs without games say 'not played')")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):   # ConfigError: bad game, agent, count or file
         if args.stored_only and args.games_dir is None:
             raise ConfigError("--stored-only rates the games of --games-dir: give it")
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
@@ -264,8 +264,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         paths = out_paths(args.out) if args.out is not None else None
         if args.games_dir is not None:
             check_out(args.games_dir)
-    except ValueError as exc:   # ConfigError: bad game, agent, count or file
-        parser.error(str(exc))
     if any(spec == "ppo" or is_checkpoint_spec(spec) for spec in args.agents):
         import torch
 
