@@ -1,19 +1,15 @@
-"""The rule-based policy kernel of each game (``agents/rule_based/<game>.py``), by name:
-what the built-in agents and the search's rollouts play with."""
+"""The rule-based policy kernel of each game, by name: ``agents/rule_based/<game>.py`` for
+every game of the catalog; what the built-in agents and the search's rollouts play with."""
 
 from __future__ import annotations
 
 import importlib
 
+from transit_gym.envs.core.catalog import GAMES
 from transit_gym.envs.core.errors import ConfigError
 
-POLICY_MODULES = {
-    "loose_caboose": "transit_gym.agents.rule_based.loose_caboose",
-    "automobiles": "transit_gym.agents.rule_based.automobiles",
-    "automobile": "transit_gym.agents.rule_based.automobile",
-    "planes": "transit_gym.agents.rule_based.planes",
-    "automobiles_season": "transit_gym.agents.rule_based.automobiles_season",   # Racing Season
-}
+#: game name -> the module of its rule-based policy kernel
+POLICY_MODULES = {name: f"transit_gym.agents.rule_based.{name}" for name in GAMES}
 
 
 def policy_kernel(game_name: str):

@@ -56,6 +56,7 @@ from transit_gym.training.runs.folder import differences, refuse
 from transit_gym.training.runs.options import parse_options
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.seeds import derive
+from transit_gym.training.runs.tasks import TaskGame
 from transit_gym.training.tool_parser import ToolParser
 
 #: settings that may change between a run and its resumption
@@ -96,12 +97,9 @@ class ExitSettings:
 
 
 @dataclass(frozen=True)
-class GameTask:
+class GameTask(TaskGame):
     """One self-play game: the network (as arrays) and its seed."""
 
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
     record_json: str
     weights: np.ndarray
     simulations: int
@@ -113,12 +111,9 @@ class GameTask:
 
 
 @dataclass(frozen=True)
-class TeacherTask:
+class TeacherTask(TaskGame):
     """One game played by the teacher at every seat, and its seed."""
 
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
     teacher: str
     seed: int
 
@@ -157,7 +152,7 @@ def self_play_game(task: GameTask) -> dict[str, np.ndarray]:
     """Samples of one self-play game: ``obs``, ``mask``, ``policy``, ``value``."""
     from transit_gym.agents.search.net_mcts import NetSearchAgent
 
-    game = cached_game(task.game, task.players, task.options)
+    game = task.build()
     net = Network(NetworkRecord.from_json(task.record_json), task.weights)
     agent = NetSearchAgent(game, net, simulations=task.simulations, c_puct=task.c_puct,
                            root_noise=task.root_noise, seed=task.seed)
@@ -193,7 +188,7 @@ def teacher_game(task: TeacherTask) -> dict[str, np.ndarray]:
     (a search teacher's root visit distribution, else its chosen action) and ``value``."""
     from transit_gym.agents.registry import make_agent
 
-    game = cached_game(task.game, task.players, task.options)
+    game = task.build()
     agent = make_agent(task.teacher, game, seed=task.seed)
     return _sampled_game(game, Sampler(game, lambda state, player, mask: teacher_target(
         agent, state, player, mask)), task.seed)

@@ -24,18 +24,15 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.learned.network import Network, NetworkRecord
-from transit_gym.envs.registry import cached_game
 from transit_gym.training.exit_samples import Decisions, teacher_target
 from transit_gym.training.runs.seating import play_seated
+from transit_gym.training.runs.tasks import TaskGame
 
 
 @dataclass(frozen=True)
-class DaggerTask:
+class DaggerTask(TaskGame):
     """One game played by the network at every seat and labelled by the teacher."""
 
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
     record_json: str
     weights: np.ndarray
     teacher: str
@@ -49,7 +46,7 @@ def dagger_game(task: DaggerTask) -> dict[str, np.ndarray]:
     from transit_gym.agents.learned.net_agent import NetAgent
     from transit_gym.agents.registry import make_agent
 
-    game = cached_game(task.game, task.players, task.options)
+    game = task.build()
     player_agent = NetAgent(game, Network(NetworkRecord.from_json(task.record_json),
                                           task.weights))
     teacher = make_agent(task.teacher, game, seed=task.seed)

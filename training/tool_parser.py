@@ -65,6 +65,25 @@ class ToolParser(argparse.ArgumentParser):
             self.error("; ".join(self._unknown_message(flag) for flag in unknown))
         return super().parse_args(args, namespace)
 
+    def add_games(self, what: str = "") -> None:
+        """``--games [GAME ...]``: the games a tool works on (``what``: what it does with
+        them, for the help), every installed game by default (:meth:`installed_games`)."""
+        default = "default: every installed game"
+        self.add_argument("--games", nargs="*", default=None,
+                          help=f"{what} ({default})" if what else default)
+
+    def installed_games(self, names: Sequence[str] | None) -> list[str]:
+        """``--games``' ``names`` (every installed game when none); a usage error naming
+        those not installed."""
+        from transit_gym.envs.registry import available_games
+
+        known = available_games()
+        games = list(names) if names else known
+        unknown = [g for g in games if g not in known]
+        if unknown:
+            self.error(f"unknown or uninstalled games {unknown}; available: {known}")
+        return games
+
     def unknown_flags(self, args: Sequence[str]) -> list[str]:
         """The flags of ``args`` (before a ``--``) that name no option of this parser."""
         unknown = []

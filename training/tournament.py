@@ -18,6 +18,7 @@ recorded game and observation layout) before any game too.
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass
 from itertools import combinations
@@ -28,18 +29,19 @@ import numpy as np
 
 from transit_gym.agents.registry import is_jit_spec, play_specs
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
+from transit_gym.envs.registry import game_class, game_for_cli, options_key
 from transit_gym.training.runs.backends import (
-    WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings, data_file_settings, load_csv
-from transit_gym.training.runs.options import add_run_arguments
+from transit_gym.training.runs.options import add_run_arguments, check_counts
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import agent_fingerprints, check_agents, load_agent
+from transit_gym.training.runs.tasks import TaskGame
 from transit_gym.training.stats import elo_ratings, seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
@@ -47,10 +49,9 @@ CHUNK = 100
 
 
 @dataclass(frozen=True)
-class PairChunk:
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
+class PairChunk(TaskGame):
+    """Games ``first .. first + count - 1`` between agents ``specs[a]`` and ``specs[b]``."""
+
     a: int
     b: int
     specs: tuple[str, ...]
@@ -66,7 +67,7 @@ def seating(players: int, game_index: int) -> list[int]:
 
 def play_pair(chunk: PairChunk) -> list[tuple[int, int, int, float]]:
     """Results ``(a, b, game, score of a)`` of one chunk of games between agents a and b."""
-    game = cached_game(chunk.game, chunk.players, chunk.options)
+    game = chunk.build()
     spec_a, spec_b = chunk.specs[chunk.a], chunk.specs[chunk.b]
     results = []
     if is_jit_spec(spec_a) and is_jit_spec(spec_b):   # built-in and tuned: inside numba
@@ -245,10 +246,7 @@ def check_arguments(game: str, players: int | None, specs: list[str], games: int
     """The player count and ``--games-for`` of a command line's tournament, after checking
     the game, counts, seed and agents (``ConfigError`` naming what is wrong)."""
     cls, players = game_for_cli(game, players)
-    if games < 1:
-        raise ConfigError(f"--games must be positive, got {games}")
-    if seed < 0:
-        raise ConfigError(f"--seed must be non-negative, got {seed}")
+    check_counts(seed, games=games)
     games_for = parse_games_for(games_for_items)
     unknown = sorted(set(games_for) - set(specs))
     if unknown:
@@ -258,42 +256,45 @@ def check_arguments(game: str, players: int | None, specs: list[str], games: int
     return players, games_for
 
 
+def add_pair_arguments(parser: argparse.ArgumentParser, agents: dict[str, Any],
+                       games_help: str, games_for_help: str) -> None:
+    """The flags of a tool that plays every pair of agents: ``--game``, ``--players``,
+    ``--agents`` (``agents``: its default or ``required``, and its help), ``--games`` (a
+    pair's) and ``--games-for``."""
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--agents", nargs="+", **agents)
+    parser.add_argument("--games", type=int, default=200, help=games_help)
+    parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
+                        help=games_for_help)
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym tournament --game planes --agents random rule_based "
                                 "--games 100")
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--agents", nargs="+", default=["random", "rule_based"],
-                        help="random, rule_based, mcts (information-set MCTS, default "
-                             "budget), mcts:N (N simulations a move), ppo (the game's shipped "
-                             "checkpoint), tuned (shipped parameter vector), tuned:FILE "
-                             "(a vector saved by transit-gym tune), or MaskablePPO "
-                             "checkpoint "
-                             "paths")
-    parser.add_argument("--games", type=int, default=200, help="games per pair")
-    parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
-                        help="fewer (or more) games for every pair holding agent SPEC, e.g. "
-                             "mcts:1000=40 (the smallest applies when both agents have one)")
+    add_pair_arguments(
+        parser, {"default": ["random", "rule_based"],
+                 "help": "random, rule_based, mcts (information-set MCTS, default budget), "
+                         "mcts:N (N simulations a move), ppo (the game's shipped checkpoint), "
+                         "tuned (shipped parameter vector), tuned:FILE (a vector saved by "
+                         "transit-gym tune), or MaskablePPO checkpoint paths"},
+        "games per pair", "fewer (or more) games for every pair holding agent SPEC, e.g. "
+                          "mcts:1000=40 (the smallest applies when both agents have one)")
     add_run_arguments(parser, out_help="folder for settings.json, games.csv (resumable) "
                                        "and report.md/json")
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):  # ConfigError, DataFileError: bad arguments or files
         players, games_for = check_arguments(args.game, args.players, args.agents, args.games,
                                              args.seed, args.games_for)
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them
-    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
-        parser.error(str(exc))
-    try:
+    # too few or repeated agents, other settings in --out, Ray
+    with tool_errors(parser, ConfigError):
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
                                 workers=args.workers, ray_address=args.ray,
                                 progress=not args.quiet, out=args.out, games_for=games_for)
-    except ConfigError as exc:  # too few or repeated agents, other settings in --out, Ray
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     text = markdown(report)
     print(text)
     if args.out:

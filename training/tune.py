@@ -40,6 +40,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -571,27 +572,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if args.season:
         return _main_season(parser, args, settings, *season)
-    _refuse(parser, args.out, settings)
-    name = market_name(markets, args.players)
-    path = args.out / f"{name}.json"
-    if path.is_file():
-        cached = tv.load(path)
-        print(f"cached: {path} (vs rule_based: {cached.meta.get('eval_vs_rule_based')})")
-        return 0
-    _keep(args.out, settings)
-    if not args.quiet:
-        print(f"tuning {name}: {len(markets)} market(s), {args.players} players, "
-              f"{settings.generations} generations of CMA-ES, {args.workers} workers "
-              f"(compiling the kernels first if needed)", file=sys.stderr)
-    vector, log = tune(markets, args.players, settings, args.workers, show=not args.quiet)
-    vector.save(path)
-    (args.out / f"{name}.log.json").write_text(json.dumps(log, indent=0) + "\n")
-    ev = vector.meta["eval_vs_rule_based"]
-    print(f"{path}: {ev['score']:.1%} vs rule_based over {ev['games']} games "
-          f"[{ev['low']:.1%}, {ev['high']:.1%}], tuned in {vector.meta['tuning_seconds']} s "
-          f"({vector.meta['generations_run']} generations, stopped by "
-          f"{vector.meta['stopped_by']})")
-    return 0
+    return _tune_cached(parser, args, settings, market_name(markets, args.players),
+                        f"{len(markets)} market(s)", RACE_REPORT,
+                        lambda: tune(markets, args.players, settings, args.workers,
+                                     show=not args.quiet))
 
 
 def _season_setup(args: argparse.Namespace) -> tuple[dict[str, Any], np.ndarray, str]:
@@ -613,26 +597,51 @@ def _main_season(parser: argparse.ArgumentParser, args: argparse.Namespace,
                  settings: Settings, options: dict[str, Any], base: np.ndarray,
                  races: str) -> int:
     """``--season``: tune (or load from the cache) the sponsor entries."""
-    _refuse(parser, args.out, settings)
     name = season_market_name(options, args.players, races)
+    return _tune_cached(parser, args, settings, name, "sponsor entries", SEASON_REPORT,
+                        lambda: tune_season(base, races, options, args.players, settings,
+                                            args.workers, show=not args.quiet))
+
+
+@dataclass(frozen=True)
+class Report:
+    """How a tuned vector's evaluation is printed: its ``meta`` key, the rival named when
+    it is loaded from the cache and when it is fresh, the unit of its games."""
+
+    key: str
+    cached_rival: str
+    rival: str
+    unit: str
+
+
+RACE_REPORT = Report("eval_vs_rule_based", "rule_based", "rule_based", "games")
+SEASON_REPORT = Report("eval_vs_rule_based_sponsors", "rule-based sponsors",
+                       "rule-based sponsor choices", "seasons")
+
+
+def _tune_cached(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                 settings: Settings, name: str, what: str, report: Report,
+                 run: Callable[[], tuple[tv.TunedVector, Any]]) -> int:
+    """Vector ``name`` of ``--out``: loaded when tuned before, else tuned by ``run`` (``what``:
+    the entries or markets tuned, for the progress line) and saved with its log; either way
+    its evaluation printed."""
+    _refuse(parser, args.out, settings)
     path = args.out / f"{name}.json"
     if path.is_file():
         cached = tv.load(path)
-        print(f"cached: {path} (vs rule-based sponsors: "
-              f"{cached.meta.get('eval_vs_rule_based_sponsors')})")
+        print(f"cached: {path} (vs {report.cached_rival}: {cached.meta.get(report.key)})")
         return 0
     _keep(args.out, settings)
     if not args.quiet:
-        print(f"tuning {name}: sponsor entries, {args.players} players, "
+        print(f"tuning {name}: {what}, {args.players} players, "
               f"{settings.generations} generations of CMA-ES, {args.workers} workers "
               f"(compiling the kernels first if needed)", file=sys.stderr)
-    vector, log = tune_season(base, races, options, args.players, settings, args.workers,
-                              show=not args.quiet)
+    vector, log = run()
     vector.save(path)
     (args.out / f"{name}.log.json").write_text(json.dumps(log, indent=0) + "\n")
-    ev = vector.meta["eval_vs_rule_based_sponsors"]
-    print(f"{path}: {ev['score']:.1%} vs rule-based sponsor choices over {ev['games']} "
-          f"seasons [{ev['low']:.1%}, {ev['high']:.1%}], tuned in "
-          f"{vector.meta['tuning_seconds']} s ({vector.meta['generations_run']} generations, "
-          f"stopped by {vector.meta['stopped_by']})")
+    ev = vector.meta[report.key]
+    print(f"{path}: {ev['score']:.1%} vs {report.rival} over {ev['games']} {report.unit} "
+          f"[{ev['low']:.1%}, {ev['high']:.1%}], tuned in {vector.meta['tuning_seconds']} s "
+          f"({vector.meta['generations_run']} generations, stopped by "
+          f"{vector.meta['stopped_by']})")
     return 0

@@ -40,7 +40,7 @@ import numpy as np
 
 from transit_gym.envs import _numba_cache
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.registry import available_games, env_module
+from transit_gym.envs.registry import env_module
 from transit_gym.training import kernel_cache
 from transit_gym.training.tool_parser import ToolParser
 
@@ -272,8 +272,7 @@ class _BarQueue:
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym warmup --games loose_caboose --demo")
-    parser.add_argument("--games", nargs="*", default=None,
-                        help="games to compile (default: every installed game)")
+    parser.add_games("games to compile")
     parser.add_argument("--demo", action="store_true",
                         help="only what `make demo` uses (AEC env, text table, rule-based "
                              "agents); the rest compiles on first use")
@@ -286,11 +285,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                         help="first put the kernels of FILE into this install's cache (it "
                              "must match this Python, numba, numpy and CPU)")
     args = parser.parse_args(argv)
-    known = available_games()
-    games = args.games if args.games else known
-    unknown = [g for g in games if g not in known]
-    if unknown:
-        parser.error(f"unknown or uninstalled games {unknown}; available: {known}")
+    games = parser.installed_games(args.games)
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.unpack:

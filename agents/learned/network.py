@@ -118,6 +118,22 @@ def bounds_scaling(game: Game) -> tuple[np.ndarray, np.ndarray]:
 
 
 @nb.njit(cache=True)
+def _dense(w: np.ndarray, o: int, width: int, out: int, x: np.ndarray, y: np.ndarray,
+           relu: bool) -> int:
+    """One layer whose ``W[out, width]`` (row-major) and ``b[out]`` start at ``w[o]``:
+    ``y[:out] = W @ x[:width] + b`` (ReLU'd when ``relu``); returns the next layer's
+    offset."""
+    bias = o + out * width
+    for j in range(out):
+        acc = w[bias + j]
+        row = o + j * width
+        for i in range(width):
+            acc += w[row + i] * x[i]
+        y[j] = (acc if acc > 0.0 else 0.0) if relu else acc
+    return bias + out
+
+
+@nb.njit(cache=True)
 def forward(w: np.ndarray, sizes: np.ndarray, x: np.ndarray, logits: np.ndarray,
             scratch: np.ndarray) -> float:
     """Logits into ``logits`` and the value (returned) of one observation ``x``.
@@ -133,25 +149,10 @@ def forward(w: np.ndarray, sizes: np.ndarray, x: np.ndarray, logits: np.ndarray,
     n_layers = sizes.shape[0]
     for layer in range(1, n_layers - 1):
         out = sizes[layer]
-        bias = o + out * width
-        for j in range(out):
-            acc = w[bias + j]
-            row = o + j * width
-            for i in range(width):
-                acc += w[row + i] * cur[i]
-            nxt[j] = acc if acc > 0.0 else 0.0
-        o = bias + out
+        o = _dense(w, o, width, out, cur, nxt, True)
         cur, nxt = nxt, cur
         width = out
-    actions = sizes[n_layers - 1]
-    bias = o + actions * width
-    for j in range(actions):
-        acc = w[bias + j]
-        row = o + j * width
-        for i in range(width):
-            acc += w[row + i] * cur[i]
-        logits[j] = acc
-    o = bias + actions
+    o = _dense(w, o, width, sizes[n_layers - 1], cur, logits, False)
     acc = w[o + width]
     for i in range(width):
         acc += w[o + i] * cur[i]

@@ -29,64 +29,25 @@ from transit_gym.envs.automobiles.data import (
 
 PIT_STOP_WEAR = 4     # wear cubes in hand that make a pit stop worth a turn
 
-# how much the agent values keeping a cube of each effect; gears by colour in GEAR_KEEP
-EFFECT_KEEP = np.array([
-    0,   # gear (by colour)
-    -5,  # wear
-    2,   # car chief
-    2,   # engineer
-    1,   # manager
-    2,   # mechanic
-    4,   # crew chief
-    4,   # pit captain
-    4,   # pit crew
-    3,   # pit team
-    3,   # aerodynamics
-    3,   # steering
-    3,   # suspension
-    2,   # tires
-    1,   # boost
-    4,   # gearbox
-    2,   # nitro
-    5,   # turbo
-    4,   # diesel
-    4,   # hybrid
-    4,   # rotary
-    2,   # supercharged
-], dtype=np.int64)
-GEAR_KEEP = np.array([1, 2, 4, 5], dtype=np.int64)
-# how much the agent wants to buy one (0: never); whites are never bought
-EFFECT_BUY = np.array([
-    0, 0, 2, 1, 0, 1, 4, 4, 4, 3, 3, 3, 3, 2, 1, 4, 1, 5, 4, 4, 4, 1,
-], dtype=np.int64)
-GEAR_BUY = np.array([0, 2, 4, 5], dtype=np.int64)
-
-# activation order: lower goes first (99: kept as money, never activated)
-EFFECT_ORDER = np.array([
-    50,  # gear (by colour: GEAR_ORDER)
-    99,  # wear
-    10,  # car chief
-    12,  # engineer
-    99,  # manager
-    11,  # mechanic
-    5,   # crew chief
-    6,   # pit captain
-    7,   # pit crew
-    8,   # pit team
-    20,  # aerodynamics
-    30,  # steering
-    32,  # suspension
-    33,  # tires
-    99,  # boost
-    31,  # gearbox
-    15,  # nitro
-    29,  # turbo
-    28,  # diesel
-    27,  # hybrid
-    26,  # rotary
-    14,  # supercharged
-], dtype=np.int64)
-GEAR_ORDER = np.array([58, 56, 54, 52], dtype=np.int64)
+# each base effect's (keep, buy, activation order), in effect order: how much the agent
+# values keeping a cube of it, how much it wants to buy one (0: never; whites are never
+# bought), and when it activates it (lower goes first; 99: kept as money, never activated);
+# the market cards by type, four a type (data.toml's order)
+BASE_VALUES = (
+    (0, 0, 50), (-5, 0, 99),   # gear (by colour: GEAR_VALUES), wear
+    # Garage: car chief, engineer, manager, mechanic
+    (2, 2, 10), (2, 1, 12), (1, 0, 99), (2, 1, 11),
+    # Pit: crew chief, pit captain, pit crew, pit team
+    (4, 4, 5), (4, 4, 6), (4, 4, 7), (3, 3, 8),
+    # Handling: aerodynamics, steering, suspension, tires
+    (3, 3, 20), (3, 3, 30), (3, 3, 32), (2, 2, 33),
+    # Performance: boost, gearbox, nitro, turbo
+    (1, 1, 99), (4, 4, 31), (2, 1, 15), (5, 5, 29),
+    # Engine: diesel, hybrid, rotary, supercharged
+    (4, 4, 28), (4, 4, 27), (4, 4, 26), (2, 1, 14),
+)
+#: a gear cube's (keep, buy, activation order) by colour, white (never bought) first
+GEAR_VALUES = ((1, 0, 58), (2, 2, 56), (4, 4, 54), (5, 5, 52))
 
 # ----- Racing Season cards: (keep, buy, activation order) per effect -----------------------
 #: delayed cards: Adrenaline after every gear (its choice then knows the cubes placed),
@@ -154,11 +115,11 @@ def effect_values(effect: int) -> tuple[int, int, int]:
     for table in (DELAYED_VALUES, PILE_VALUES, MOVE_CARD_VALUES):
         if effect in table:
             return table[effect]
-    if effect < EFFECT_KEEP.shape[0]:
-        return int(EFFECT_KEEP[effect]), int(EFFECT_BUY[effect]), int(EFFECT_ORDER[effect])
+    if effect < len(BASE_VALUES):
+        return BASE_VALUES[effect]
     return NOT_KNOWN_VALUES
 
 
 def gear_values(colour: int) -> tuple[int, int, int]:
     """(keep, buy, activation order) of a gear cube of colour ``colour``."""
-    return int(GEAR_KEEP[colour]), int(GEAR_BUY[colour]), int(GEAR_ORDER[colour])
+    return GEAR_VALUES[colour]

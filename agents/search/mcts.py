@@ -191,23 +191,23 @@ def check_config(config: SearchConfig, time_limit: float | None) -> None:
     if config.rollout not in ROLLOUTS:
         raise ConfigError(f"unknown rollout policy {config.rollout!r}; known: "
                           f"{sorted(ROLLOUTS)}")
-    horizon = config.horizon
-    if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int)
-                                or horizon < 0):
-        raise ConfigError(f"horizon must be None (play to the end) or an integer >= 0, got "
-                          f"{horizon!r}")
+    _check_optional_int("horizon", config.horizon, 0, "play to the end")
     if not config.prior >= 0:
         raise ConfigError(f"prior must be >= 0, got {config.prior!r}")
     for name in ("prior_budget", "horizon_budget", "horizon_cap"):
-        budget = getattr(config, name)
-        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                                   or budget < 1):
-            raise ConfigError(f"{name} must be None (off) or an integer >= 1, got "
-                              f"{budget!r}")
+        _check_optional_int(name, getattr(config, name), 1, "off")
     if not config.exploration >= 0:
         raise ConfigError(f"exploration must be >= 0, got {config.exploration!r}")
     if not 0 <= config.epsilon <= 1:
         raise ConfigError(f"epsilon must be in [0, 1], got {config.epsilon!r}")
+
+
+def _check_optional_int(name: str, value: Any, least: int, none: str) -> None:
+    """``ConfigError`` unless ``value`` is None (meaning ``none``) or an integer >= ``least``."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < least):
+        raise ConfigError(f"{name} must be None ({none}) or an integer >= {least}, got "
+                          f"{value!r}")
 
 
 class MCTSAgent(Agent):

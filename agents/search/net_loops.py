@@ -1,6 +1,6 @@
 """Templates of the network-guided IS-MCTS loop (plain Python, not jitted).
 
-Like :mod:`transit_gym.agents.mcts_loops`, these are copied per game by
+Like :mod:`transit_gym.agents.search.loops`, these are copied per game by
 :func:`transit_gym.envs.core.fused.jit_templates` with that game's kernels as globals
 (``legal_mask``, ``apply``, ``current_player``, ``rewards``, ``observe``, ``determinize``)
 and jitted with ``cache=True``.
@@ -23,8 +23,11 @@ import math
 import numpy as np
 
 from transit_gym.agents.learned.network import forward
+from transit_gym.agents.search.loops import child  # a template of this module too
 from transit_gym.envs.core.restrict import apply_forbidden
 
+# tree arrays: the columns of ``loops`` (``child`` reads FIRST, ACTION, NEXT), EXPANDED
+# where ``loops`` has HINT
 PARENT, ACTION, MOVER, FIRST, NEXT, EXPANDED = 0, 1, 2, 3, 4, 5
 INT_FIELDS = 6
 VISITS, AVAIL, VALUE = 0, 1, 2
@@ -33,16 +36,7 @@ FLOAT_FIELDS = 3
 # bound per game by ``jit_templates`` (placeholders here: calling a template raises)
 legal_mask = apply = current_player = rewards = observe = determinize = None
 #: the templates, in the order they are bound
-TEMPLATES = ("find_child", "evaluate_node", "select", "net_simulate")
-
-
-def find_child(ints, node, action):
-    c = ints[node, FIRST]
-    while c >= 0:
-        if ints[c, ACTION] == action:
-            return c
-        c = ints[c, NEXT]
-    return -1
+TEMPLATES = ("child", "evaluate_node", "select", "net_simulate")
 
 
 def evaluate_node(s, p, player, n_players, obs, w, sizes, logits, scratch, reward):
@@ -74,7 +68,7 @@ def select(ints, floats, logits, node, mask, n_actions, c_puct):
         if not mask[a]:
             continue
         prior = math.exp(logits[node, a] - top) / total
-        c = find_child(ints, node, a)
+        c = child(ints, node, a)
         if c >= 0:
             floats[c, AVAIL] += 1.0
             v = floats[c, VISITS]
@@ -120,7 +114,7 @@ def net_simulate(root, p, seat, ints, floats, logits, n_nodes, n_sims, c_puct, r
             legal_mask(s, p, mask)
             apply_forbidden(mask, forbidden, player)
             a = select(ints, floats, logits, node, mask, n_actions, c_puct)
-            c = find_child(ints, node, a)
+            c = child(ints, node, a)
             if c < 0:
                 if n_nodes >= capacity:   # tree full: value of this position, no new node
                     apply(s, p, a)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from transit_gym.benchmarks.balance import figures
 from transit_gym.training.stats import balance, bootstrap_interval, seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
@@ -258,11 +259,7 @@ def markdown(sweep, summary: dict[str, Any]) -> str:
 
 def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path) -> list[Path]:
     """Seat win rates with intervals per set, and race-length distributions (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = figures.pyplot()
     sets = summary["sets"]
     names = summary["ranking"]
     players = summary["players"]
@@ -283,11 +280,7 @@ def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(f"{summary['game']}: seat win rates by set ({players} players)")
     ax.legend(fontsize=8, ncol=min(players + 1, 6))
-    fig.tight_layout()
-    path = out / "seat_win_rates.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+    written.append(figures.save(fig, out / "seat_win_rates.png", 110))
     key = "rounds" if rows and "rounds" in rows[0] else "decisions"
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(names)), 4.5))
     data = [[float(r[key]) for r in rows if r["set"] == n] for n in names]
@@ -295,11 +288,7 @@ def plots(sweep, rows: list[dict[str, Any]], summary: dict[str, Any], out: Path)
     ax.set_xticks(np.arange(1, len(names) + 1), names, rotation=30, ha="right")
     ax.set_ylabel(f"race length ({key})")
     ax.set_title(f"{summary['game']}: race length by set")
-    fig.tight_layout()
-    path = out / "race_length.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+    written.append(figures.save(fig, out / "race_length.png", 110))
     return written
 
 

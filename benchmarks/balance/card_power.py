@@ -44,18 +44,19 @@ from typing import Any
 import numpy as np
 
 from transit_gym.agents.registry import is_jit_spec
+from transit_gym.benchmarks.balance import figures
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.restrict import forbid
 from transit_gym.envs.registry import cached_game, game_class, options_key
 from transit_gym.training.runs.backends import (
-    WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings
-from transit_gym.training.runs.options import add_run_arguments, parse_options
+from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
 from transit_gym.training.runs.seating import play_seated, restrict_agents
 from transit_gym.training.runs.specs import load_agent, parse_agents
 from transit_gym.training.stats import seat_wins, wilson_interval
@@ -564,11 +565,7 @@ def write_table(summary: dict[str, Any], path: Path) -> None:
 
 def plot(summary: dict[str, Any], out: Path) -> list[Path]:
     """One PNG per kind: score rate with its interval per item, the fair share marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = figures.pyplot()
     written = []
     for kind, table in summary["kinds"].items():
         if not table:
@@ -586,11 +583,7 @@ def plot(summary: dict[str, Any], out: Path) -> list[Path]:
         ax.set_xlabel(f"score rate of the {who} seat (95% Wilson interval)")
         ax.set_title(PLOT_TITLES.get(kind, KIND_TITLES[kind]), fontsize=10)
         ax.legend(loc="lower right")
-        fig.tight_layout()
-        path = out / f"power_{kind}.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        written.append(path)
+        written.append(figures.save(fig, out / f"power_{kind}.png", 100))
     return written
 
 
@@ -631,11 +624,7 @@ def parse_settings(args: argparse.Namespace) -> Settings:
         raise ConfigError(f"--kinds must list some of {list(KINDS)}, got {args.kinds!r}")
     if args.players < 2 or args.players > 5:
         raise ConfigError(f"--players must be 2..5, got {args.players}")
-    for name in ("games", "markets"):
-        if getattr(args, name) < 1:
-            raise ConfigError(f"--{name} must be positive, got {getattr(args, name)}")
-    if args.seed < 0:
-        raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+    check_counts(args.seed, games=args.games, markets=args.markets)
     agent = parse_agents(args.agents, args.players)
     if len(set(agent)) != 1:
         raise ConfigError(f"--agents: restricted play compares one agent with itself; got "
@@ -659,7 +648,7 @@ def parse_settings(args: argparse.Namespace) -> Settings:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):   # ConfigError, DataFileError, ForbiddenError
         settings = parse_settings(args)
         make_plan(settings)   # items, pool and options valid?
         check_backend(args.workers, args.ray)
@@ -667,10 +656,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         check_out(out)
         summary = run(settings, out, workers=args.workers, ray_address=args.ray,
                       plots=not args.no_plots, progress=not args.quiet)
-    except ValueError as exc:   # ConfigError, DataFileError, ForbiddenError
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     print(markdown(summary))
     print(f"written: {out}/power.md, power.csv, power.json, games.csv"
           + ("" if args.no_plots else ", power_<kind>.png"), file=sys.stderr)

@@ -47,17 +47,19 @@ from typing import Any
 
 import numpy as np
 
+from transit_gym.benchmarks.balance import figures
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles.data import CARD_COLOURS, EFFECTS, GEARS, WEAR
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 from transit_gym.training.runs.backends import (
-    WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings, load_csv
+from transit_gym.training.runs.options import check_counts
 from transit_gym.training.stats import Z95, seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
@@ -356,10 +358,7 @@ def make_settings(players: list[int], games: int, seed: int, agent: str, deal: s
     known = catalogue()
     if not players or any(isinstance(p, bool) or not 2 <= p <= 5 for p in players):
         raise ConfigError(f"--players must list player counts in 2..5, got {players!r}")
-    if games < 1:
-        raise ConfigError(f"--games must be positive, got {games}")
-    if seed < 0:
-        raise ConfigError(f"--seed must be non-negative, got {seed}")
+    check_counts(seed, games=games)
     if deal not in DEALS:
         raise ConfigError(f"--deal must be one of {list(DEALS)}, got {deal!r}")
     if not is_jit_spec(agent):
@@ -553,11 +552,7 @@ def markdown(summary: dict[str, Any]) -> str:
 def plot(summary: dict[str, Any], path: Path) -> Path:
     """Driver 08's holder win share per variant (95% Wilson intervals), one marker per
     player count, the baseline and the fair shares marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = figures.pyplot()
     table = summary["variants"]
     players = [str(p) for p in summary["settings"]["players"]]
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(table) + 1.8))
@@ -581,10 +576,7 @@ def plot(summary: dict[str, Any], path: Path) -> Path:
     how = "drafted" if summary["settings"]["deal"] == "draft" else "dealt at random"
     ax.set_title(f"Driver {FOCUS:02d} under `{summary['settings']['agent']}`, drivers {how}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return figures.save(fig, path, 100)
 
 
 # ----- command line ------------------------------------------------------------------------
@@ -621,17 +613,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
         parser.error(f"--players must be comma-separated integers, got {args.players!r}")
     names = list(catalogue()) if args.variants == "all" else \
         [v.strip() for v in args.variants.split(",") if v.strip()]
-    try:
+    with tool_errors(parser):   # ConfigError, SettingsMismatchError, DataFileError
         settings = make_settings(players, args.games, args.seed, args.agent, args.deal,
                                  names)
         check_backend(args.workers)
         out = args.out or Path("reports") / f"{TOOL}-{args.deal}-seed{args.seed}"
         summary = run(settings, out, workers=args.workers, plots=not args.no_plots,
                       progress=not args.quiet)
-    except ValueError as exc:   # ConfigError, SettingsMismatchError, DataFileError
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     print(markdown(summary))
     print(f"written: {out}/sensitivity.md, sensitivity.json, games.csv"
           + ("" if args.no_plots else ", sensitivity.png"), file=sys.stderr)

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from transit_gym.benchmarks.balance import figures
 from transit_gym.benchmarks.balance import market_finalists as fin
 from transit_gym.benchmarks.balance import market_race as race
 from transit_gym.envs.core.errors import ConfigError
@@ -479,11 +480,7 @@ def tuned_markdown(entries: list[dict[str, Any]]) -> list[str]:
 
 def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
     """Horizontal error bars: each finalist's Balance with its 95% interval."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = figures.pyplot()
     entries = [(m, "most balanced", "tab:green") for m in summary["most_balanced"][:SHOWN]]
     entries += [(m, "least balanced", "tab:red") for m in summary["least_balanced"][:SHOWN]]
     tuned = bool(summary.get("tuning"))
@@ -512,10 +509,7 @@ def plot_finalists(summary: dict[str, Any], path: Path) -> Path:
     ax.legend(loc="center", fontsize=8)   # the ends hold the points
     ax.set_title(f"Market search finalists ({summary['settings']['players']} players, "
                  f"{', '.join(sorted(set(summary['settings']['agents'])))})")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return figures.save(fig, path, 120)
 
 
 # ----- command line -----------------------------------------------------------------------------

@@ -36,13 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from transit_gym.benchmarks.balance import balance_report, card_sets
+from transit_gym.benchmarks.balance import balance_report, card_sets, figures
 from transit_gym.benchmarks.balance.sweep import Sweep, run_sweep
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
-from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.backends import check_backend, check_out
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import load_csv
-from transit_gym.training.runs.options import add_run_arguments, parse_options
+from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
 from transit_gym.training.runs.specs import parse_agents
 from transit_gym.training.tool_parser import ToolParser
 
@@ -308,11 +309,7 @@ def markdown(result: dict[str, Any], game: str, games: int | dict[str, int],
 
 def plot(result: dict[str, Any], out: Path) -> Path:
     """Balance per set at each level with its bootstrap interval (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = figures.pyplot()
     names = list(result["sets"])
     levels = result["levels"]
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(names)), 4.5))
@@ -330,11 +327,7 @@ def plot(result: dict[str, Any], out: Path) -> Path:
     ax.set_ylabel("balance (95% bootstrap interval)")
     ax.set_title("balance by set and skill level")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = out / "skill_balance.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return figures.save(fig, out / "skill_balance.png", 110)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -364,15 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):
         cls, players = game_for_cli(args.game, args.players)
         if len(args.levels) < 3 or len(set(args.levels)) != len(args.levels):
             raise ConfigError(f"--levels needs 3 or more different agent specs, got "
                               f"{args.levels}")
-        if args.games < 1:
-            raise ConfigError(f"--games must be positive, got {args.games}")
-        if args.seed < 0:
-            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+        check_counts(args.seed, games=args.games)
         base = parse_options(args.option)
         sets = parse_set_specs(args.game, args.sets, args.seed, base)
         if len(sets) < 2:
@@ -402,10 +392,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                       progress=not args.quiet)
             rows[lv] = [r for r in load_csv(folder / "games.csv")
                         if int(r["game"]) < games[lv]]
-    except ValueError as exc:
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     result = compare_levels(args.levels, summaries, rows, players, args.bootstrap, args.seed)
     result["games"] = games
     text = markdown(result, args.game, games, args.seed)

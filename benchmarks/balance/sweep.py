@@ -34,19 +34,19 @@ from transit_gym.benchmarks.balance import balance_report, card_sets
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, game_class, game_for_cli, options_key
 from transit_gym.training.runs.backends import (
-    WorkerDiedError,
     check_backend,
     check_out,
     make_backend,
     run_with_progress,
 )
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import (
     CsvSink,
     check_settings,
     data_file_settings,
     load_csv,
 )
-from transit_gym.training.runs.options import add_run_arguments, parse_options
+from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import (
     agent_fingerprints,
@@ -54,6 +54,7 @@ from transit_gym.training.runs.specs import (
     load_agent,
     parse_agents,
 )
+from transit_gym.training.runs.tasks import TaskGame
 from transit_gym.training.tool_parser import ToolParser
 
 CHUNK = 200
@@ -63,12 +64,9 @@ PYTHON_CHUNK = 10
 
 
 @dataclass(frozen=True)
-class Chunk:
+class Chunk(TaskGame):
     """Games ``first .. first + count - 1`` of one set: one task for a worker."""
 
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
     agents: tuple[str, ...]
     seed: int
     set_name: str
@@ -235,12 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):  # ConfigError, DataFileError: bad arguments or files
         cls, players = game_for_cli(args.game, args.players)
-        if args.games < 1:
-            raise ConfigError(f"--games must be positive, got {args.games}")
-        if args.seed < 0:
-            raise ConfigError(f"--seed must be non-negative, got {args.seed}")
+        check_counts(args.seed, games=args.games)
         base: dict[str, Any] = {}
         if args.card_data:
             base["card_data"] = args.card_data
@@ -255,15 +250,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"balance-{args.game}-{players}p-seed{args.seed}"
         check_out(out)
-    except ValueError as exc:  # ConfigError, DataFileError: bad arguments or files
-        parser.error(str(exc))
-    try:
+    with tool_errors(parser, ConfigError):  # a damaged games.csv, Ray not starting
         summary = run_sweep(sweep, out, workers=args.workers, ray_address=args.ray,
                             plots=not args.no_plots, progress=not args.quiet)
-    except ConfigError as exc:  # a damaged games.csv, Ray not starting
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     print(balance_report.markdown(sweep, summary))
     print(f"written: {out}/report.md, games.csv, summary.json"
           + ("" if args.no_plots else ", seat_win_rates.png, race_length.png"), file=sys.stderr)

@@ -109,23 +109,16 @@ def report(game: str, result: dict[str, Any], top: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    from transit_gym.envs.registry import available_games
-
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym bench compile --games loose_caboose --demo --top 5")
-    parser.add_argument("--games", nargs="*", default=None,
-                        help="games to measure (default: every installed game)")
+    parser.add_games("games to measure")
     parser.add_argument("--demo", action="store_true",
                         help="only the warm-up steps `make demo` uses")
     parser.add_argument("--top", type=int, default=15,
                         help="specialisations listed per game, slowest first (default 15)")
     parser.add_argument("--out", type=Path, default=None, help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    known = available_games()
-    games = args.games or known
-    unknown = [g for g in games if g not in known]
-    if unknown:
-        parser.error(f"unknown or uninstalled games {unknown}; available: {known}")
+    games = parser.installed_games(args.games)
     if args.top < 0:
         parser.error(f"--top must be at least 0, got {args.top}")
     results = {}

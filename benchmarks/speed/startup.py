@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from transit_gym.envs.registry import available_games
 from transit_gym.training.tool_parser import ToolParser
 
 PEER = "texas_holdem_v4"
@@ -155,7 +154,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym bench startup --games loose_caboose --runs 2 "
                                 "--no-peer --out startup.json")
-    parser.add_argument("--games", nargs="*", default=None, help="default: every installed game")
+    parser.add_games()
     parser.add_argument("--runs", type=int, default=5, help="timed runs per environment")
     parser.add_argument("--cold", action="store_true", help="also measure empty-cache compiles")
     parser.add_argument("--no-peer", action="store_true", help=f"skip PettingZoo {PEER}")
@@ -163,11 +162,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    known = available_games()
-    games = args.games if args.games else known
-    unknown = [g for g in games if g not in known]
-    if unknown:
-        parser.error(f"unknown or uninstalled games {unknown}; available: {known}")
+    games = parser.installed_games(args.games)
     names = games if args.no_peer else [PEER, *games]
     results: dict[str, Any] = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),

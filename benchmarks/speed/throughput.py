@@ -31,7 +31,7 @@ from transit_gym.envs.core.batch import BatchEnv
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.core.rollout import random_rollouts
-from transit_gym.envs.registry import available_games, env_module
+from transit_gym.envs.registry import env_module
 from transit_gym.training.runs.options import parse_options
 from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.warmup import warm_up
@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym bench throughput --games loose_caboose --seconds 1 "
                                 "--no-peers --out throughput.json")
-    parser.add_argument("--games", nargs="*", default=None, help="default: every installed game")
+    parser.add_games()
     parser.add_argument("--players", type=int, default=None,
                         help="player count (default: each game's minimum)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
@@ -212,11 +212,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
-    known = available_games()
-    games = args.games if args.games else known
-    unknown = [g for g in games if g not in known]
-    if unknown:
-        parser.error(f"unknown or uninstalled games {unknown}; available: {known}")
+    games = parser.installed_games(args.games)
     try:
         options = parse_options(args.option)
         for g in games:   # a bad option is named before anything is measured

@@ -36,11 +36,17 @@ from transit_gym.benchmarks.speed.net_speed import positions
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.game import Game
 from transit_gym.envs.registry import cached_game
-from transit_gym.training.runs.backends import WorkerDiedError, check_backend, check_out
+from transit_gym.training.runs.backends import check_backend, check_out
+from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import check_settings
 from transit_gym.training.runs.specs import is_checkpoint_spec, is_network_spec
 from transit_gym.training.tool_parser import ToolParser
-from transit_gym.training.tournament import check_arguments, run_tournament, tournament_settings
+from transit_gym.training.tournament import (
+    add_pair_arguments,
+    check_arguments,
+    run_tournament,
+    tournament_settings,
+)
 
 SEE_DOCS = "see docs"
 
@@ -228,13 +234,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym ladder --game loose_caboose --agents random "
                                 "rule_based --games 20 --out ladder.md")
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--agents", nargs="+", required=True,
-                        help="agent specs, as training.tournament takes them")
-    parser.add_argument("--games", type=int, default=200, help="games a pair")
-    parser.add_argument("--games-for", nargs="+", default=None, metavar="SPEC=N",
-                        help="games for every pair holding agent SPEC, e.g. mcts:1000=40")
+    add_pair_arguments(parser, {"required": True,
+                                "help": "agent specs, as training.tournament takes them"},
+                       "games a pair", "games for every pair holding agent SPEC, e.g. "
+                                       "mcts:1000=40")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpu-moves", type=int, default=30,
                         help="positions timed for CPU per move")
@@ -248,7 +251,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "shows its count; pairs without games say 'not played')")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    try:
+    with tool_errors(parser):   # ConfigError: bad game, agent, count or file
         if args.stored_only and args.games_dir is None:
             raise ConfigError("--stored-only rates the games of --games-dir: give it")
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
@@ -261,20 +264,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         paths = out_paths(args.out) if args.out is not None else None
         if args.games_dir is not None:
             check_out(args.games_dir)
-    except ValueError as exc:   # ConfigError: bad game, agent, count or file
-        parser.error(str(exc))
     if any(spec == "ppo" or is_checkpoint_spec(spec) for spec in args.agents):
         import torch
 
         torch.set_num_threads(1)   # one core: the ladder's CPU times are one thread's
-    try:
+    with tool_errors(parser, ConfigError):   # --games-dir holds other settings' games
         report = run_ladder(args.game, players, args.agents, args.games, args.seed,
                             games_for, args.cpu_moves, args.workers, not args.quiet,
                             args.games_dir, args.stored_only)
-    except ConfigError as exc:   # --games-dir holds a tournament with other settings
-        parser.error(str(exc))
-    except WorkerDiedError as exc:
-        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     command = "transit-gym ladder " + " ".join(
         argv if argv is not None else sys.argv[1:])
     text = markdown(report, command)

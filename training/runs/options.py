@@ -41,3 +41,13 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_help: str | None = No
                         help="run on Ray (local Ray when no ADDRESS)")
     parser.add_argument("--out", type=Path, default=None, help=out_help)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def check_counts(seed: int, **positive: int) -> None:
+    """``ConfigError`` unless every count of ``positive`` (``games=...``: flag ``--games``)
+    is at least 1 and ``seed`` is not negative."""
+    for name, value in positive.items():
+        if value < 1:
+            raise ConfigError(f"--{name.replace('_', '-')} must be positive, got {value}")
+    if seed < 0:
+        raise ConfigError(f"--seed must be non-negative, got {seed}")
