@@ -5,23 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.core.rule_table import RuleTable
 from transit_gym.envs.automobile import actions as a
 from transit_gym.envs.automobile import kernels as k
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.data import CHARACTERS, DURANT
 from transit_gym.envs.automobile.rules import AutomobileGame
-from transit_gym.envs.core.game import State
 
 
-class Table:
+class Table(RuleTable):
     """A game (first player seat 0 unless told otherwise) with helpers to edit and play it."""
 
     def __init__(self, num_players: int = 3, seed: int = 0, **options):
         options.setdefault("first_player", 0)
-        self.game = AutomobileGame(num_players=num_players, **options)
-        self.state: State = self.game.new_state(seed)
-        self.s = self.state.data
-        self.p = self.game.params
+        super().__init__(AutomobileGame(num_players=num_players, **options), seed)
         self.names = self.game.data.names
 
     # ----- reading -------------------------------------------------------------------------------
@@ -33,20 +30,6 @@ class Table:
 
     def cash(self, seat: int) -> int:
         return self.get("cash", seat)
-
-    @property
-    def phase(self) -> int:
-        return int(self.s[st.PHASE])
-
-    @property
-    def current(self) -> int:
-        return int(self.s[st.CURRENT])
-
-    def legal(self) -> list[int]:
-        return self.game.legal_actions(self.state)
-
-    def check(self) -> None:
-        self.game.check_invariants(self.state)
 
     # ----- editing (conserved quantities stay whole) ----------------------------------------------
     def set_cash(self, seat: int, amount: int) -> None:
@@ -74,8 +57,10 @@ class Table:
             self.s[st.BAG + kind] -= 1
             self.s[st.TILES + seat * 2 + t] = v
 
-    def factories(self, seat: int, space: int | str, n: int, parts: bool = False) -> int:
-        """Put ``n`` factories (and the parts factory) of ``seat`` on ``space``, free."""
+    def factories(self, seat: int, space: int | str, n: int, parts: bool = False,
+                  cars: int = 0) -> int:
+        """Put ``n`` factories (and the parts factory) of ``seat`` on ``space``, free, with
+        ``cars`` cars produced there."""
         i = self.space(space) if isinstance(space, str) else space
         s = self.s
         assert s[st.OWNER + i] in (-1, seat), "space owned by another player"
@@ -86,6 +71,8 @@ class Table:
             s[st.PARTS + i] = 1
             s[st.PARTS_AT + seat] = i
         s[st.FRONTIER] = max(int(s[st.FRONTIER]), i)
+        if cars:
+            self.cars(i, cars)
         return i
 
     def closed(self, space: int | str, seat: int = 0) -> int:

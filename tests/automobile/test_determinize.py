@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_states
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.rules import AutomobileGame
 from transit_gym.envs.core.rng import seeded_words
@@ -17,20 +18,6 @@ OPTION_SETS = [
      "durant_borrow": True, "parts_with_new_factory": True, "reward": "cash"},
     {"first_player": 1, "shortfall": "debt"},
 ]
-
-
-def _decision_states(game: AutomobileGame, seeds: range, every: int = 7):
-    """Every ``every``-th decision state of random games (each turn is reached)."""
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = np.random.default_rng(seed)
-        step = 0
-        while game.current_player(state) >= 0:
-            if step % every == 0:
-                yield state.copy()
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-            step += 1
-        yield state.copy()                       # the finished game too
 
 
 def _tile_counts(game: AutomobileGame, state) -> np.ndarray:
@@ -48,7 +35,7 @@ def test_determinize_keeps_the_tiles_and_the_seats_view(players, options):
     before and after, under every option (no hidden-information leak)."""
     game = AutomobileGame(players, **options)
     where = np.full(3, -1, dtype=np.int64)
-    for i, state in enumerate(_decision_states(game, range(3))):
+    for i, state in enumerate(random_states(game, range(3), every=7, final=True)):
         seat = i % players
         out = game.determinize(state, seat, seed=i)
         assert game.kernels.violation(out.data, game.params, where) == 0
@@ -70,7 +57,7 @@ def test_determinize_depends_only_on_what_the_seat_has_seen():
     game = AutomobileGame(4)
     values = game.data.tile_values
     checked = 0
-    for i, state in enumerate(_decision_states(game, range(2), every=11)):
+    for i, state in enumerate(random_states(game, range(2), every=11, final=True)):
         if game.current_player(state) < 0:
             continue
         seat = i % 4
@@ -101,7 +88,7 @@ def test_determinized_futures_differ_but_play_on_legally():
     """Different searcher seeds give different hidden hands (sometimes) and different
     futures, and a random game from each determinized state runs to the end."""
     game = AutomobileGame(3)
-    state = next(s for s in _decision_states(game, range(3), every=3)
+    state = next(s for s in random_states(game, range(3), every=3, final=True)
                  if s["turn"][0] == 1 and game.current_player(s) >= 0)
     seat = int(state["current"][0])
     hands = set()

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
 from tests.automobile.table import Table
+from tests.core.conformance import check_picture, rendered
 from transit_gym.agents.rule_based.automobile import policy
 from transit_gym.envs import automobile_v0
 from transit_gym.envs.automobile import actions as a
@@ -60,11 +61,7 @@ def test_renders_show_the_table():
     text = env.render()
     assert text.startswith("Automobile turn") and "player_2: $" in text
     assert "characters: Ford" in text
-    picture = automobile_v0.env(num_players=3, render_mode="rgb_array")
-    picture.reset(seed=4)
-    image = picture.render()
-    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3
+    check_picture(rendered(automobile_v0, "rgb_array", 4, num_players=3), 3)
 
 
 @pytest.mark.parametrize("options", [

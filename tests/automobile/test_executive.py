@@ -15,10 +15,8 @@ def _p6(**options) -> Table:
     t = Table(num_players=3, **options)
     t.start_p3({0: "ford", 1: "kettering", 2: "chrysler"})
     for seat, name in ((0, "Duryea"), (1, "Buick Model B"), (2, "Jackson Model 40")):
-        t.factories(seat, name, 2)
-        t.cars(name, 4)
-    t.factories(0, "Pathfinder 40", 1)
-    t.cars("Pathfinder 40", 2)
+        t.factories(seat, name, 2, cars=4)
+    t.factories(0, "Pathfinder 40", 1, cars=2)
     t.factories(0, "Maxwell Model EA", 1)          # built, but nothing produced there
     k._phase6(t.s, t.p)
     return t

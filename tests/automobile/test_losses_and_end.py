@@ -260,8 +260,7 @@ def test_p5_p7_and_p8_loss_cubes_of_one_turn_add_up_before_sloan_and_payment(mod
     of the 7 held (option ``held``) or of the 4 taken this turn (``taken``), rounded up,
     and the rest is paid at $10 (turn 1)."""
     t = _table(0, {0: "sloan", 1: "howard", 2: "durant"}, sloan=mode)
-    t.factories(0, "Duryea", 3)
-    t.cars("Duryea", 10)
+    t.factories(0, "Duryea", 3, cars=10)
     t.factories(1, "Buick Model B", 1)             # more advanced middle space, no cars
     t.salesmen(0, middle=5)
     t.s[st.LOSS] = 3

@@ -23,8 +23,7 @@ def _p6(players: int = 3) -> Table:
     t.start_p3({0: "ford", 1: "kettering", 2: "chrysler", 3: "sloan", 4: "durant"}
                if players == 5 else {0: "ford", 1: "kettering", 2: "chrysler"})
     for seat, name in ((0, "Duryea"), (1, "Buick Model B"), (2, "Jackson Model 40")):
-        t.factories(seat, name, 2)
-        t.cars(name, 6)
+        t.factories(seat, name, 2, cars=6)
     k._phase6(t.s, t.p)
     return t
 
@@ -69,8 +68,7 @@ def test_howard_sells_in_p4_before_the_salesmen_of_p5():
     only two cars his salesman finds nothing to sell, is removed and gives a loss cube."""
     t = Table(num_players=3)
     t.start_p3({0: "kettering", 1: "howard", 2: "chrysler"})
-    t.factories(1, "Duryea", 1)
-    t.cars("Duryea", 2)
+    t.factories(1, "Duryea", 1, cars=2)
     t.salesmen(1, middle=1)
     t.to_phase(k._phase4)
     assert t.phase == st.PH_EXEC

@@ -26,10 +26,8 @@ def test_howard_sells_two_cars_at_the_highest_price_choosing_the_spaces():
     """P4: Howard's player must sell two cars, from any spaces, at the top price of their
     segment ($200 premium, $150 middle, $100 mass)."""
     t = _after_p3()
-    t.factories(1, "Duryea", 1)
-    t.cars("Duryea", 3)
-    t.factories(1, "Pathfinder 40", 1)
-    t.cars("Pathfinder 40", 1)
+    t.factories(1, "Duryea", 1, cars=3)
+    t.factories(1, "Pathfinder 40", 1, cars=1)
     t.to_phase(k._phase4)
     assert t.phase == st.PH_HOWARD and t.current == 1
     assert set(t.legal()) == {a.A_SPACE + 0, a.A_SPACE + 7}      # no pass, no loan
@@ -58,8 +56,7 @@ def test_sale_boxes_open_by_turn(turn, boxes):
     """P5: turn 1 only '1-4' boxes, turn 2 also '2-4', from turn 3 all boxes (3 of each
     label per track, RECONSTRUCTED); salesmen left without a box take a loss cube each."""
     t = _after_p3(turn=turn)
-    t.factories(0, "Maxwell Model EA", 3)
-    t.cars("Maxwell Model EA", 12)
+    t.factories(0, "Maxwell Model EA", 3, cars=12)
     t.salesmen(0, mass=8)
     t.to_phase(k._phase5)
     assert t.get("stat_sold_salesmen", 0) == min(8, boxes)
@@ -75,8 +72,7 @@ def test_salesmen_move_at_most_one_segment(showroom, tracks):
     mass to mass or middle."""
     t = _after_p3(turn=2)
     for name in ("Maxwell Model EA", "Duryea", "Pathfinder 40"):
-        t.factories(0, name, 1)
-        t.cars(name, 1)
+        t.factories(0, name, 1, cars=1)
     t.state["show"][showroom] = 1
     t.to_phase(k._phase5)
     assert t.phase == st.PH_SALE_MOVE
@@ -88,10 +84,8 @@ def test_salesmen_move_at_most_one_segment(showroom, tracks):
 def test_a_salesman_needs_a_matching_car():
     """P5, important: a salesman must always sell a car of his track's segment."""
     t = _after_p3(turn=2)
-    t.factories(0, "Duryea", 1)
-    t.cars("Duryea", 2)
-    t.factories(0, "Pathfinder 40", 1)
-    t.cars("Pathfinder 40", 1)
+    t.factories(0, "Duryea", 1, cars=2)
+    t.factories(0, "Pathfinder 40", 1, cars=1)
     t.salesmen(0, middle=1)
     t.to_phase(k._phase5)
     assert {x - a.A_MOVE for x in t.legal()} == {MIDDLE * 3 + MIDDLE, MIDDLE * 3 + PREMIUM}
@@ -102,12 +96,9 @@ def test_salesmen_sell_one_car_at_a_time_in_play_order_without_passing():
     who can sell must (forced single choices are played for him); the salesman's car is
     chosen by its owner when several spaces hold that segment."""
     t = _after_p3(turn=2)
-    t.factories(0, "Duryea", 1)
-    t.cars("Duryea", 2)
-    t.factories(0, "Overland Model 40", 1)
-    t.cars("Overland Model 40", 2)
-    t.factories(1, "Maxwell Model EA", 1)
-    t.cars("Maxwell Model EA", 3)
+    t.factories(0, "Duryea", 1, cars=2)
+    t.factories(0, "Overland Model 40", 1, cars=2)
+    t.factories(1, "Maxwell Model EA", 1, cars=3)
     t.salesmen(0, middle=2)
     t.salesmen(1, mass=2, middle=1)
     t.to_phase(k._phase5)
@@ -129,8 +120,7 @@ def test_salesmen_sell_one_car_at_a_time_in_play_order_without_passing():
 def test_unused_salesmen_are_removed_with_a_loss_cube_each():
     """P5: salesmen that could not sell go back to the stock and give one loss cube each."""
     t = _after_p3(turn=0)
-    t.factories(2, "Duryea", 1)
-    t.cars("Duryea", 1)
+    t.factories(2, "Duryea", 1, cars=1)
     t.salesmen(2, middle=2, premium=1)
     t.to_phase(k._phase5)
     assert t.current == 2 and t.phase == st.PH_SALE_MOVE
@@ -199,8 +189,7 @@ def test_demand_sales_run_backwards_one_car_per_space_per_pass():
     t = _after_p3()
     for seat, name, n in ((0, "Overland Model 40", 5), (1, "Buick Model 10", 1),
                           (2, "Duryea", 4)):
-        t.factories(seat, name, 2)
-        t.cars(name, n)
+        t.factories(seat, name, 2, cars=n)
     left = market.demand_sales(t.s, t.p, MIDDLE, 7)
     assert left == 0
     # passes: Overland, Buick 10, Duryea; then Overland, Duryea twice
@@ -214,24 +203,20 @@ def test_ads_and_discounts_sell_extra_cars_and_discounts_reduce_the_price():
     """P7: each ad or discount marker sells one more car per pass; any discount (with or
     without an ad) means the reduced price ($100 middle, $70 mass); premium stays $200."""
     t = _after_p3(turn=2)
-    t.factories(0, "Overland Model 40", 2)
-    t.cars("Overland Model 40", 6)
+    t.factories(0, "Overland Model 40", 2, cars=6)
     t.s[st.AD + 5] = 1
     t.s[st.DISC + 5] = 2
-    t.factories(1, "Duryea", 2)
-    t.cars("Duryea", 6)
+    t.factories(1, "Duryea", 2, cars=6)
     t.s[st.AD + 0] = 1
     market.demand_sales(t.s, t.p, MIDDLE, 10)
     # pass 1: Overland 4, Duryea 2; pass 2: Overland its last 2, Duryea 2 (demand met)
     assert t.get("cars", 5) == 0 and t.get("cars", 0) == 2
     assert t.cash(0) == 2000 + 6 * 100 and t.cash(1) == 2000 + 4 * 150
-    t.factories(2, "Pathfinder 40", 2)
-    t.cars("Pathfinder 40", 3)
+    t.factories(2, "Pathfinder 40", 2, cars=3)
     t.s[st.AD + 7] = 1
     market.demand_sales(t.s, t.p, PREMIUM, 2)
     assert t.cash(2) == 2400 and t.get("cars", 7) == 1
-    t.factories(2, "Maxwell Model EA", 2)
-    t.cars("Maxwell Model EA", 2)
+    t.factories(2, "Maxwell Model EA", 2, cars=2)
     t.s[st.DISC + 4] = 1
     market.demand_sales(t.s, t.p, MASS, 5)
     assert t.cash(2) == 2400 + 2 * 70
@@ -245,8 +230,7 @@ def test_unsold_cars_give_loss_cubes_and_markers_go_back():
         t.set_tiles(seat, [2])
     t.factories(0, "Maxwell Model EA", 1)
     t.cars("Maxwell Model EA", 4)                  # no mass demand in turn 1
-    t.factories(1, "Duryea", 2)
-    t.cars("Duryea", 7)
+    t.factories(1, "Duryea", 2, cars=7)
     t.s[st.AD + 0] = 1
     t.s[st.ADS_BOUGHT] = 1
     k._phase6(t.s, t.p)
@@ -268,8 +252,7 @@ def test_demand_runs_out_on_the_most_advanced_spaces_first(demand, sold):
     advanced space would favour seat 2)."""
     t = _after_p3()
     for seat, name in ((0, "Overland Model 40"), (1, "Buick Model 10"), (2, "Duryea")):
-        t.factories(seat, name, 1)
-        t.cars(name, 3)
+        t.factories(seat, name, 1, cars=3)
     t.factories(1, "Maxwell Model EA", 1)          # another segment: never touched
     t.cars("Maxwell Model EA", 2)
     assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
@@ -287,8 +270,7 @@ def test_an_advertised_space_sells_its_extra_car_in_its_own_place_of_each_pass(d
     t = _after_p3(players=4)
     for seat, name in ((0, "Overland Model 40"), (1, "Buick Model 10"),
                        (2, "Jackson Model 40"), (3, "Duryea")):
-        t.factories(seat, name, 1)
-        t.cars(name, 3)
+        t.factories(seat, name, 1, cars=3)
     t.s[st.AD + t.space("Buick Model 10")] = 1
     assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
     assert [t.get("stat_sold_demand", s) for s in range(4)] == sold
@@ -300,11 +282,9 @@ def test_the_stack_of_two_discount_markers_sells_two_extra_cars_per_pass(demand,
     in each round of selling": the stack of two discount markers (P6 C) sells three cars
     per pass, all at the reduced price ($100 middle)."""
     t = _after_p3()
-    t.factories(0, "Overland Model 40", 2)
-    t.cars("Overland Model 40", 5)
+    t.factories(0, "Overland Model 40", 2, cars=5)
     t.s[st.DISC + t.space("Overland Model 40")] = 2
-    t.factories(1, "Duryea", 2)
-    t.cars("Duryea", 5)
+    t.factories(1, "Duryea", 2, cars=5)
     assert market.demand_sales(t.s, t.p, MIDDLE, demand) == 0
     assert [t.get("stat_sold_demand", s) for s in range(2)] == sold
     assert t.cash(0) == 2000 + 100 * sold[0] and t.cash(1) == 2000 + 150 * sold[1]
@@ -316,10 +296,8 @@ def test_forced_sales_still_alternate_one_car_per_player_in_play_order():
     automatically), the players take turns, so in turn 1 the three middle-class boxes go
     seat 0, seat 1, seat 0 and the other salesmen stay idle (a loss cube each)."""
     t = _after_p3(turn=0)
-    t.factories(0, "Overland Model 40", 2)
-    t.cars("Overland Model 40", 5)
-    t.factories(1, "Duryea", 2)
-    t.cars("Duryea", 5)
+    t.factories(0, "Overland Model 40", 2, cars=5)
+    t.factories(1, "Duryea", 2, cars=5)
     t.salesmen(0, middle=3)
     t.salesmen(1, middle=3)
     t.to_phase(k._phase5)

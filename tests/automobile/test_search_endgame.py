@@ -30,8 +30,7 @@ def endgame() -> Table:
         t.set_tiles(seat, tiles)                   # two tiles each from turn 2 on (P1)
     t.start_p3({0: "ford", 1: "kettering", 2: "chrysler"})
     t.s[st.ROUND] = 3                               # the three action rounds are done
-    t.factories(0, "Pathfinder 40", 1)
-    t.cars("Pathfinder 40", 1)
+    t.factories(0, "Pathfinder 40", 1, cars=1)
     t.set_rd(0, 2)
     t.set_cash(1, 2600)
     t.set_cash(2, 2600)

@@ -15,6 +15,7 @@ import pickle
 import numpy as np
 import pytest
 
+from tests.core.random_play import mid_game
 from transit_gym.envs import automobile_v0
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.rules import AutomobileGame
@@ -26,15 +27,6 @@ OPTION_SETS = [
     {"shortfall": "forgive", "frontier": "open", "sloan": "taken", "markers_on_closed": False,
      "durant_borrow": True, "parts_with_new_factory": True},
 ]
-
-
-def _mid_game(game: AutomobileGame, seed: int, steps: int) -> State:
-    state = game.new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        game.apply(state, int(rng.choice(game.legal_actions(state))))
-    assert game.current_player(state) >= 0
-    return state
 
 
 def _advance_to(game: AutomobileGame, phase: int, seed: int = 0) -> State:
@@ -54,7 +46,7 @@ def test_reported_turn_48_is_refused_by_every_loader():
     ``State.from_dict`` + ``set_state``. Every loader now refuses it naming the field and
     the allowed turns 0..3 (RB: the game lasts four turns)."""
     game = AutomobileGame(3)
-    state = _mid_game(game, 7, 40)
+    state = mid_game(game, 7, 40)
     payload = json.loads(json.dumps(state.to_dict()))
     payload["fields"]["turn"][0] = 48
     with pytest.raises(StateDictError, match=r"field turn = 48, allowed 0\.\.3"):
@@ -129,7 +121,7 @@ def test_conservation_breaks_are_refused():
     character tiles and the players, demand tiles between the bag and the hands: a state
     where one side changed alone is refused."""
     game = AutomobileGame(4)
-    state = _mid_game(game, 3, 30)
+    state = mid_game(game, 3, 30)
     for field, meaning in (("cash", "money"), ("bank", "money"), ("rd_stock", "R&D"),
                            ("char_rd", "R&D"), ("bag", "demand tiles")):
         bad = _set(state, field, 0, int(state[field][0]) + 1)
@@ -141,7 +133,7 @@ def test_a_tile_value_not_in_the_bag_is_refused():
     """The 16 demand tiles carry the values 2-5 (RB Components); a held tile of value 7
     is no tile of the game (it would index the bag outside its kinds in P9)."""
     game = AutomobileGame(3)
-    state = _mid_game(game, 1, 10)
+    state = mid_game(game, 1, 10)
     with pytest.raises(StateDictError, match=r"field tiles\[0\] = 7"):
         game.validate(_set(state, "tiles", 0, 7))
 

@@ -8,15 +8,20 @@ out exactly the cubes, cars and turn it needs. Colours are named as in the data 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
+from transit_gym.agents.rule_based.automobiles import rule_based
 from transit_gym.envs.automobiles import kernels as k
 from transit_gym.envs.automobiles import state as st
-from transit_gym.envs.automobiles.data import COLOURS, NUM_COLOURS
+from transit_gym.envs.automobiles.data import CARD_COLOURS, COLOURS, NUM_COLOURS, load_cards
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rng import seeded_words
 
+# hand-written boards and saved files of the rule tests
+DATA = Path(__file__).with_name("data")
 PILES = {"bag": st.BAG, "active": st.ACTIVE, "used": st.USED, "discard": st.DISCARD}
 # the rulebook's example card set (Important Note About Rulebook Examples)
 EXAMPLE_SET = ["Car Chief", "Crew Chief", "Steering", "Gearbox", "Rotary Engine"]
@@ -24,6 +29,12 @@ EXAMPLE_SET = ["Car Chief", "Crew Chief", "Steering", "Gearbox", "Rotary Engine"
 
 def colour(name: str) -> int:
     return COLOURS.index(name)
+
+
+def card_colour(card: str) -> str:
+    """The colour name of a card (from the card table)."""
+    cards = load_cards()
+    return COLOURS[int(cards.colours[cards.card_id(card)])]
 
 
 class Table:
@@ -108,8 +119,11 @@ class Table:
             self.put_car(seat, lane, at, lap=0)
 
     # ----- turns -----------------------------------------------------------------------------
-    def turn(self, seat: int = 0) -> None:
-        """Start seat's turn (Action Phase) with the piles as they are."""
+    def turn(self, seat: int = 0, **piles: dict[str, int]) -> None:
+        """Start seat's turn (Action Phase); ``piles`` (``active={"red": 1}``, ...) are
+        first given to seat from the stock, the other piles stay as they are."""
+        for pile, counts in piles.items():
+            self.give(seat, pile, **counts)
         self.s[st.START_PLAYER] = 0
         k.start_turn(self.s, self.p, seat)
         k.settle(self.s, self.p)
@@ -131,6 +145,50 @@ class Table:
 
     def current(self) -> int:
         return self.game.current_player(self.state)
+
+
+def card_table(*cards: str, players: int = 2, keep: bool = True, car: tuple[int, int] = (0, 2),
+               **options) -> Table:
+    """The rulebook's example set with ``cards`` in their colours' places; seat 0's car in
+    the space of lane ``car[0]`` covering ``car[1]``, the others parked far behind. With
+    ``keep`` seat 0 holds a spare wear cube in its active pile, so that its Action Phase
+    stays open after the effect under test (with nothing left to activate the turn would
+    end at once)."""
+    chosen = list(EXAMPLE_SET)
+    for card in cards:
+        chosen[CARD_COLOURS.index(colour(card_colour(card)))] = card
+    t = Table(players, card_set=chosen, **options)
+    t.put_car(0, *car)
+    t.park_others(*range(1, players))
+    if keep:
+        t.give(0, "active", wear=1)
+    return t
+
+
+def moves(t: Table) -> list[int]:
+    """Spaces offered for the next step of the moving cube."""
+    return sorted(a - to_space(0) for a in t.legal() if a >= to_space(0))
+
+
+def agent_answer(t: Table) -> int:
+    """The rule-based agent's answer to the pending decision of the seat on turn."""
+    obs = t.game.observe(t.state, t.current())
+    mask = np.zeros(t.game.num_actions, dtype=np.int8)
+    mask[t.legal()] = 1
+    return int(rule_based(t.p, obs, mask))
+
+
+def put_in_rank(t: Table, players: int, rank: int, lane: int = 1, at: int = 38) -> None:
+    """Seat 0 in race position ``rank`` of ``players``: the others ahead on the next lap
+    or behind on the previous one."""
+    t.put_car(0, lane, at, lap=1)
+    ahead = [(1, 20), (1, 24), (1, 28), (0, 30)]
+    behind = [(0, 30), (0, 28), (0, 26), (0, 24)]
+    others = list(range(1, players))
+    for i, seat in enumerate(others[:rank - 1]):
+        t.put_car(seat, *ahead[i], lap=2)
+    for i, seat in enumerate(others[rank - 1:]):
+        t.put_car(seat, *behind[i], lap=0)
 
 
 # action helpers

@@ -12,53 +12,25 @@ import pytest
 from tests.automobiles.table import (
     ALL_WEAR,
     DRAW,
-    EXAMPLE_SET,
     PIT_STOP,
     STOP,
-    Table,
     activate,
     buy,
+    card_table,
     from_active,
     from_discard,
+    moves,
+    put_in_rank,
     to_space,
 )
 from transit_gym.envs.automobiles import state as st
-
-COLOUR_OF = {"Car Chief": "yellow", "Engineer": "yellow", "Manager": "yellow",
-             "Mechanic": "yellow", "Crew Chief": "purple", "Pit Captain": "purple",
-             "Pit Crew": "purple", "Pit Team": "purple", "Aerodynamics": "red",
-             "Steering": "red", "Suspension": "red", "Tires": "red", "Boost": "green",
-             "Gearbox": "green", "Nitro": "green", "Turbo": "green", "Diesel Engine": "blue",
-             "Hybrid Engine": "blue", "Rotary Engine": "blue", "Supercharged": "blue"}
-ORDER = ["yellow", "purple", "red", "green", "blue"]
-
-
-def card_table(card: str, players: int = 2, keep: bool = True, **options) -> Table:
-    """The rulebook's example set with ``card`` in its colour's place. With ``keep`` seat 0
-    holds a spare wear cube in its active pile, so that its Action Phase stays open after
-    the effect under test (with nothing left to activate the turn would end at once)."""
-    cards = list(EXAMPLE_SET)
-    cards[ORDER.index(COLOUR_OF[card])] = card
-    t = Table(players, card_set=cards, **options)
-    t.put_car(0, 0, 2)                # lane 0 light gray [2, 4)
-    t.park_others(*range(1, players))
-    if keep:
-        t.give(0, "active", wear=1)
-    return t
-
-
-def moves(t: Table) -> list[int]:
-    """Spaces offered for the next step of the moving cube."""
-    return sorted(a - to_space(0) for a in t.legal() if a >= to_space(0))
 
 
 # ----- gears and wear -----------------------------------------------------------------------
 def test_wear_cube_moves_itself_from_the_active_to_the_discard_pile():
     """Wear: only a wear cube of the active pile; it goes straight to the discard pile."""
     t = card_table("Car Chief", keep=False)
-    t.give(0, "active", wear=2)
-    t.give(0, "used", wear=1)
-    t.turn(0)
+    t.turn(0, active=dict(wear=2), used=dict(wear=1))
     t.act(activate("wear"))
     assert t.count(0, "discard", "wear") == 1 and t.count(0, "active", "wear") == 1
     assert t.count(0, "used", "wear") == 1
@@ -89,9 +61,7 @@ def test_car_chief_needs_a_gear_it_can_upgrade():
     """Car Chief can't be used without a gear in the discard pile, nor on a white cube
     when no light gray cube is left to gain (the effect must apply in full)."""
     t = card_table("Car Chief")
-    t.give(0, "active", yellow=1)
-    t.give(0, "discard", wear=3, yellow=2)
-    t.turn(0)
+    t.turn(0, active=dict(yellow=1), discard=dict(wear=3, yellow=2))
     assert activate("yellow") not in t.legal()
     t2 = card_table("Car Chief")
     t2.give(0, "active", yellow=1)
@@ -106,9 +76,7 @@ def test_engineer_discards_up_to_three_active_cubes_then_removes_as_many():
     """Engineer: choose up to 3 active cubes into the discard pile, then remove exactly
     that many discarded cubes (they may be the very same cubes)."""
     t = card_table("Engineer")
-    t.give(0, "active", yellow=1, wear=2, white=1)
-    t.give(0, "discard", white=3)
-    t.turn(0)
+    t.turn(0, active=dict(yellow=1, wear=2, white=1), discard=dict(white=3))
     t.act(activate("yellow"), from_active("wear"), from_active("wear"))
     assert t.count(0, "discard", "wear") == 2
     t.act(STOP)
@@ -124,16 +92,13 @@ def test_engineer_with_three_choices_removes_three_and_zero_removes_none():
     """Engineer: three cubes chosen (the most) remove exactly three; zero chosen ("up to":
     zero is valid, Rule Clarifications) removes none."""
     t = card_table("Engineer")
-    t.give(0, "active", yellow=1, wear=3)
-    t.turn(0)
+    t.turn(0, active=dict(yellow=1, wear=3))
     t.act(activate("yellow"), from_active("wear"), from_active("wear"), from_active("wear"))
     assert t.phase() == "remove"                 # three chosen: no more choosing
     t.act(from_discard("wear"), from_discard("wear"), from_discard("wear"))
     assert t.size(0, "discard") == 0 and t.phase() == "action"
     t2 = card_table("Engineer")
-    t2.give(0, "active", yellow=1, wear=1)
-    t2.give(0, "discard", white=2)
-    t2.turn(0)
+    t2.turn(0, active=dict(yellow=1, wear=1), discard=dict(white=2))
     t2.act(activate("yellow"), STOP)
     assert t2.phase() == "action" and t2.size(0, "discard") == 2
 
@@ -142,9 +107,7 @@ def test_manager_optional_removal_then_optional_return_to_the_bag():
     """Manager: may remove an active cube; then may put one active or discarded cube back
     into the bag."""
     t = card_table("Manager")
-    t.give(0, "active", yellow=1, wear=1, white=1)
-    t.give(0, "discard", dark_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(yellow=1, wear=1, white=1), discard=dict(dark_gray=1))
     t.act(activate("yellow"))
     assert set(t.legal()) == {STOP, from_active("wear"), from_active("white")}
     t.act(from_active("wear"))
@@ -154,8 +117,7 @@ def test_manager_optional_removal_then_optional_return_to_the_bag():
     t.act(from_discard("dark_gray"))
     assert t.count(0, "bag", "dark_gray") == 1 and t.phase() == "action"
     t2 = card_table("Manager")
-    t2.give(0, "active", yellow=1, white=1)
-    t2.turn(0)
+    t2.turn(0, active=dict(yellow=1, white=1))
     t2.act(activate("yellow"), STOP, from_active("white"))
     assert t2.count(0, "bag", "white") == 1 and t2.count(0, "active", "white") == 0
 
@@ -164,9 +126,7 @@ def test_mechanic_parks_an_active_cube_without_effect_then_removes_up_to_two():
     """Mechanic: an active cube to the used pile, its effect not applied; then remove up
     to 2 discarded cubes. Not usable with no other active cube."""
     t = card_table("Mechanic")
-    t.give(0, "active", yellow=1, light_gray=1)
-    t.give(0, "discard", wear=3)
-    t.turn(0)
+    t.turn(0, active=dict(yellow=1, light_gray=1), discard=dict(wear=3))
     t.act(activate("yellow"))
     assert set(t.legal()) == {from_active("light_gray"), from_active("wear")}
     t.act(from_active("light_gray"))
@@ -175,8 +135,7 @@ def test_mechanic_parks_an_active_cube_without_effect_then_removes_up_to_two():
     t.act(from_discard("wear"), from_discard("wear"))
     assert t.count(0, "discard", "wear") == 1 and t.phase() == "action"
     alone = card_table("Mechanic", keep=False)
-    alone.give(0, "active", yellow=1)
-    alone.turn(0)
+    alone.turn(0, active=dict(yellow=1))
     assert activate("yellow") not in alone.legal()
 
 
@@ -185,9 +144,7 @@ def test_pit_captain_removes_up_to_six_discarded_cubes():
     """Pit Captain: remove up to 6 cubes of any kind (wear included) from the discard
     pile; stopping is allowed at every point, and the sixth removal ends the choice."""
     t = card_table("Pit Captain")
-    t.give(0, "active", purple=1)
-    t.give(0, "discard", wear=8)
-    t.turn(0)
+    t.turn(0, active=dict(purple=1), discard=dict(wear=8))
     t.act(activate("purple"))
     for _ in range(6):
         assert STOP in t.legal()
@@ -198,16 +155,12 @@ def test_pit_captain_removes_up_to_six_discarded_cubes():
 def test_pit_crew_removes_all_discarded_wear_or_exactly_two_cubes():
     """Pit Crew: either all wear of the discard pile, or any 2 discarded cubes."""
     t = card_table("Pit Crew")
-    t.give(0, "active", purple=1)
-    t.give(0, "discard", wear=4, white=2)
-    t.turn(0)
+    t.turn(0, active=dict(purple=1), discard=dict(wear=4, white=2))
     t.act(activate("purple"))
     t.act(ALL_WEAR)
     assert t.count(0, "discard", "wear") == 0 and t.count(0, "discard", "white") == 2
     t2 = card_table("Pit Crew")
-    t2.give(0, "active", purple=1)
-    t2.give(0, "discard", wear=4, white=2)
-    t2.turn(0)
+    t2.turn(0, active=dict(purple=1), discard=dict(wear=4, white=2))
     t2.act(activate("purple"), from_discard("white"))
     assert STOP not in t2.legal()                    # exactly two
     t2.act(from_discard("wear"))
@@ -218,9 +171,7 @@ def test_pit_crew_second_option_needs_two_discarded_cubes():
     """Pit Crew: "any 2 cubes" needs two discarded cubes; with one, only "remove all wear"
     can be applied in full (Action Phase), so it is taken."""
     t = card_table("Pit Crew")
-    t.give(0, "active", purple=1)
-    t.give(0, "discard", white=1)
-    t.turn(0)
+    t.turn(0, active=dict(purple=1), discard=dict(white=1))
     t.act(activate("purple"))
     # only "remove all wear" applies; it is taken at once
     assert t.phase() == "action" and t.count(0, "discard", "white") == 1
@@ -249,14 +200,10 @@ def test_pit_team_is_not_legal_when_no_purchase_can_follow():
     (buy_wear=False) and only wear (cost 0) in the discard pile it cannot be used;
     'stop' waits until some cube is affordable."""
     t = card_table("Pit Team", buy_wear=False)
-    t.give(0, "active", purple=1)
-    t.give(0, "discard", wear=3)
-    t.turn(0)
+    t.turn(0, active=dict(purple=1), discard=dict(wear=3))
     assert activate("purple") not in t.legal()
     t2 = card_table("Pit Team", buy_wear=False)
-    t2.give(0, "active", purple=1)
-    t2.give(0, "discard", wear=3, white=1)
-    t2.turn(0)
+    t2.turn(0, active=dict(purple=1), discard=dict(wear=3, white=1))
     t2.act(activate("purple"))
     assert STOP not in t2.legal()
     t2.act(from_discard("wear"), from_discard("wear"))
@@ -269,9 +216,7 @@ def test_pit_team_may_buy_a_wear_cube_when_wear_is_for_sale():
     """Pit Team with buy_wear=True (default: wear is a stock cube with a cost): removing
     nothing ('up to 3': zero is valid) leaves $0, enough for exactly one wear cube."""
     t = card_table("Pit Team")
-    t.give(0, "active", purple=1)
-    t.give(0, "discard", wear=3)
-    t.turn(0)
+    t.turn(0, active=dict(purple=1), discard=dict(wear=3))
     assert activate("purple") in t.legal()
     t.act(activate("purple"))
     assert STOP in t.legal()
@@ -287,17 +232,13 @@ def test_aerodynamics_cancels_decline_wear_but_not_action_wear():
     effects during the Action Phase is still gained."""
     t = card_table("Aerodynamics", keep=False)
     t.put_car(0, 1, 0)                                  # lane 1 dark gray [0, 4)
-    t.give(0, "active", red=1, black=1, green=1, light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, black=1, green=1, light_gray=1), bag=dict(white=7))
     t.act(activate("red"), activate("black"), to_space(t.space(2, 0)))
     t.act(STOP, STOP)
     assert t.count(0, "discard", "wear") == 0
     t2 = card_table("Aerodynamics", keep=False)
     t2.put_car(0, 1, 0)
-    t2.give(0, "active", red=1, black=1)
-    t2.give(0, "bag", white=7)
-    t2.turn(0)
+    t2.turn(0, active=dict(red=1, black=1), bag=dict(white=7))
     t2.act(activate("black"), to_space(t2.space(2, 0)), STOP, STOP)
     assert t2.count(0, "discard", "wear") == 4
 
@@ -307,8 +248,7 @@ def test_steering_example_black_discarded_moves_up_to_three_dark_gray():
     up to 3 consecutive spaces of the colour one lower (black: dark gray)."""
     t = card_table("Steering")
     t.put_car(0, 1, 38)                                 # lane 1 light gray [38, 40)
-    t.give(0, "active", red=1, black=1, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, black=1, white=1))
     t.act(activate("red"))
     assert t.count(0, "used", "wear") == 1
     assert t.legal() == [from_active("black")]          # white has no lower colour
@@ -326,8 +266,7 @@ def test_steering_may_stop_early_up_to_means_zero_is_fine():
     cube then stays in the used pile, the chosen gear in the discard pile."""
     t = card_table("Steering")
     t.put_car(0, 1, 38)
-    t.give(0, "active", red=1, black=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, black=1))
     t.act(activate("red"), from_active("black"), STOP)
     assert t.phase() == "action" and t.on_track("red") == 0 and t.count(0, "used", "red") == 1
 
@@ -336,9 +275,7 @@ def test_suspension_example_dark_gray_in_discard_moves_one_dark_gray_space():
     """Suspension: +1 wear; choose a gear in the discard pile (it stays); the red cube
     goes on one space of that colour."""
     t = card_table("Suspension")
-    t.give(0, "active", red=1)
-    t.give(0, "discard", dark_gray=1, white=1, black=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1), discard=dict(dark_gray=1, white=1, black=1))
     t.act(activate("red"))
     assert t.count(0, "used", "wear") == 1
     assert t.legal() == [from_discard("dark_gray")]     # no white/black space next to the car
@@ -353,9 +290,7 @@ def test_suspension_is_not_legal_without_a_matching_space():
     with no such space next to the car the effect cannot be applied in full (Action
     Phase), so the cube cannot be activated."""
     t = card_table("Suspension")
-    t.give(0, "active", red=1)
-    t.give(0, "discard", white=2)
-    t.turn(0)
+    t.turn(0, active=dict(red=1), discard=dict(white=2))
     assert activate("red") not in t.legal()
 
 
@@ -364,9 +299,7 @@ def test_tires_example_dark_gray_gives_light_gray_or_white_and_stays_active():
     goes on one space of any lower colour. No wear."""
     t = card_table("Tires")
     t.put_car(0, 0, 11)                                  # lane 0 light gray [10, 12)
-    t.give(0, "active", red=1, dark_gray=1, white=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, dark_gray=1, white=1), bag=dict(white=7))
     t.act(activate("red"))
     assert t.legal() == [from_active("dark_gray")]
     t.act(from_active("dark_gray"))
@@ -436,16 +369,8 @@ def test_gearbox_moves_up_to_the_race_position_plus_one_in_last_place(players, p
     """Gearbox: +1 wear; up to P light gray spaces for race position P (3rd of 4: 3;
     last of 4: 4 + 1; Action Phase Example Part 2: 4th of 5: 4)."""
     t = card_table("Gearbox", players=players)
-    t.put_car(0, 0, 39, lap=1)                          # white [39, 40): six light gray ahead
-    ahead = [(1, 20), (1, 24), (1, 28), (1, 32)]
-    behind = [(0, 30), (0, 28), (0, 26), (0, 24)]
-    others = list(range(1, players))
-    for i, seat in enumerate(others[:place - 1]):
-        t.put_car(seat, *ahead[i], lap=2)
-    for i, seat in enumerate(others[place - 1:]):
-        t.put_car(seat, *behind[i], lap=1)
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, players, place, lane=0, at=39)      # white [39, 40): six light gray ahead
+    t.turn(0, active=dict(green=1))
     assert t.s[st.START_RANK] == place
     t.act(activate("green"))
     assert t.count(0, "used", "wear") == 1
@@ -462,8 +387,7 @@ def test_gearbox_position_is_fixed_at_the_start_of_the_action_phase():
     t = card_table("Gearbox")
     t.put_car(0, 0, 39, lap=1)
     t.put_car(1, 1, 20, lap=2)                           # ahead: seat 0 is last of 2
-    t.give(0, "active", green=1)
-    t.turn(0)
+    t.turn(0, active=dict(green=1))
     t.put_car(1, 0, 30, lap=0)                           # seat 1 falls behind mid-turn
     t.act(activate("green"))
     assert t.s[st.MV_LEFT] == 2 + 1                       # still last: 2 + 1
@@ -472,9 +396,7 @@ def test_gearbox_position_is_fixed_at_the_start_of_the_action_phase():
 def test_nitro_draws_exactly_two_and_keeps_one_active():
     """Nitro: draw exactly 2; one to the active pile, the other to the discard pile."""
     t = card_table("Nitro")
-    t.give(0, "active", green=1)
-    t.give(0, "bag", black=1, wear=1)
-    t.turn(0)
+    t.turn(0, active=dict(green=1), bag=dict(black=1, wear=1))
     t.act(activate("green"))
     assert t.phase() == "nitro"
     assert set(t.legal()) == {from_active("black"), from_active("wear")}
@@ -482,9 +404,7 @@ def test_nitro_draws_exactly_two_and_keeps_one_active():
     assert t.count(0, "active", "black") == 1 and t.count(0, "discard", "wear") == 1
     assert t.phase() == "action"
     short = card_table("Nitro")
-    short.give(0, "active", green=1)
-    short.give(0, "bag", black=1)
-    short.turn(0)
+    short.turn(0, active=dict(green=1), bag=dict(black=1))
     assert activate("green") not in short.legal()
 
 
@@ -553,9 +473,7 @@ def test_rotary_engine_example_counts_distinct_discarded_colours():
     up to 4 white spaces; +1 wear."""
     t = card_table("Rotary Engine")
     t.put_car(0, 0, 11)                                  # lane 0 [10, 12): whites ahead
-    t.give(0, "active", blue=1)
-    t.give(0, "discard", white=1, light_gray=3, blue=1, wear=2)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1), discard=dict(white=1, light_gray=3, blue=1, wear=2))
     t.act(activate("blue"))
     assert t.s[st.MV_LEFT] == 4 and t.count(0, "used", "wear") == 1
     for at in (12, 13, 14, 15):
@@ -566,17 +484,13 @@ def test_rotary_engine_example_counts_distinct_discarded_colours():
 def test_supercharged_brings_up_to_two_discarded_cubes_back_to_the_active_pile():
     """Supercharged: +1 wear; up to 2 discarded cubes go to the active pile (zero allowed)."""
     t = card_table("Supercharged")
-    t.give(0, "active", blue=1)
-    t.give(0, "discard", black=2, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1), discard=dict(black=2, white=1))
     t.act(activate("blue"))
     assert t.count(0, "used", "wear") == 1
     t.act(from_discard("black"), from_discard("black"))
     assert t.count(0, "active", "black") == 2 and t.phase() == "action"
     t2 = card_table("Supercharged")
-    t2.give(0, "active", blue=1)
-    t2.give(0, "discard", black=2)
-    t2.turn(0)
+    t2.turn(0, active=dict(blue=1), discard=dict(black=2))
     t2.act(activate("blue"), STOP)
     assert t2.count(0, "discard", "black") == 2
 
@@ -599,9 +513,7 @@ def test_mechanic_up_to_two_removals_may_be_zero():
     """Mechanic: "remove up to 2" (Rule Clarifications: zero is valid); the parked cube
     still goes to the used pile."""
     t = card_table("Mechanic")
-    t.give(0, "active", yellow=1, black=1)
-    t.give(0, "discard", wear=3)
-    t.turn(0)
+    t.turn(0, active=dict(yellow=1, black=1), discard=dict(wear=3))
     t.act(activate("yellow"), from_active("black"))
     assert STOP in t.legal()
     t.act(STOP)
@@ -619,8 +531,7 @@ def test_gearbox_tied_position_goes_to_the_inner_lane(lane, spaces):
     t.put_car(0, lane, 10 if lane == 0 else 8, lap=1)    # lane 0 [10, 12), lane 1 [8, 12)
     t.put_car(1, other, 10 if other == 0 else 8, lap=1)
     assert t.s[st.CAR_ABS] == t.s[st.CAR_ABS + 1]
-    t.give(0, "active", green=1)
-    t.turn(0)
+    t.turn(0, active=dict(green=1))
     t.act(activate("green"))
     assert t.s[st.START_RANK] == (1 if lane == 0 else 2) and t.s[st.MV_LEFT] == spaces
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.automobiles.table import DATA
 from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
@@ -17,36 +18,7 @@ from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 from transit_gym.envs.core.rollout import play_games, random_rollouts
 
-MINI_TRACK = """
-[track]
-name = "Mini"
-lap_length = 8
-lanes = 2
-
-[[spaces]]
-lane = 0
-start = 0
-length = 1
-count = 8
-colors = ["white"]
-
-[[spaces]]
-lane = 1
-start = 0
-length = 2
-count = 4
-colors = ["light_gray", "dark_gray"]
-
-[[grid]]
-lane = 0
-at = 7
-allowance = 10
-
-[[grid]]
-lane = 1
-at = 4
-allowance = 11
-"""
+MINI_TRACK = (DATA / "mini_track.toml").read_text()
 
 
 # ----- cards and cubes ----------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_states
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.rng import RNG_WORDS
@@ -17,18 +18,6 @@ PILES = ("bag", "active", "used", "discard")
 
 OPTIONS = [{}, {"card_set": "Rev'd Up", "track": "monza", "open_bags": True},
            {"card_set": "Broken Down", "accelerated_play": True, "buy_wear": False}]
-
-
-def _states(game: AutomobilesGame, seeds: range, every: int = 9):
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        state = game.new_state(seed)
-        step = 0
-        while game.current_player(state) >= 0:
-            if step % every == 0:
-                yield state.copy()
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-            step += 1
 
 
 def _cubes_per_colour(game: AutomobilesGame, state) -> np.ndarray:
@@ -46,7 +35,7 @@ def test_determinize_reseeds_chance_and_keeps_every_cube_and_the_money(players, 
     supply = _cubes_per_colour(game, game.new_state(0))
     rng = np.random.default_rng(players)
     checked = 0
-    for state in _states(game, range(2)):
+    for state in random_states(game, range(2), every=9):
         for seat in range(players):
             out = game.determinize(state, seat, seed=int(rng.integers(1 << 30)))
             game.validate(out)
@@ -64,7 +53,7 @@ def test_determinized_futures_differ_and_play_on_legally():
     """Different searcher seeds give different draws from the same bags, and a random
     game from each determinized state runs to its end through valid states."""
     game = AutomobilesGame(num_players=3)
-    state = list(_states(game, range(1), every=25))[2]
+    state = list(random_states(game, range(1), every=25))[2]
     seat = game.current_player(state)
     futures = set()
     for seed in range(6):

@@ -183,9 +183,7 @@ def test_driver_02_takes_one_discard_cube_into_the_active_pile_usable_normally()
     """Driver 02: during the Action Phase, 1 cube of the discard pile into the active pile;
     it can then be used like any active cube. Once a turn."""
     t = driver_table(2)
-    t.give(0, "active", white=1)
-    t.give(0, "discard", light_gray=1, wear=2)
-    t.turn(0)
+    t.turn(0, active=dict(white=1), discard=dict(light_gray=1, wear=2))
     assert USE in t.legal()
     checked(t, USE)
     assert t.phase() == "driver_to_active" and STOP not in t.legal()
@@ -199,13 +197,10 @@ def test_driver_02_takes_one_discard_cube_into_the_active_pile_usable_normally()
 def test_driver_02_not_offered_with_an_empty_discard_pile_or_to_another_driver():
     """No decision is asked when the ability cannot apply."""
     t = driver_table(2)
-    t.give(0, "active", white=1)
-    t.turn(0)
+    t.turn(0, active=dict(white=1))
     assert USE not in t.legal()
     t2 = driver_table(6)
-    t2.give(0, "active", white=1)
-    t2.give(0, "discard", white=1)
-    t2.turn(0)
+    t2.turn(0, active=dict(white=1), discard=dict(white=1))
     assert USE not in t2.legal()
 
 
@@ -213,9 +208,7 @@ def test_driver_02_not_offered_with_an_empty_discard_pile_or_to_another_driver()
 def test_driver_03_returns_up_to_three_discard_cubes_to_the_bag():
     """Driver 03: up to 3 cubes of any colours from the discard pile back into the bag."""
     t = driver_table(3)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "discard", black=2, blue=2)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), discard=dict(black=2, blue=2))
     checked(t, USE, from_discard("black"), from_discard("blue"), from_discard("black"))
     assert t.phase() == "action"                  # the third cube ends it
     assert t.count(0, "bag", "black") == 2 and t.count(0, "bag", "blue") == 1
@@ -225,9 +218,7 @@ def test_driver_03_returns_up_to_three_discard_cubes_to_the_bag():
 def test_driver_03_zero_is_a_valid_choice():
     """'Up to': stopping after none or one is allowed."""
     t = driver_table(3)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "discard", black=2)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), discard=dict(black=2))
     checked(t, USE)
     assert STOP in t.legal()
     checked(t, from_discard("black"), STOP)
@@ -240,9 +231,7 @@ def test_driver_04_declares_then_draws_exactly_and_sorts_each_cube():
     """Driver 04: declare up to 3, draw exactly that many, then each cube is removed to the
     stock, put in the active pile (its value counts as money: Buy Phase) or back in the bag."""
     t = driver_table(4)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", wear=1, yellow=1, light_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(white=1), bag=dict(wear=1, yellow=1, light_gray=1))
     checked(t, STOP)                                   # end the Action Phase
     assert t.phase() == "buy" and USE in t.legal()
     money = int(t.s[st.MONEY])
@@ -269,10 +258,7 @@ def test_driver_04_reshuffles_only_when_drawing_from_an_empty_bag():
     """Drawing Cubes: the discard pile refills the bag only when a cube must be drawn
     from an empty bag; the declared number is capped by the cubes there are."""
     t = driver_table(4)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", black=1)
-    t.give(0, "discard", blue=1)
-    t.turn(0)
+    t.turn(0, active=dict(white=1), bag=dict(black=1), discard=dict(blue=1))
     checked(t, STOP, USE, DRAW, DRAW)
     assert DRAW not in t.legal()                       # only 2 cubes to draw
     checked(t, STOP)
@@ -286,9 +272,7 @@ def test_driver_05_removes_discard_cubes_for_one_dollar_each():
     """Driver 05: remove any number of discard cubes (wear included), $1 each."""
     t = driver_table(5, buy_wear=False)
     t.give(0, "active", yellow=3)                      # money
-    t.give(0, "discard", wear=3, white=2)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=3, white=2), bag=dict(white=7))
     checked(t, STOP)
     money = int(t.s[st.MONEY])
     assert money >= 1 and USE in t.legal()
@@ -307,8 +291,7 @@ def test_driver_05_needs_money():
     """'If you have no money during your Buy Phase, you will not get a benefit.'"""
     t = driver_table(5)
     t.give(0, "active", wear=1)                        # worth $0
-    t.give(0, "discard", wear=2)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=2))
     checked(t, STOP)
     assert t.s[st.MONEY] == 0
     assert t.phase() != "buy" or USE not in t.legal()
@@ -320,9 +303,7 @@ def test_driver_06_one_more_space_of_any_colour_and_its_wear_applies():
     """Driver 06: after the normal move, 1 more space of any colour; the Decline wear
     follows the highest colour moved on, this space included (dark gray: 3)."""
     t = driver_table(6)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), bag=dict(white=7))
     checked(t, activate("light_gray"), to_space(t.space(0, 4)), STOP)
     assert t.phase() == "driver_car"
     dark = t.space(1, 6)
@@ -334,31 +315,17 @@ def test_driver_06_one_more_space_of_any_colour_and_its_wear_applies():
 
 def test_driver_06_declined_leaves_the_car_and_wear():
     t = driver_table(6)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), bag=dict(white=7))
     checked(t, activate("light_gray"), to_space(t.space(0, 4)), STOP, STOP)
     assert t.s[st.CAR_SPACE + 0] == t.space(0, 4)
     assert t.count(0, "discard", "wear") == 2
-
-
-def test_driver_06_not_offered_without_a_normal_move():
-    """No normal move this turn: no extra space (and no decision)."""
-    t = driver_table(6)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
-    checked(t, STOP, STOP)
-    assert t.current() == 1 and t.s[st.CAR_SPACE + 0] == t.space(0, 2)
 
 
 # ----- Driver 01 (Decline) --------------------------------------------------------------------
 def test_driver_01_one_light_gray_space_per_decline_wear():
     """Driver 01: up to 1 light gray space per wear gained in the Decline Phase (2 here)."""
     t = driver_table(1)
-    t.give(0, "active", light_gray=2)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=2), bag=dict(white=7))
     checked(t, activate("light_gray"), to_space(t.space(0, 4)))
     checked(t, activate("light_gray"), to_space(t.space(0, 6)), STOP)
     assert t.phase() == "driver_decline" and t.s[st.PK_LEFT] == 2
@@ -372,39 +339,18 @@ def test_driver_01_nothing_when_drafting():
     """'If you would have gained 2 wear ... but ended up drafting, no benefit.'"""
     t = driver_table(1)
     t.put_car(1, 0, 4, seg=0)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), bag=dict(white=7))
     checked(t, activate("light_gray"), to_space(t.space(0, 4)), STOP)
     assert t.count(0, "discard", "wear") == 0 and t.current() == 1
 
 
 # ----- Driver 07 (Decline) --------------------------------------------------------------------
-def test_driver_07_draws_one_extra_cube_per_decline_wear():
-    """Driver 07: 2 wear in the Decline Phase -> up to 2 extra cubes (7 + 2 = 9)."""
+def test_driver_07_up_to_means_fewer_is_fine():
+    """Driver 07: "up to" 2 extra cubes: one, then stop."""
     t = driver_table(7)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=12)
-    t.turn(0)
-    checked(t, activate("light_gray"), to_space(t.space(0, 4)), STOP)
-    assert t.phase() == "driver_extra" and t.size(0, "active") == 7
-    checked(t, DRAW, DRAW)
-    assert t.size(0, "active") == 9 and t.current() == 1
-
-
-def test_driver_07_up_to_means_fewer_is_fine_and_no_wear_no_draw():
-    t = driver_table(7)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=12)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), bag=dict(white=12))
     checked(t, activate("light_gray"), to_space(t.space(0, 4)), STOP, DRAW, STOP)
     assert t.size(0, "active") == 8
-    t2 = driver_table(7)
-    t2.give(0, "active", white=1)
-    t2.give(0, "bag", white=12)
-    t2.turn(0)
-    checked(t2, STOP, STOP)
-    assert t2.current() == 1 and t2.size(0, "active") == 7
 
 
 # ----- Driver 08 (End) ------------------------------------------------------------------------
@@ -412,10 +358,7 @@ def test_driver_08_removes_up_to_three_wear_before_drawing():
     """Driver 08: before drawing, up to 3 wear cubes from the sheet (any pile) or the
     track; the 7 cubes are drawn after."""
     t = driver_table(8)
-    t.give(0, "active", white=1, wear=2)
-    t.give(0, "discard", wear=2)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(white=1, wear=2), discard=dict(wear=2), bag=dict(white=7))
     checked(t, STOP, STOP)
     assert t.phase() == "driver_wear" and t.size(0, "active") == 0
     checked(t, from_discard("wear"), from_discard("wear"), from_discard("wear"))
@@ -423,22 +366,10 @@ def test_driver_08_removes_up_to_three_wear_before_drawing():
     assert t.size(0, "active") == 7 and t.current() == 1
 
 
-def test_driver_08_not_offered_without_wear():
-    t = driver_table(8)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
-    checked(t, STOP, STOP)
-    assert t.current() == 1
-
-
 def test_driver_08_applies_in_a_pit_stop_turn():
     """A pit stop turn still has its End Phase."""
     t = driver_table(8)
-    t.give(0, "active", wear=2, white=1)
-    t.give(0, "discard", wear=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(wear=2, white=1), discard=dict(wear=1), bag=dict(white=7))
     checked(t, PIT_STOP)
     assert t.phase() == "driver_wear"
     checked(t, from_discard("wear"))
@@ -446,25 +377,43 @@ def test_driver_08_applies_in_a_pit_stop_turn():
 
 
 # ----- Driver 09 (End) ------------------------------------------------------------------------
-def test_driver_09_up_to_two_more_cubes_after_drawing():
-    t = driver_table(9)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", white=12)
-    t.turn(0)
-    checked(t, STOP, STOP)
+@pytest.mark.parametrize(("number", "moved"), [
+    pytest.param(7, True, id="driver_07_one_extra_cube_per_decline_wear"),
+    pytest.param(9, False, id="driver_09_up_to_two_more_cubes_after_drawing"),
+])
+def test_driver_draws_two_extra_cubes_after_the_seven(number, moved):
+    """Driver 07 (Decline): 2 wear in the Decline Phase (a light gray move) -> up to 2
+    extra cubes; Driver 09 (End): up to 2 more cubes after drawing, moved or not. Both:
+    7 + 2 = 9."""
+    t = driver_table(number)
+    if moved:
+        t.turn(0, active=dict(light_gray=1), bag=dict(white=12))
+        checked(t, activate("light_gray"), to_space(t.space(0, 4)), STOP)
+    else:
+        t.turn(0, active=dict(white=1), bag=dict(white=12))
+        checked(t, STOP, STOP)
     assert t.phase() == "driver_extra" and t.size(0, "active") == 7
     checked(t, DRAW, DRAW)
     assert t.size(0, "active") == 9 and t.current() == 1
 
 
-def test_driver_09_not_offered_with_nothing_to_draw():
-    """Bag and discard empty after the 7: no decision."""
-    t = driver_table(9)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", white=6)
-    t.turn(0)
+
+# ----- a turn with nothing for the driver ---------------------------------------------------------
+@pytest.mark.parametrize(("number", "bag"), [
+    pytest.param(6, 7, id="driver_06_not_offered_without_a_normal_move"),
+    pytest.param(7, 12, id="driver_07_no_decline_wear_no_draw"),
+    pytest.param(8, 7, id="driver_08_not_offered_without_wear"),
+    pytest.param(9, 6, id="driver_09_not_offered_with_nothing_to_draw"),
+])
+def test_driver_not_offered_when_the_ability_cannot_apply(number, bag):
+    """A turn without a move, wear or cubes left: no decision is asked. Driver 06: no
+    normal move, no extra space; 07: no Decline wear, no extra cube; 08: no wear to remove;
+    09: bag and discard empty after the 7. The car stays, 7 cubes are drawn."""
+    t = driver_table(number)
+    t.turn(0, active=dict(white=1), bag=dict(white=bag))
     checked(t, STOP, STOP)
     assert t.current() == 1 and t.size(0, "active") == 7
+    assert t.s[st.CAR_SPACE + 0] == t.space(0, 2)
 
 
 # ----- Driver 10 (End) ------------------------------------------------------------------------
@@ -501,9 +450,7 @@ def test_rule_based_agent_drafts_by_preference_and_uses_driver_04():
     a = policy(1, game.params, obs, game.legal_mask(state), seeded_words(1))
     assert a == pick(int(DRIVER_PREFERENCE[0]))
     t = driver_table(4)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", white=5)
-    t.turn(0)
+    t.turn(0, active=dict(white=1), bag=dict(white=5))
     checked(t, STOP)
     observe(t.s, t.p, 0, obs := np.zeros(t.game.obs_size, dtype=np.float32))
     assert policy(1, t.p, obs, t.game.legal_mask(t.state), seeded_words(1)) == USE

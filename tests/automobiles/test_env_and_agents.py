@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 
 from tests.automobiles.table import DRAW, STOP, Table, activate, to_space
+from tests.core.conformance import check_picture, rendered, rule_based_win_share
 from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs import automobiles_v0
 from transit_gym.envs.automobiles import kernels
@@ -60,8 +61,7 @@ def test_cubes_on_the_board_are_seen_by_every_seat():
     t = Table(2)
     t.put_car(0, 0, 2)
     t.park_others(1)
-    t.give(0, "active", light_gray=2)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=2))
     t.act(activate("light_gray"), to_space(t.space(0, 4)))
     for seat in (0, 1):
         obs = t.game.observe(t.state, seat)
@@ -80,22 +80,15 @@ def test_observation_layout_names_every_slot():
 
 
 def test_render_ansi_and_rgb_show_the_track_and_the_players():
-    env = automobiles_v0.env(num_players=3, render_mode="ansi")
-    env.reset(seed=1)
-    text = env.render()
+    text = rendered(automobiles_v0, "ansi", 1, num_players=3)
     assert "Daytona Beach" in text and "lane 2" in text and "player_2" in text
-    picture = automobiles_v0.env(num_players=3, render_mode="rgb_array")
-    picture.reset(seed=1)
-    image = picture.render()
-    assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 4
+    check_picture(rendered(automobiles_v0, "rgb_array", 1, num_players=3), 4)
 
 
 def test_describe_action_names_the_decision():
     t = Table(2)
     t.put_car(0, 0, 2)
-    t.give(0, "active", light_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1))
     assert t.game.describe_action(t.state, STOP) == "end the Action Phase"
     card = t.game.market(t.state)["light_gray"]
     assert t.game.describe_action(t.state, activate("light_gray")) == (
@@ -159,11 +152,7 @@ def test_check_invariants_catches_a_lost_cube():
 def test_rule_based_beats_random_in_90_percent_of_two_player_games():
     """Fixed set: seed 2024, games 0-499 with the rule-based agent first, then second."""
     game = AutomobilesGame(num_players=2)
-    wins = 0
-    for seats in (["rule_based", "random"], ["random", "rule_based"]):
-        result = play_games(game, policy, seats, GAMES_PER_SEATING, seed=SEED)
-        wins += int((result.rewards[:, seats.index("rule_based")] > 0).sum())
-    assert wins / (2 * GAMES_PER_SEATING) >= 0.90
+    assert rule_based_win_share(game, policy, GAMES_PER_SEATING, SEED) >= 0.90
 
 
 def test_rule_based_agents_finish_four_player_games_on_every_suggested_set():
@@ -194,8 +183,7 @@ def test_final_infos_carry_the_statistics_the_balance_tool_reads():
 def test_space_actions_are_described_with_lane_positions_and_colours():
     t = Table(2)
     t.put_car(0, 0, 2)
-    t.give(0, "active", dark_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(dark_gray=1))
     t.act(activate("dark_gray"))
     space = t.space(1, 4)
     assert t.game.describe_action(t.state, to_space(space)) == (

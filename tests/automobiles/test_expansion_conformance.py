@@ -96,41 +96,38 @@ def test_the_design_covers_every_new_option_value():
     assert any("Crate Motor" in games[cid].card_set for cid in accelerated)
 
 
-@pytest.mark.parametrize("cid", IDS)
-def test_pettingzoo_api_and_seed(cid):
-    check_api_and_seed(lambda **kw: automobiles_v0.env(**_options(cid), **kw))
+def _env(cid: str):
+    return automobiles_v0.env(**_options(cid))
 
 
-@pytest.mark.parametrize("cid", IDS)
-def test_deepcopy_and_pickle_mid_game_keep_the_game(cid):
-    check_copy_and_pickle_mid_game(automobiles_v0.env(**_options(cid)))
-
-
-@pytest.mark.parametrize("cid", IDS)
-def test_state_dict_round_trips_through_json_mid_game(cid):
-    check_state_dict_json_round_trip(_game(cid))
-
-
-@pytest.mark.parametrize("cid", IDS)
-def test_illegal_actions_raise_value_error_naming_the_legal_ones(cid):
-    check_illegal_actions(automobiles_v0.env(**_options(cid)))
-
-
-@pytest.mark.parametrize("cid", IDS)
-def test_batch_api_matches_single_games_and_auto_resets(cid):
-    check_batch_api(_game(cid))
-
-
-@pytest.mark.parametrize("cid", IDS)
-def test_jitted_rollouts_are_reproducible(cid):
-    check_jitted_rollouts(_game(cid))
-
-
-@pytest.mark.parametrize("cid", IDS)
-def test_random_games_keep_invariants_after_every_step(cid):
+def _random_games_keep_invariants(cid: str) -> None:
     game = _game(cid)
     for seed in range(10):
         check_random_game_keeps_invariants(game, seed)
+
+
+#: the checks of ``tests/core/test_every_game.py``, each on a configuration's env or game
+CHECKS = {
+    "pettingzoo_api_and_seed": lambda cid: check_api_and_seed(
+        lambda **kw: automobiles_v0.env(**_options(cid), **kw)),
+    "deepcopy_and_pickle_mid_game_keep_the_game":
+        lambda cid: check_copy_and_pickle_mid_game(_env(cid)),
+    "state_dict_round_trips_through_json_mid_game":
+        lambda cid: check_state_dict_json_round_trip(_game(cid)),
+    "illegal_actions_raise_value_error_naming_the_legal_ones":
+        lambda cid: check_illegal_actions(_env(cid)),
+    "batch_api_matches_single_games_and_auto_resets": lambda cid: check_batch_api(_game(cid)),
+    "jitted_rollouts_are_reproducible": lambda cid: check_jitted_rollouts(_game(cid)),
+    "random_games_keep_invariants_after_every_step": _random_games_keep_invariants,
+}
+
+
+@pytest.mark.parametrize("check", CHECKS)
+@pytest.mark.parametrize("cid", IDS)
+def test_cross_game_check_on_the_configuration(cid, check):
+    """Each cross-game check (PettingZoo API and seeding, copies, JSON round trips,
+    illegal actions, the batch API, jitted rollouts, invariants) on each configuration."""
+    CHECKS[check](cid)
 
 
 # ----- bad values of every new option name the option ---------------------

@@ -9,10 +9,12 @@ spaces at 0-12.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pytest
 
-from tests.automobiles.table import PIT_STOP, STOP, Table, activate, to_space
+from tests.automobiles.table import PIT_STOP, STOP, Table, activate, moves, to_space
 from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.rules import AutomobilesGame
@@ -27,11 +29,6 @@ def table(players: int = 2, **options) -> Table:
     return Table(players, card_set=DELAYED_SET, **options)
 
 
-def spaces(t: Table) -> list[int]:
-    """Spaces offered for the next step."""
-    return sorted(a - to_space(0) for a in t.legal() if a >= to_space(0))
-
-
 def car(t: Table, seat: int) -> tuple[int, int, int]:
     return (int(t.s[st.CAR_SPACE + seat]), int(t.s[st.CAR_SEG + seat]),
             int(t.s[st.CAR_ABS + seat]))
@@ -41,6 +38,17 @@ def skip_buying(t: Table) -> None:
     """End the Buy Phase (white cubes cost nothing, so it is asked even without money)."""
     while t.phase() == "buy":
         t.act(STOP)
+
+
+def crate_motor(t: Table, seat: int = 0, uses: int = 1, others: Iterable[int] = (1,)) -> None:
+    """``seat`` activates ``uses`` Crate Motor cubes, ends its Action Phase after each and
+    skips buying; each of ``others`` holds 7 yellow cubes in its bag (its End Phase draw)."""
+    for other in others:
+        t.give(other, "bag", yellow=7)
+    t.turn(seat, active=dict(blue=uses))
+    for _ in range(uses):
+        t.act(activate("blue"), STOP)
+    skip_buying(t)
 
 
 def wear_gained(t: Table, seat: int) -> int:
@@ -58,7 +66,7 @@ def test_adrenaline_option_one_moves_the_green_cube_one_light_gray_space():
     t.turn(0)
     t.act(activate("green"))
     assert t.phase() == "adrenaline" and STOP in t.legal()
-    assert spaces(t) == [t.space(0, 4)]      # the dark gray space of lane 1 is not offered
+    assert moves(t) == [t.space(0, 4)]      # the dark gray space of lane 1 is not offered
     t.act(to_space(t.space(0, 4)))
     assert t.on_track("green") == 1 and t.phase() == "action"
     assert t.s[st.ADR_BONUS] == 0
@@ -73,8 +81,7 @@ def test_adrenaline_option_two_moves_two_light_gray_spaces_per_position_gained()
     t.put_car(1, 1, 4)                      # dark gray [4, 8): front at 8
     t.put_car(2, 2, 0)                      # black [0, 6): front at 6
     t.put_car(3, 0, 30)                     # front at 32: leads
-    t.give(0, "active", green=1, light_gray=3)
-    t.turn(0)
+    t.turn(0, active=dict(green=1, light_gray=3))
     assert t.s[st.START_RANK] == 4
     t.act(activate("green"), STOP)          # option 2: the green cube waits
     assert t.s[st.ADR_BONUS] == 2 and t.on_track("green") == 0
@@ -84,7 +91,7 @@ def test_adrenaline_option_two_moves_two_light_gray_spaces_per_position_gained()
     # nothing left to do: Buy Phase without money, then the Car Phase to [8, 10): 2nd
     assert t.phase() == "adrenaline_move" and t.current() == 0
     assert t.s[st.ADR_LEFT] == 4
-    assert spaces(t) == [t.space(0, 10)]    # light gray only: not the dark [8, 12)
+    assert moves(t) == [t.space(0, 10)]    # light gray only: not the dark [8, 12)
     t.act(to_space(t.space(0, 10)), to_space(t.space(1, 12)), to_space(t.space(1, 14)))
     assert t.s[st.ADR_LEFT] == 1 and t.phase() == "adrenaline_move"
     t.act(to_space(t.space(1, 16)))
@@ -100,8 +107,7 @@ def test_adrenaline_option_two_without_positions_gained_gives_nothing():
     t.put_car(0, 0, 2)
     t.put_car(1, 1, 20)
     t.put_car(2, 0, 30)
-    t.give(0, "active", green=1, light_gray=2)
-    t.turn(0)
+    t.turn(0, active=dict(green=1, light_gray=2))
     t.act(activate("green"), STOP)
     for at in (4, 6):
         t.act(activate("light_gray"), to_space(t.space(0, at)))
@@ -116,8 +122,7 @@ def test_two_adrenaline_cubes_with_option_two_add_up():
     t = table()
     t.put_car(0, 0, 2)                      # front 4
     t.put_car(1, 1, 4)                      # front 8
-    t.give(0, "active", green=2, light_gray=3)
-    t.turn(0)
+    t.turn(0, active=dict(green=2, light_gray=3))
     t.act(activate("green"), STOP, activate("green"), STOP)
     assert t.s[st.ADR_BONUS] == 4
     for at in (4, 6, 8):
@@ -129,8 +134,7 @@ def test_two_adrenaline_cubes_with_option_two_add_up():
 def _adrenaline_then_three_whites(t):
     """Seat 0 (car on white at 12) activates Adrenaline (option 2, +2 spaces), moves
     three white spaces to 15 and skips buying, which starts its Adrenaline move."""
-    t.give(0, "active", green=1, white=3)
-    t.turn(0)
+    t.turn(0, active=dict(green=1, white=3))
     t.act(activate("green"))   # no light gray space next to the car: option 2 is forced
     assert t.phase() == "action" and t.s[st.ADR_BONUS] == 2
     for at in (13, 14, 15):
@@ -180,13 +184,12 @@ def test_crate_motor_moves_the_blue_cube_up_to_three_spaces_of_one_colour():
     t = table()
     t.put_car(0, 0, 2)
     t.put_car(1, 1, 20)
-    t.give(0, "active", blue=1, wear=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, wear=1))
     t.act(activate("blue"))
     assert t.phase() == "move" and t.s[st.CRATE_AWARD] == 1
-    assert spaces(t) == sorted([t.space(0, 4), t.space(1, 4)])
+    assert moves(t) == sorted([t.space(0, 4), t.space(1, 4)])
     t.act(to_space(t.space(0, 4)))
-    assert spaces(t) == [t.space(0, 6)] and STOP in t.legal()   # light gray only now
+    assert moves(t) == [t.space(0, 6)] and STOP in t.legal()   # light gray only now
     t.act(to_space(t.space(0, 6)), to_space(t.space(0, 8)))
     assert t.on_track("blue") == 1 and t.phase() == "action"
 
@@ -199,13 +202,7 @@ def _crate_race(blue: int = 1, **options) -> Table:
     t.put_car(0, 0, 20)                     # light gray [20, 22): front 22
     t.put_car(2, 1, 4)                      # front 8
     t.put_car(1, 1, 4, seg=1)               # front 7
-    t.give(0, "active", blue=blue)
-    t.give(1, "bag", yellow=7)
-    t.give(2, "bag", yellow=7)
-    t.turn(0)
-    for _ in range(blue):
-        t.act(activate("blue"), STOP)
-    skip_buying(t)
+    crate_motor(t, uses=blue, others=(1, 2))
     return t
 
 
@@ -218,7 +215,7 @@ def test_crate_motor_cars_behind_move_in_position_order_with_momentum_between():
     assert t.current() == 2 and t.phase() == "crate_move"
     assert t.s[st.CRATE_SPACES + 2] == 1 and t.s[st.CRATE_SPACES + 1] == 1
     assert t.s[st.CRATE_SPACES + 0] == 0
-    assert spaces(t) == sorted([t.space(0, 8), t.space(1, 8), t.space(2, 8)])  # any colour
+    assert moves(t) == sorted([t.space(0, 8), t.space(1, 8), t.space(2, 8)])  # any colour
     t.act(to_space(t.space(1, 8)))
     assert t.current() == 1 and t.phase() == "crate_move"
     assert car(t, 1) == (t.space(1, 4), 0, 8)   # Momentum: filled the vacated segment
@@ -241,12 +238,7 @@ def test_crate_motor_position_order_is_taken_anew_after_each_players_move():
     t.put_car(2, 1, 4)                          # front 8, lane 1: 3rd
     t.put_car(3, 0, 6, seg=1)                   # front 7, lane 0: 4th
     t.put_car(4, 1, 4, seg=1)                   # front 7, lane 1: 5th
-    t.give(0, "active", blue=1)
-    for seat in range(1, 5):
-        t.give(seat, "bag", yellow=7)
-    t.turn(0)
-    t.act(activate("blue"), STOP)
-    skip_buying(t)
+    crate_motor(t, others=range(1, 5))
     assert t.current() == 1
     t.act(to_space(t.space(0, 8)))
     assert car(t, 3) == (t.space(0, 6), 0, 8)   # Momentum
@@ -279,11 +271,7 @@ def test_crate_motor_gives_nothing_to_cars_ahead_of_the_user():
     t.put_car(0, 0, 4)                          # front 6
     t.put_car(1, 1, 20)                         # ahead
     t.put_car(2, 0, 2)                          # behind
-    t.give(0, "active", blue=1)
-    t.give(1, "bag", yellow=7)
-    t.turn(0)
-    t.act(activate("blue"), STOP)
-    skip_buying(t)
+    crate_motor(t)
     assert t.current() == 2 and t.phase() == "crate_move"
     assert t.s[st.CRATE_SPACES + 1] == 0
     t.act(STOP)
@@ -297,11 +285,7 @@ def test_crate_motor_with_accelerated_play_waits_for_the_players_own_turn():
     t = table(2, accelerated_play=True)
     t.put_car(0, 0, 4)                          # light gray [4, 6): front 6
     t.put_car(1, 0, 2)                          # [2, 4): front 4, 2nd
-    t.give(0, "active", blue=1)
-    t.give(1, "bag", yellow=7)
-    t.turn(0)
-    t.act(activate("blue"), STOP)
-    skip_buying(t)
+    crate_motor(t)
     assert t.current() == 1 and t.phase() == "crate_move"
     assert int(t.s[st.TURN_SEAT]) == 1 and t.s[st.CRATE_SPACES + 1] == 1
     assert t.s[st.START_RANK] == 2
@@ -320,11 +304,7 @@ def test_crate_motor_move_over_the_line_on_the_last_lap_ends_the_game_with_the_r
     t.put_car(0, 0, 39)                         # white [39, 40): at the line, inner lane
     t.put_car(1, 1, 38)                         # light gray [38, 40): level, outer lane
     assert t.s[st.CAR_ABS + 0] == t.s[st.CAR_ABS + 1] == 40
-    t.give(0, "active", blue=1)
-    t.give(1, "bag", yellow=7)
-    t.turn(0)
-    t.act(activate("blue"), STOP)
-    skip_buying(t)
+    crate_motor(t)
     assert t.current() == 1 and t.phase() == "crate_move"
     t.act(to_space(t.space(1, 0)))              # dark gray [0, 4) of the next lap
     assert t.s[st.END_TRIGGERED] == 1 and not t.game.is_over(t.state)
@@ -341,11 +321,7 @@ def test_crate_motor_moves_of_the_rounds_last_player_come_before_the_round_ends(
     t = table(2, laps=2)
     t.put_car(1, 0, 39)                         # inner lane at the line: ahead
     t.put_car(0, 1, 38)
-    t.give(1, "active", blue=1)
-    t.give(0, "bag", yellow=7)
-    t.turn(1)                                   # seat 0 started the round
-    t.act(activate("blue"), STOP)
-    skip_buying(t)
+    crate_motor(t, seat=1, others=(0,))             # seat 0 started the round
     assert t.current() == 0 and t.phase() == "crate_move"
     t.act(to_space(t.space(1, 0)))
     assert t.game.is_over(t.state) and t.s[st.ROUNDS] == 1
@@ -367,8 +343,7 @@ def test_rule_based_agent_takes_option_two_when_the_car_will_pass_a_car(behind_a
     t = table()
     t.put_car(0, 0, 2)
     t.put_car(1, 1, behind_at)                  # lane 1 at 4 ends at 8: passed at 10
-    t.give(0, "active", green=1, light_gray=3)
-    t.turn(0)
+    t.turn(0, active=dict(green=1, light_gray=3))
     for at in (4, 6, 8):
         t.act(activate("light_gray"), to_space(t.space(0, at)))
     t.act(activate("green"))

@@ -13,19 +13,24 @@ and 20-32, dark gray ones of 4 at 12-20 and 32-40.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
+from tests.automobiles import table
 from tests.automobiles.table import (
-    EXAMPLE_SET,
     STOP,
     Table,
     activate,
+    agent_answer,
     from_active,
     from_discard,
+    moves,
+    put_in_rank,
     to_space,
 )
-from transit_gym.agents.rule_based.automobiles import policy, rule_based
+from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.encode import O_MOVE_CARDS
@@ -34,43 +39,9 @@ from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rollout import play_games
 
-ORDER = ["yellow", "purple", "red", "green", "blue"]
-COLOUR_OF = {"Burnout": "red", "Camber & Toe": "red", "Redline": "red", "Bump & Run": "green",
-             "Overdrive": "green", "Fuel Injection Engine": "blue"}
 WHITE, LIGHT, DARK, BLACK = (1 << g for g in range(4))
-
-
-def card_table(*cards: str, players: int = 2, keep: bool = True, **options) -> Table:
-    """The rulebook's example set with ``cards`` in their colours' places; seat 0's car on
-    lane 1 light gray [38, 40), the others parked far behind. With ``keep`` seat 0 holds a
-    spare wear cube so that its Action Phase stays open after the effect under test."""
-    chosen = list(EXAMPLE_SET)
-    for card in cards:
-        chosen[ORDER.index(COLOUR_OF[card])] = card
-    t = Table(players, card_set=chosen, **options)
-    t.put_car(0, 1, 38)
-    t.park_others(*range(1, players))
-    if keep:
-        t.give(0, "active", wear=1)
-    return t
-
-
-def moves(t: Table) -> list[int]:
-    """Spaces offered for the next step of the moving cube."""
-    return sorted(a - to_space(0) for a in t.legal() if a >= to_space(0))
-
-
-def place(t: Table, players: int, rank: int, lane: int = 1, at: int = 38) -> None:
-    """Seat 0 in race position ``rank`` of ``players``: the others ahead on the next lap
-    or behind on the previous one."""
-    t.put_car(0, lane, at, lap=1)
-    ahead = [(1, 20), (1, 24), (1, 28), (0, 30)]
-    behind = [(0, 30), (0, 28), (0, 26), (0, 24)]
-    others = list(range(1, players))
-    for i, seat in enumerate(others[:rank - 1]):
-        t.put_car(seat, *ahead[i], lap=2)
-    for i, seat in enumerate(others[rank - 1:]):
-        t.put_car(seat, *behind[i], lap=0)
+# seat 0's car on lane 1 light gray [38, 40)
+card_table = partial(table.card_table, car=(1, 38))
 
 
 def walk(t: Table) -> int:
@@ -89,9 +60,7 @@ def test_burnout_black_in_discard_moves_up_to_two_dark_gray_and_the_cube_stays()
     up to 2 consecutive dark gray spaces ... the chosen gear cube stays in your discard
     pile." A white gear has no lower colour, so it is not offered."""
     t = card_table("Burnout")
-    t.give(0, "active", red=1)
-    t.give(0, "discard", black=1, white=2)
-    t.turn(0)
+    t.turn(0, active=dict(red=1), discard=dict(black=1, white=2))
     t.act(activate("red"))
     assert t.count(0, "used", "wear") == 1
     assert t.legal() == [from_discard("black")]
@@ -109,9 +78,7 @@ def test_burnout_up_to_allows_zero_and_light_gray_names_white():
     white spaces."""
     t = card_table("Burnout")
     t.put_car(0, 0, 10)                                  # lane 0 light gray [10, 12)
-    t.give(0, "active", red=1)
-    t.give(0, "discard", light_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1), discard=dict(light_gray=1))
     t.act(activate("red"), from_discard("light_gray"))
     assert moves(t) == [t.space(0, 12)] and t.s[st.MV_MASK] == WHITE
     t.act(STOP)
@@ -122,9 +89,7 @@ def test_burnout_needs_a_discarded_gear_with_a_lower_colour():
     """All or nothing: without a light gray, dark gray or black cube in the discard pile
     Burnout's effect cannot be applied, so the cube may not be activated."""
     t = card_table("Burnout")
-    t.give(0, "active", red=1)
-    t.give(0, "discard", white=3, wear=2)
-    t.turn(0)
+    t.turn(0, active=dict(red=1), discard=dict(white=3, wear=2))
     assert activate("red") not in t.legal()
 
 
@@ -134,8 +99,7 @@ def test_camber_toe_discards_an_active_gear_then_moves_exactly_one_space_of_any_
     pile. Then, move your red cube 1 space on any color" (light gray, dark gray and black
     are all next to the car here); "move 1 space" is exact: no stop before it."""
     t = card_table("Camber & Toe")
-    t.give(0, "active", red=1, white=1, black=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, white=1, black=1))
     t.act(activate("red"))
     assert t.count(0, "used", "wear") == 0                      # no wear on this card
     assert sorted(t.legal()) == [from_active("white"), from_active("black")]
@@ -152,8 +116,7 @@ def test_camber_toe_needs_a_gear_cube_in_the_active_pile():
     """All or nothing: no gear cube to discard, no activation (the other cubes do not
     count)."""
     t = card_table("Camber & Toe")
-    t.give(0, "active", red=1, yellow=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, yellow=1))
     assert activate("red") not in t.legal()
 
 
@@ -164,8 +127,7 @@ def test_redline_lets_white_gears_go_on_any_colour_with_one_wear_each():
     you used with this effect." Next to the car only light gray, dark gray and black:
     a white is not playable before Redline, then it is, on any of them, for 1 wear."""
     t = card_table("Redline")
-    t.give(0, "active", red=1, white=2, light_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, white=2, light_gray=1))
     assert activate("white") not in t.legal()
     t.act(activate("red"))
     assert t.count(0, "used", "wear") == 0                      # wear only per white used
@@ -186,8 +148,7 @@ def test_redline_white_on_a_white_space_gains_no_wear():
     "used with this effect": no wear (our reading, docs/racing_season/cards_moves.md)."""
     t = card_table("Redline")
     t.put_car(0, 0, 10)                                  # next: white (0, 12), light (1, 12)
-    t.give(0, "active", red=1, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, white=1))
     t.act(activate("red"), activate("white"))
     assert moves(t) == sorted([t.space(0, 12), t.space(1, 12)])
     t.act(to_space(t.space(0, 12)))
@@ -199,9 +160,7 @@ def test_redline_white_on_black_gains_the_decline_wear_of_black():
     on, not the color of gear that you used": a redlined white on a black space counts
     black in the Decline Phase, on top of Redline's own wear."""
     t = card_table("Redline", keep=False)
-    t.give(0, "active", red=1, white=1)
-    t.give(0, "bag", yellow=7)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, white=1), bag=dict(yellow=7))
     t.act(activate("red"), activate("white"), to_space(t.space(2, 0)))
     assert t.count(0, "used", "wear") == 1 and t.s[st.TOP_COLOUR] == 3
     t.act(STOP, STOP)                                   # end the Action and Buy Phases
@@ -213,8 +172,7 @@ def test_redline_lasts_only_for_this_turn():
     """Rule Clarifications: effects last until the end of the turn; the next turn's white
     gears move on white only again."""
     t = card_table("Redline")
-    t.give(0, "active", red=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1))
     t.act(activate("red"))
     assert t.s[st.REDLINE] == 1
     t.turn(1)
@@ -227,8 +185,7 @@ def test_fuel_injection_gear_cubes_may_move_two_spaces_of_their_colour():
     move twice as many spaces ... 2 spaces instead of 1 on its respective color." The
     first space is still required, the second is a choice ("may"), on the same colour."""
     t = card_table("Fuel Injection Engine")
-    t.give(0, "active", blue=1, dark_gray=2)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, dark_gray=2))
     t.act(activate("dark_gray"))                        # before Fuel Injection: 1 space
     assert t.s[st.MV_LEFT] == 1
     t.act(to_space(t.space(1, 0)))
@@ -246,8 +203,7 @@ def test_fuel_injection_gear_cubes_may_move_two_spaces_of_their_colour():
 def test_fuel_injection_player_may_stop_after_one_space():
     """Fuel Injection: "may move 2 spaces": stopping after the first keeps that one."""
     t = card_table("Fuel Injection Engine")
-    t.give(0, "active", blue=1, dark_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, dark_gray=1))
     t.act(activate("blue"), activate("dark_gray"), to_space(t.space(1, 0)), STOP)
     assert t.phase() == "action" and t.on_track("dark_gray") == 1
     assert t.s[st.PLACED_SPACE] == t.space(1, 0)
@@ -258,8 +214,7 @@ def test_fuel_injection_second_copy_costs_wear_and_adds_nothing():
     does not compound the effect": a second copy may be activated (its 2 wear are gained)
     but gear cubes still move at most 2 spaces."""
     t = card_table("Fuel Injection Engine")
-    t.give(0, "active", blue=2, dark_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=2, dark_gray=1))
     t.act(activate("blue"), activate("blue"))
     assert t.count(0, "used", "wear") == 4 and t.s[st.FUEL] == 2
     t.act(activate("dark_gray"))
@@ -270,8 +225,7 @@ def test_fuel_injection_has_no_effect_on_camber_toe():
     """Fuel Injection "does not have any effect on cards like Camber & Toe": its red cube
     still moves exactly 1 space."""
     t = card_table("Camber & Toe", "Fuel Injection Engine")
-    t.give(0, "active", blue=1, red=1, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, red=1, white=1))
     t.act(activate("blue"), activate("red"), from_active("white"))
     assert t.s[st.MV_LEFT] == 1 and t.s[st.MV_MIN] == 1
 
@@ -279,9 +233,8 @@ def test_fuel_injection_has_no_effect_on_camber_toe():
 def test_fuel_injection_has_no_effect_on_overdrive():
     """Fuel Injection doubles gear cubes only: Overdrive's green cube keeps its 3 spaces."""
     t = card_table("Overdrive", "Fuel Injection Engine")
-    place(t, 2, 2)
-    t.give(0, "active", blue=1, green=1)
-    t.turn(0)
+    put_in_rank(t, 2, 2)
+    t.turn(0, active=dict(blue=1, green=1))
     t.act(activate("blue"), activate("green"))
     assert t.s[st.MV_LEFT] == 3
 
@@ -292,8 +245,7 @@ def test_redline_and_fuel_injection_combine_two_spaces_of_one_chosen_colour():
     space only the next black space is offered, not the dark gray beside it; 1 wear for
     the white, 2 for Fuel Injection."""
     t = card_table("Redline", "Fuel Injection Engine")
-    t.give(0, "active", blue=1, red=1, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, red=1, white=1))
     t.act(activate("blue"), activate("red"), activate("white"))
     assert t.s[st.MV_LEFT] == 2 and t.s[st.MV_MIN] == 1
     t.act(to_space(t.space(2, 0)))                      # black [0, 6)
@@ -308,8 +260,7 @@ def test_fuel_injection_multiplier_comes_from_the_card_row(tmp_path):
     path = tmp_path / "cards.toml"
     path.write_text('[[cards]]\nname = "Fuel Injection Engine"\ncount = 3\nwear = 1\n')
     t = card_table("Fuel Injection Engine", card_data=str(path))
-    t.give(0, "active", blue=1, dark_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, dark_gray=1))
     t.act(activate("blue"), activate("dark_gray"))
     assert t.count(0, "used", "wear") == 1 and t.s[st.MV_LEFT] == 3
 
@@ -322,9 +273,8 @@ def test_bump_and_run_moves_by_race_position(players, rank, spaces):
     2 dark gray spaces ... If you are currently in last place, you may move 1 more": first
     no move, middle 2, last 3 (with 2 players the second is last)."""
     t = card_table("Bump & Run", players=players)
-    place(t, players, rank, lane=0, at=39)              # white [39, 40): dark gray ahead
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, players, rank, lane=0, at=39)              # white [39, 40): dark gray ahead
+    t.turn(0, active=dict(green=1))
     assert t.s[st.START_RANK] == rank
     t.act(activate("green"))
     assert t.count(0, "used", "wear") == 1
@@ -345,8 +295,7 @@ def test_bump_and_run_tie_goes_to_the_inner_lane(lane, spaces):
     t.put_car(0, lane, 10 if lane == 0 else 8, lap=1)
     t.put_car(1, other, 10 if other == 0 else 8, lap=1)
     assert t.s[st.CAR_ABS] == t.s[st.CAR_ABS + 1]
-    t.give(0, "active", green=1)
-    t.turn(0)
+    t.turn(0, active=dict(green=1))
     t.act(activate("green"))
     assert t.s[st.MV_LEFT] == spaces
 
@@ -355,9 +304,8 @@ def test_bump_and_run_position_is_fixed_at_the_start_of_the_action_phase():
     """Card Clarifications: the position is where the car was when the Action Phase began;
     a car passing mid-turn does not change it."""
     t = card_table("Bump & Run")
-    place(t, 2, 1, lane=0, at=39)                       # first of 2
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, 2, 1, lane=0, at=39)                       # first of 2
+    t.turn(0, active=dict(green=1))
     t.put_car(1, 1, 20, lap=2)                          # seat 1 jumps ahead mid-turn
     t.act(activate("green"))
     assert t.phase() == "action" and t.count(0, "used", "wear") == 1
@@ -374,9 +322,8 @@ def test_overdrive_colours_by_race_position(players, rank, colours, offered):
     all other positions ... light gray or lower." Next to the car: light gray (0, 0),
     dark gray (1, 0), black (2, 0); first place finds no white there and moves 0."""
     t = card_table("Overdrive", players=players)
-    place(t, players, rank)
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, players, rank)
+    t.turn(0, active=dict(green=1))
     t.act(activate("green"))
     assert t.count(0, "used", "wear") == 1
     if not offered:
@@ -391,9 +338,8 @@ def test_overdrive_mixes_colours_within_one_move():
     and 2 light gray spaces": from lane 0 [10, 12) in 2nd of 3: white (0, 12), then
     light gray (1, 12) beside it, then light gray (1, 14); the move stops at 3."""
     t = card_table("Overdrive", players=3)
-    place(t, 3, 2, lane=0, at=10)
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, 3, 2, lane=0, at=10)
+    t.turn(0, active=dict(green=1))
     t.act(activate("green"))
     t.act(to_space(t.space(0, 12)))
     assert t.space(1, 12) in moves(t) and t.s[st.MV_MASK] == WHITE | LIGHT
@@ -407,9 +353,8 @@ def test_overdrive_mixes_colours_within_one_move():
 def test_overdrive_up_to_three_allows_zero():
     """Overdrive: "up to 3 spaces": stopping at once leaves the cube in the used pile."""
     t = card_table("Overdrive")
-    place(t, 2, 2)
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, 2, 2)
+    t.turn(0, active=dict(green=1))
     t.act(activate("green"), STOP)
     assert t.phase() == "action" and t.count(0, "used", "green") == 1
 
@@ -419,8 +364,7 @@ def test_redline_and_fuel_injection_are_seen_by_every_seat():
     """The reminder cubes go on the Wear Chart (Redline, Fuel Injection "Suggestion"): the
     flags are public; the moving cube's own flags only for the seat moving it."""
     t = card_table("Redline", "Fuel Injection Engine")
-    t.give(0, "active", blue=1, red=1, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(blue=1, red=1, white=1))
     t.act(activate("blue"), activate("red"), activate("white"))
     for seat in (0, 1):
         obs = t.game.observe(t.state, seat)
@@ -509,57 +453,44 @@ def test_moving_cards_are_playable_by_the_rule_based_agent_in_every_seat():
 
 
 # ----- the rule-based agent ---------------------------------------------------------------------
-def agent_choice(t: Table) -> int:
-    """The rule-based agent's answer to seat 0's pending decision."""
-    obs = t.game.observe(t.state, 0)
-    mask = t.game.legal_mask(t.state).astype(np.int8)
-    return int(rule_based(t.game.params, obs, mask))
-
-
 def test_agent_burnout_names_the_highest_discarded_gear_and_camber_gives_up_a_white():
     """Burnout's fastest move comes from the highest gear (black: dark gray); Camber &
     Toe gives up the cheapest gear (white)."""
     t = card_table("Burnout")
-    t.give(0, "active", red=1)
-    t.give(0, "discard", light_gray=1, black=1)
-    t.turn(0)
-    assert agent_choice(t) == activate("red")
+    t.turn(0, active=dict(red=1), discard=dict(light_gray=1, black=1))
+    assert agent_answer(t) == activate("red")
     t.act(activate("red"))
-    assert agent_choice(t) == from_discard("black")
+    assert agent_answer(t) == from_discard("black")
     t2 = card_table("Camber & Toe")
-    t2.give(0, "active", red=1, white=1, black=1)
-    t2.turn(0)
-    assert agent_choice(t2) == activate("red")
+    t2.turn(0, active=dict(red=1, white=1, black=1))
+    assert agent_answer(t2) == activate("red")
     t2.act(activate("red"))
-    assert agent_choice(t2) == from_active("white")
+    assert agent_answer(t2) == from_active("white")
 
 
 def test_agent_plays_redline_and_fuel_injection_before_its_gears_only_when_they_help():
     """Redline with a white gear in hand, Fuel Injection with three gear cubes, each before
     any gear cube; neither again once active, nor without gears to help."""
     t = card_table("Redline", "Fuel Injection Engine")
-    t.give(0, "active", red=1, blue=1, white=1, dark_gray=2)
-    t.turn(0)
-    first = agent_choice(t)
+    t.turn(0, active=dict(red=1, blue=1, white=1, dark_gray=2))
+    first = agent_answer(t)
     assert first in (activate("red"), activate("blue"))
     t.act(first)
-    second = agent_choice(t)
+    second = agent_answer(t)
     assert {first, second} == {activate("red"), activate("blue")}
     t.act(second)
-    assert agent_choice(t) not in (activate("red"), activate("blue"))
+    assert agent_answer(t) not in (activate("red"), activate("blue"))
     t2 = card_table("Redline", "Fuel Injection Engine")
-    t2.give(0, "active", red=1, blue=1, dark_gray=1)
-    t2.turn(0)
+    t2.turn(0, active=dict(red=1, blue=1, dark_gray=1))
     assert activate("dark_gray") in t2.legal() and activate("red") in t2.legal()
-    assert agent_choice(t2) == activate("dark_gray")
+    assert agent_answer(t2) == activate("dark_gray")
 
 
 @pytest.mark.parametrize(("rank", "used"), [(1, False), (2, True)])
 def test_agent_uses_bump_and_run_only_when_not_leading(rank, used):
     """Bump & Run in first place only gains wear: the agent keeps it as money then."""
     t = card_table("Bump & Run")
-    place(t, 2, rank, lane=0, at=39)
-    t.give(0, "active", green=1)
-    t.turn(0)
+    put_in_rank(t, 2, rank, lane=0, at=39)
+    t.turn(0, active=dict(green=1))
     assert activate("green") in t.legal()
-    assert (agent_choice(t) == activate("green")) is used
+    assert (agent_answer(t) == activate("green")) is used

@@ -11,17 +11,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.automobiles import table
 from tests.automobiles.table import (
     DRAW,
-    EXAMPLE_SET,
     STOP,
     Table,
     activate,
+    agent_answer,
+    card_colour,
     colour,
     from_active,
     from_discard,
 )
-from transit_gym.agents.rule_based.automobiles import policy, rule_based
+from transit_gym.agents.rule_based.automobiles import policy
 from transit_gym.envs import automobiles_v0
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.encode import O_DECISION, O_PICKS, O_WAITING
@@ -30,26 +32,15 @@ from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.rollout import play_games, random_rollouts
 
-COLOUR_OF = {"Factory Support": "yellow", "Maintenance Staff": "yellow",
-             "Performance Testing": "yellow", "Air Jacks": "purple", "Impact Wrench": "purple",
-             "Pit Mechanic": "purple", "Internal Combustion": "blue"}
-ORDER = ["yellow", "purple", "red", "green", "blue"]
 PILE_NAMES = ("factory_support", "maintenance_staff", "performance_testing", "air_jacks",
               "impact_wrench", "pit_mechanic", "internal_combustion")
 
 
 def card_table(card: str, players: int = 2, keep: bool = True, **options) -> Table:
-    """The rulebook's example set with ``card`` in its colour's place, seat 0 on turn;
-    ``keep`` gives seat 0 a spare wear cube in the active pile (the Action Phase then
-    stays open after the effect). The cube of ``card`` is put in the active pile."""
-    cards = list(EXAMPLE_SET)
-    cards[ORDER.index(COLOUR_OF[card])] = card
-    t = Table(players, card_set=cards, **options)
-    t.put_car(0, 0, 2)
-    t.park_others(*range(1, players))
-    if keep:
-        t.give(0, "active", wear=1)
-    t.give(0, "active", **{COLOUR_OF[card]: 1})
+    """``table.card_table`` with seat 0 on turn and the cube of ``card`` put in the active
+    pile."""
+    t = table.card_table(card, players=players, keep=keep, **options)
+    t.give(0, "active", **{card_colour(card): 1})
     return t
 
 
@@ -63,9 +54,7 @@ def test_factory_support_draws_one_then_must_remove_the_drawn_cube_or_another():
     """Factory Support: draw 1 cube from the bag, then you MUST remove 1 cube from your
     active or discard pile; it may be the cube just drawn."""
     t = card_table("Factory Support")
-    t.give(0, "bag", black=1)
-    t.give(0, "discard", white=2)
-    t.turn(0)
+    t.turn(0, bag=dict(black=1), discard=dict(white=2))
     t.act(activate("yellow"))
     assert t.count(0, "active", "black") == 1 and t.size(0, "bag") == 0
     assert t.phase() == "factory_support"
@@ -80,9 +69,7 @@ def test_factory_support_draws_one_then_must_remove_the_drawn_cube_or_another():
 def test_factory_support_may_remove_from_the_discard_pile_instead():
     """Factory Support: the removed cube may come from the discard pile."""
     t = card_table("Factory Support")
-    t.give(0, "bag", black=1)
-    t.give(0, "discard", wear=2)
-    t.turn(0)
+    t.turn(0, bag=dict(black=1), discard=dict(wear=2))
     t.act(activate("yellow"), from_discard("wear"))
     assert t.count(0, "discard", "wear") == 1 and t.count(0, "active", "black") == 1
     assert t.count(0, "used", "yellow") == 1      # the activated cube stays in the used pile
@@ -92,8 +79,7 @@ def test_factory_support_draw_refills_an_empty_bag_from_the_discard_pile():
     """Drawing Cubes: the bag is empty, so the whole discard pile goes into the bag before
     the draw; the removal then finds the discard pile empty."""
     t = card_table("Factory Support")
-    t.give(0, "discard", dark_gray=3)
-    t.turn(0)
+    t.turn(0, discard=dict(dark_gray=3))
     t.act(activate("yellow"))
     assert t.count(0, "active", "dark_gray") == 1 and t.count(0, "bag", "dark_gray") == 2
     assert t.size(0, "discard") == 0
@@ -113,9 +99,7 @@ def test_maintenance_staff_removes_active_cubes_then_up_to_twice_as_many_discard
     """Maintenance Staff: remove any number N of active cubes (any kind), then up to 2N
     cubes of the discard pile (bonus = 2 per cube)."""
     t = card_table("Maintenance Staff")
-    t.give(0, "active", white=1, wear=1)
-    t.give(0, "discard", wear=6)
-    t.turn(0)
+    t.turn(0, active=dict(white=1, wear=1), discard=dict(wear=6))
     t.act(activate("yellow"))
     assert t.phase() == "maintenance_staff" and STOP in t.legal()
     assert sorted(t.legal()) == sorted([STOP, from_active("wear"), from_active("white")])
@@ -129,8 +113,7 @@ def test_maintenance_staff_removes_active_cubes_then_up_to_twice_as_many_discard
 def test_maintenance_staff_with_no_active_cube_removed_removes_nothing():
     """Maintenance Staff: "any number" includes zero, and twice zero is zero."""
     t = card_table("Maintenance Staff")
-    t.give(0, "discard", wear=3)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=3))
     t.act(activate("yellow"), STOP)
     assert t.phase() == "action" and t.count(0, "discard", "wear") == 3
     assert t.count(0, "active", "wear") == 1
@@ -139,8 +122,7 @@ def test_maintenance_staff_with_no_active_cube_removed_removes_nothing():
 def test_maintenance_staff_discard_removals_may_stop_early():
     """Maintenance Staff: "up to" twice as many (one active cube: up to 2, may stop)."""
     t = card_table("Maintenance Staff")
-    t.give(0, "discard", wear=3)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=3))
     t.act(activate("yellow"), from_active("wear"))
     assert t.phase() == "remove" and picks(t)[0] == 2 and STOP in t.legal()
     t.act(from_discard("wear"))
@@ -169,8 +151,7 @@ def test_performance_testing_removes_its_own_cube_then_draws_up_to_three():
 def test_performance_testing_may_draw_none_and_still_removes_itself():
     """Performance Testing: "up to 3" allows zero; the cube is removed anyway."""
     t = card_table("Performance Testing")
-    t.give(0, "bag", light_gray=5)
-    t.turn(0)
+    t.turn(0, bag=dict(light_gray=5))
     t.act(activate("yellow"), STOP)
     assert t.count(0, "active", "light_gray") == 0 and t.size(0, "bag") == 5
     assert t.count(0, "used", "yellow") == 0
@@ -190,9 +171,7 @@ def test_performance_testing_refills_the_bag_only_when_a_draw_needs_it():
     """Drawing Cubes: one cube in the bag, two in the discard pile: the first draw empties
     the bag without a refill; the second refills it from the discard pile."""
     t = card_table("Performance Testing")
-    t.give(0, "bag", black=1)
-    t.give(0, "discard", white=2)
-    t.turn(0)
+    t.turn(0, bag=dict(black=1), discard=dict(white=2))
     t.act(activate("yellow"), DRAW)
     assert t.count(0, "active", "black") == 1 and t.count(0, "discard", "white") == 2
     t.act(DRAW)
@@ -205,8 +184,7 @@ def test_air_jacks_removes_up_to_the_number_of_colours_in_the_discard_pile():
     """Air Jacks, the card's example: 1 yellow, 2 dark gray, 3 blue, 1 green and 2 wear
     cubes in the discard pile are 5 colours: up to 5 cubes may be removed."""
     t = card_table("Air Jacks")
-    t.give(0, "discard", yellow=1, dark_gray=2, blue=3, green=1, wear=2)
-    t.turn(0)
+    t.turn(0, discard=dict(yellow=1, dark_gray=2, blue=3, green=1, wear=2))
     t.act(activate("purple"))
     assert t.phase() == "remove" and picks(t)[:2] == (5, 0) and STOP in t.legal()
     t.act(from_discard("wear"), from_discard("wear"), from_discard("yellow"))
@@ -229,9 +207,7 @@ def test_impact_wrench_removes_up_to_four_discards_then_all_wear_of_the_used_pil
     """Impact Wrench: choose up to 4 discarded cubes to remove, then remove every wear
     cube now in the used pile (the wear gained this Action Phase)."""
     t = card_table("Impact Wrench")
-    t.give(0, "discard", wear=5, white=1)
-    t.give(0, "used", wear=2)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=5, white=1), used=dict(wear=2))
     t.act(activate("purple"))
     assert t.phase() == "impact_wrench" and picks(t)[0] == 4
     assert t.count(0, "used", "wear") == 2        # not before the removals
@@ -244,9 +220,7 @@ def test_impact_wrench_removes_up_to_four_discards_then_all_wear_of_the_used_pil
 def test_impact_wrench_stops_by_itself_after_four_removals():
     """Impact Wrench: "up to 4": after the fourth the used wear goes at once."""
     t = card_table("Impact Wrench")
-    t.give(0, "discard", wear=6)
-    t.give(0, "used", wear=1)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=6), used=dict(wear=1))
     t.act(activate("purple"), *[from_discard("wear")] * 4)
     assert t.phase() == "action" and t.count(0, "discard", "wear") == 2
     assert t.count(0, "used", "wear") == 0
@@ -256,9 +230,7 @@ def test_impact_wrench_does_not_touch_wear_gained_later():
     """Impact Wrench does not remove wear gained by a later action (here the Steering
     cube activated after it gains 1 wear, which stays in the used pile)."""
     t = card_table("Impact Wrench")
-    t.give(0, "active", red=1, dark_gray=1)
-    t.give(0, "used", wear=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, dark_gray=1), used=dict(wear=1))
     t.act(activate("purple"))
     assert t.count(0, "used", "wear") == 0
     t.act(activate("red"))
@@ -359,9 +331,7 @@ def test_internal_combustion_discards_one_then_takes_up_to_three_back_with_wear(
     to 3 discarded cubes into the active pile, gaining 1 wear per cube taken; the cube
     just discarded may come back."""
     t = card_table("Internal Combustion", keep=False)
-    t.give(0, "active", black=1)
-    t.give(0, "discard", dark_gray=2, wear=1)
-    t.turn(0)
+    t.turn(0, active=dict(black=1), discard=dict(dark_gray=2, wear=1))
     t.act(activate("blue"))
     assert t.phase() == "internal_combustion" and t.legal() == [from_active("black")]
     t.act(from_active("black"))
@@ -375,17 +345,14 @@ def test_internal_combustion_discards_one_then_takes_up_to_three_back_with_wear(
 def test_internal_combustion_needs_another_active_cube():
     """All-or-nothing: with no other cube in the active pile nothing can be discarded."""
     t = card_table("Internal Combustion", keep=False)
-    t.give(0, "discard", dark_gray=2)
-    t.give(0, "bag", white=5)
-    t.turn(0)
+    t.turn(0, discard=dict(dark_gray=2), bag=dict(white=5))
     assert activate("blue") not in t.legal()
 
 
 def test_internal_combustion_taking_none_back_gains_no_wear():
     """Internal Combustion: "up to 3" allows zero, and no cube taken means no wear."""
     t = card_table("Internal Combustion")
-    t.give(0, "discard", dark_gray=2)
-    t.turn(0)
+    t.turn(0, discard=dict(dark_gray=2))
     t.act(activate("blue"), from_active("wear"), STOP)
     assert t.count(0, "used", "wear") == 0 and t.count(0, "discard", "wear") == 1
 
@@ -407,15 +374,13 @@ def test_pile_decisions_are_observed_by_the_deciding_seat():
     """Observation: the deciding seat sees which pile decision is pending and its pick
     counts (Air Jacks' allowance); the other seat only sees that it waits."""
     t = card_table("Air Jacks")
-    t.give(0, "discard", white=1, wear=2)
-    t.turn(0)
+    t.turn(0, discard=dict(white=1, wear=2))
     t.act(activate("purple"))
     mine, other = t.game.observe(t.state, 0), t.game.observe(t.state, 1)
     assert mine[O_DECISION + st.PH_REMOVE] == 1 and mine[O_PICKS] == 2
     assert other[O_WAITING] == 1 and other[O_PICKS] == 0
     t = card_table("Internal Combustion")
-    t.give(0, "discard", white=1)
-    t.turn(0)
+    t.turn(0, discard=dict(white=1))
     t.act(activate("blue"))
     assert t.game.observe(t.state, 0)[O_DECISION + st.PH_INTERNAL_COMBUSTION] == 1
 
@@ -425,8 +390,7 @@ def test_a_tampered_pile_decision_is_refused_when_loaded():
     """A saved state whose pending pile decision names no cube of that card
     (or waits for another seat) is refused with a StateDictError, never run."""
     t = card_table("Internal Combustion")
-    t.give(0, "discard", dark_gray=2)
-    t.turn(0)
+    t.turn(0, discard=dict(dark_gray=2))
     t.act(activate("blue"), from_active("wear"))
     assert t.phase() == "internal_combustion_take"
     t.game.validate(t.state)
@@ -439,26 +403,15 @@ def test_a_tampered_pile_decision_is_refused_when_loaded():
 
 
 # ----- the rule-based agent ------------------------------------------------------------------
-def agent_answer(t: Table) -> int:
-    seat = t.current()
-    obs = t.game.observe(t.state, seat)
-    mask = np.zeros(t.game.num_actions, dtype=np.int8)
-    mask[t.legal()] = 1
-    return int(rule_based(t.p, obs, mask))
-
-
 def test_agent_removes_wear_with_pile_cards():
     """Agent: removal effects take wear first (Factory Support from the discard pile, Pit
     Mechanic's wear, Maintenance Staff's active wear)."""
     t = card_table("Factory Support")
-    t.give(0, "bag", black=1)
-    t.give(0, "discard", wear=1, white=1)
-    t.turn(0)
+    t.turn(0, bag=dict(black=1), discard=dict(wear=1, white=1))
     t.act(activate("yellow"))
     assert agent_answer(t) == from_discard("wear")
     t = card_table("Pit Mechanic")
-    t.give(0, "discard", wear=2)
-    t.turn(0)
+    t.turn(0, discard=dict(wear=2))
     assert agent_answer(t) == activate("purple")
     t.act(activate("purple"))
     assert agent_answer(t) == from_discard("wear")
@@ -472,16 +425,10 @@ def test_agent_uses_factory_support_only_when_a_poor_cube_can_go():
     """Agent: Factory Support must remove a cube, so it is activated only when a wear or
     white cube is in the active or discard pile."""
     t = card_table("Factory Support", keep=False)
-    t.give(0, "active", black=1)
-    t.give(0, "bag", black=2)
-    t.give(0, "discard", dark_gray=2)
-    t.turn(0)
+    t.turn(0, active=dict(black=1), bag=dict(black=2), discard=dict(dark_gray=2))
     assert activate("yellow") in t.legal() and agent_answer(t) != activate("yellow")
     t = card_table("Factory Support", keep=False)
-    t.give(0, "active", black=1)
-    t.give(0, "bag", black=2)
-    t.give(0, "discard", dark_gray=2, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(black=1), bag=dict(black=2), discard=dict(dark_gray=2, white=1))
     assert agent_answer(t) == activate("yellow")
     t.act(activate("yellow"))
     assert agent_answer(t) == from_discard("white")
@@ -491,9 +438,7 @@ def test_agent_internal_combustion_drops_the_worst_and_takes_back_strong_cubes()
     """Agent: Internal Combustion discards the least wanted active cube and takes back a
     black gear (worth a wear cube), never a white one."""
     t = card_table("Internal Combustion")
-    t.give(0, "active", dark_gray=1)
-    t.give(0, "discard", black=1, white=2)
-    t.turn(0)
+    t.turn(0, active=dict(dark_gray=1), discard=dict(black=1, white=2))
     assert agent_answer(t) == activate("blue")
     t.act(activate("blue"))
     assert agent_answer(t) == from_active("wear")
@@ -506,8 +451,7 @@ def test_agent_internal_combustion_drops_the_worst_and_takes_back_strong_cubes()
 def test_agent_draws_with_performance_testing():
     """Agent: Performance Testing's draws cost nothing, so all are taken."""
     t = card_table("Performance Testing")
-    t.give(0, "bag", white=4)
-    t.turn(0)
+    t.turn(0, bag=dict(white=4))
     t.act(activate("yellow"))
     assert agent_answer(t) == DRAW
 

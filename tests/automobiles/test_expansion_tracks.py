@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.automobiles.table import EXAMPLE_SET, STOP, Table, activate, to_space
+from tests.automobiles.table import DATA, EXAMPLE_SET, STOP, Table, activate, to_space
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.automobiles import render
 from transit_gym.envs.automobiles import state as st
@@ -27,110 +27,9 @@ from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 from transit_gym.envs.core.text import unfold
 
-FLAG_BOARD = """
-[track]
-name = "flag test"
-lap_length = 8
-lanes = 2
+FLAG_BOARD = (DATA / "flag_board.toml").read_text()
 
-[[spaces]]
-lane = 0
-start = 7
-length = 2
-flag = 1
-colors = ["white"]
-
-[[spaces]]
-lane = 0
-start = 1
-length = 1
-count = 6
-colors = ["white"]
-
-[[spaces]]
-lane = 1
-start = 7
-length = 4
-flag = 3
-colors = ["white", "dark_gray"]
-
-[[spaces]]
-lane = 1
-start = 3
-length = 1
-count = 4
-colors = ["white"]
-
-[[grid]]
-lane = 0
-at = 7
-own_space = true
-allowance = 10
-
-[[grid]]
-lane = 1
-at = 6
-allowance = 11
-
-[[grid]]
-lane = 0
-at = 5
-allowance = 12
-"""
-
-WEAVE_BOARD = """
-[track]
-name = "weave test"
-lap_length = 12
-lanes = 2
-
-[[spaces]]
-lane = 0
-start = 0
-length = 4
-colors = ["white"]
-
-[[spaces]]
-lane = 0
-start = 4
-length = 1
-count = 8
-colors = ["white"]
-
-[[spaces]]
-lane = 1
-start = 0
-length = 1
-colors = ["white"]
-
-[[spaces]]
-lane = 1
-start = 1
-length = 2
-colors = ["white"]
-
-[[spaces]]
-lane = 1
-start = 3
-length = 3
-colors = ["black"]
-
-[[spaces]]
-lane = 1
-start = 6
-length = 6
-colors = ["black"]
-
-[[grid]]
-lane = 0
-at = 11
-allowance = 10
-
-[[grid]]
-lane = 0
-at = 10
-allowance = 11
-"""
+WEAVE_BOARD = (DATA / "weave_board.toml").read_text()
 
 A, SLOT = 0, 12            # FLAG board: space A and P1's own-space slot (after the 12 spaces)
 
@@ -172,9 +71,7 @@ def test_one_white_cube_moves_p1_one_segment_to_the_front_of_space_a(tmp_path):
     front of space A; crossing the flag inside A moves the lap marker (the flag is a
     segment line: with grid_crossing_counts=True that first crossing counts)."""
     t = flag_table(tmp_path, grid_crossing_counts=True)
-    t.give(0, "active", white=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(white=1), bag=dict(white=7))
     before = int(t.s[st.CAR_ABS + 0])
     t.act(activate("white"))
     assert to_space(A) in t.legal()
@@ -190,17 +87,14 @@ def test_p1_ignores_momentum_in_its_slot_but_a_car_in_a_slides_over_the_flag(tmp
     ordinary space) moves up by Momentum, crosses the flag inside A and its lap count
     changes."""
     t = flag_table(tmp_path)
-    t.give(1, "bag", white=7)
-    t.turn(1)
+    t.turn(1, bag=dict(white=7))
     t.act(STOP, STOP)                              # seat 1 ends a turn without moving
     assert t.s[st.CAR_SPACE + 0] == SLOT and t.s[st.CAR_SEG + 0] == 0
     t.put_car(0, 0, 3)                             # P1 has moved on
     t.put_car(2, 0, 0, seg=0)                      # A's front segment, past the flag
     t.put_car(1, 0, 0, seg=1)                      # A's segment behind the flag
     assert crossings(t.s, t.p, 1) == 0
-    t.give(2, "active", white=1)
-    t.give(2, "bag", white=7)
-    t.turn(2)
+    t.turn(2, active=dict(white=1), bag=dict(white=7))
     t.act(activate("white"), to_space(1), STOP, STOP)   # seat 2 leaves A
     assert t.s[st.CAR_SPACE + 1] == A and t.s[st.CAR_SEG + 1] == 0
     assert crossings(t.s, t.p, 1) == 1
@@ -223,15 +117,13 @@ def test_no_cube_enters_a_at_or_behind_p1s_car(tmp_path):
     it (B, diagonal, stays open); once P1 has left, A is open again."""
     t = flag_table(tmp_path, players=2)
     t.put_car(1, 0, 6)                             # lane 0 at 6, directly behind the slot
-    t.give(1, "active", white=1)
-    t.turn(1)
+    t.turn(1, active=dict(white=1))
     t.act(activate("white"))
     assert t.legal() == [to_space(7)]              # only B
     t = flag_table(tmp_path, players=2)
     t.put_car(1, 0, 6)
     t.put_car(0, 0, 0)                             # P1 left its slot: A's front segment
-    t.give(1, "active", white=1)
-    t.turn(1)
+    t.turn(1, active=dict(white=1))
     t.act(activate("white"))
     assert to_space(A) in t.legal()
     t.act(to_space(A))

@@ -13,11 +13,12 @@ from tests.automobiles.table import (
     Table,
     activate,
     buy,
+    card_table,
     from_active,
     from_discard,
+    moves,
     to_space,
 )
-from tests.automobiles.test_cards import card_table, moves
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.board import crossings
 
@@ -60,8 +61,7 @@ def test_action_phase_in_full_crew_chief_needs_a_cube_to_draw():
     """Action Phase (in full) / Crew Chief: with an empty bag and discard pile the draw
     cannot happen, so the cube cannot be activated."""
     t = card_table("Crew Chief")
-    t.give(0, "active", purple=1)
-    t.turn(0)
+    t.turn(0, active=dict(purple=1))
     assert activate("purple") not in t.legal()
     t.give(0, "discard", white=1)            # an empty bag is refilled from the discard
     t.turn(0)
@@ -73,13 +73,11 @@ def test_card_clarifications_steering_needs_a_gear_with_a_lower_colour():
     so with only white gears Steering cannot be applied in full, and white is never
     offered as the choice."""
     t = card_table("Steering")
-    t.give(0, "active", red=1, white=2)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, white=2))
     assert activate("red") not in t.legal()
     t2 = card_table("Steering")
     t2.put_car(0, 0, 11)                     # lane 0 light gray [10, 12): whites ahead
-    t2.give(0, "active", red=1, white=1, light_gray=1)
-    t2.turn(0)
+    t2.turn(0, active=dict(red=1, white=1, light_gray=1))
     t2.act(activate("red"))
     assert t2.phase() == "steering" and t2.legal() == [from_active("light_gray")]
     t2.act(from_active("light_gray"))
@@ -93,17 +91,14 @@ def test_card_clarifications_tires_needs_a_lower_colour_space_next_to_the_car():
     white gear (nothing lower), or a light gray gear with no white space next to the car:
     not legal. A light gray gear beside white spaces: the cube must go on a white one."""
     t = card_table("Tires")
-    t.give(0, "active", red=1, white=1)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, white=1))
     assert activate("red") not in t.legal()
     t2 = card_table("Tires")                 # car at lane 0 [2, 4): no white space ahead
-    t2.give(0, "active", red=1, light_gray=1)
-    t2.turn(0)
+    t2.turn(0, active=dict(red=1, light_gray=1))
     assert activate("red") not in t2.legal()
     t3 = card_table("Tires")
     t3.put_car(0, 0, 11)                     # lane 0 light gray [10, 12)
-    t3.give(0, "active", red=1, light_gray=1)
-    t3.turn(0)
+    t3.turn(0, active=dict(red=1, light_gray=1))
     t3.act(activate("red"), from_active("light_gray"))
     assert moves(t3) == [t3.space(0, 12)] and STOP not in t3.legal()
 
@@ -116,9 +111,7 @@ def test_drafting_example_a_car_ahead_in_the_next_lane_is_not_drafted():
     t = Table(2)
     t.put_car(0, 0, 2)                       # lane 0 [2, 4)
     t.put_car(1, 1, 4, seg=0)                # lane 1 [4, 8), front segment
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), bag=dict(white=7))
     t.act(activate("light_gray"), to_space(t.space(0, 4)), STOP, STOP)
     assert t.s[st.CAR_SPACE] == t.space(0, 4)
     assert t.count(0, "discard", "wear") == 2
@@ -137,8 +130,7 @@ def test_winning_the_game_round_ends_before_the_start_player_whoever_that_is():
         t.put_car(2, 1, 20, lap=2)
         for seat in range(3):
             t.give(seat, "bag", white=7)
-        t.give(1, "active", light_gray=1)
-        t.turn(1)
+        t.turn(1, active=dict(light_gray=1))
         t.s[st.START_PLAYER] = start
         t.act(activate("light_gray"), to_space(t.space(0, 0)), STOP)
         assert crossings(t.s, t.p, 1) == 3
@@ -167,10 +159,7 @@ def test_nitro_draws_exactly_two_with_a_refill_from_the_discard_pile():
     """Nitro / Drawing Cubes: one cube in the bag and one in the discard pile still make
     two draws (the empty bag is refilled when the second draw needs it)."""
     t = card_table("Nitro")
-    t.give(0, "active", green=1)
-    t.give(0, "bag", black=1)
-    t.give(0, "discard", white=1)
-    t.turn(0)
+    t.turn(0, active=dict(green=1), bag=dict(black=1), discard=dict(white=1))
     t.act(activate("green"))
     assert set(t.legal()) == {from_active("black"), from_active("white")}
     t.act(from_active("white"))
@@ -197,14 +186,11 @@ def test_aerodynamics_keeps_action_wear_and_lasts_only_this_turn():
     the next turn's light gray move gains its 2 wear again."""
     t = card_table("Aerodynamics", keep=False)
     t.put_car(0, 1, 0)                       # lane 1 dark gray [0, 4); seat 0 leads
-    t.give(0, "active", red=1, green=1)
-    t.give(0, "bag", white=14)
-    t.turn(0)
+    t.turn(0, active=dict(red=1, green=1), bag=dict(white=14))
     t.act(activate("red"), activate("green"), to_space(t.space(0, 4)), STOP)
     assert t.s[st.CAR_SPACE] == t.space(0, 4)
     assert t.count(0, "discard", "wear") == 1                 # Gearbox's wear only
-    t.give(0, "active", light_gray=1)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1))
     t.act(activate("light_gray"), to_space(t.space(0, 6)), STOP)
     assert t.count(0, "discard", "wear") == 1 + 2
 
@@ -217,15 +203,13 @@ def test_car_phase_note_a_multi_space_move_cannot_drive_through_a_car():
     space although more were allowed. With the lane clear it goes on."""
     t = card_table("Turbo")
     t.put_car(1, 0, 4, seg=0)                # lane 0 [4, 6), front segment
-    t.give(0, "active", green=1)
-    t.turn(0)
+    t.turn(0, active=dict(green=1))
     t.act(activate("green"))
     assert moves(t) == [t.space(0, 4)]
     t.act(to_space(t.space(0, 4)))
     assert t.phase() == "action" and t.s[st.PLACED_SEG] == 1
     clear = card_table("Turbo")
-    clear.give(0, "active", green=1)
-    clear.turn(0)
+    clear.turn(0, active=dict(green=1))
     clear.act(activate("green"), to_space(clear.space(0, 4)))
     assert clear.phase() == "move" and moves(clear) == [clear.space(0, 6)]
 
@@ -256,9 +240,7 @@ def test_decline_phase_highest_colour_counts_even_when_the_car_ends_on_a_lower_o
     t = Table(2)
     t.put_car(0, 0, 2)                       # lane 0 light gray [2, 4)
     t.park_others(1)
-    t.give(0, "active", dark_gray=1, light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(dark_gray=1, light_gray=1), bag=dict(white=7))
     t.act(activate("dark_gray"), to_space(t.space(1, 4)))
     t.act(activate("light_gray"), to_space(t.space(0, 8)), STOP)
     assert t.s[st.CAR_SPACE] == t.space(0, 8)

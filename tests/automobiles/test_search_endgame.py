@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.automobiles.table import PIT_STOP, STOP, Table, activate
-from transit_gym.agents.registry import make_agent
+from tests.core.endgame import outcomes, search_turn
 from transit_gym.envs.automobiles import state as st
 
 
@@ -36,23 +36,15 @@ def endgame() -> Table:
     return t
 
 
-def best_outcome(game, state, seat: int) -> float:
-    """Seat's reward when it makes every remaining decision as well as possible (the
-    other seat never moves again here: the round ends with this turn). Once the Buy
-    Phase is reached the car has moved and buying cannot change the race: stop there."""
+def stop_once_buying(game, state):
+    """Once the Buy Phase is reached the car has moved and buying cannot change the race:
+    the game stopped out from there (the other seat never moves again: the round ends with
+    this turn)."""
     if game.current_player(state) >= 0 and state["phase"][0] == st.PH_BUY:
         state = state.copy()
         while game.current_player(state) >= 0:
             game.apply(state, STOP)
-    if game.current_player(state) < 0:
-        return float(game.rewards(state)[seat])
-    assert game.current_player(state) == seat
-    best = -1.0
-    for action in game.legal_actions(state):
-        child = state.copy()
-        game.apply(child, int(action))
-        best = max(best, best_outcome(game, child, seat))
-    return best
+    return state
 
 
 def test_only_the_dark_gray_cube_first_wins():
@@ -62,18 +54,13 @@ def test_only_the_dark_gray_cube_first_wins():
     game = t.game
     winning = activate("dark_gray")
     assert sorted(t.legal()) == sorted([STOP, PIT_STOP, activate("light_gray"), winning])
-    for action in t.legal():
-        child = t.state.copy()
-        game.apply(child, action)
-        assert best_outcome(game, child, 1) == (1.0 if action == winning else -1.0)
+    assert outcomes(game, t.state, 1, stop_once_buying) == {
+        action: 1.0 if action == winning else -1.0 for action in t.legal()}
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_search_plays_the_dark_gray_cube_first_and_wins(seed):
     """The first decision, then the rest of the turn, played by the search."""
     t = endgame()
-    agent = make_agent("mcts:64", t.game, seed=seed)
-    assert agent.act_state(t.state, 1) == activate("dark_gray")
-    while t.game.current_player(t.state) == 1:
-        t.act(agent.act_state(t.state, 1))
+    assert search_turn(t.game, t.state, 1, seed) == activate("dark_gray")
     assert t.game.rewards(t.state).tolist() == [-1.0, 1.0]

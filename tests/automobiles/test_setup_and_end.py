@@ -146,9 +146,7 @@ def test_the_run_from_the_grid_across_the_line_is_not_a_lap_by_default(counts):
     t = Table(2, laps=1, **options)
     counts = bool(counts)
     assert t.s[st.CAR_SPACE] == t.game.track.grid[0]          # P1, white [39, 40)
-    t.give(0, "active", light_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(light_gray=1), bag=dict(white=7))
     t.act(activate("light_gray"), to_space(t.space(0, 0)), STOP)
     assert t.s[st.CAR_SPACE] == t.space(0, 0)                  # across the line
     assert crossings(t.s, t.p, 0) == int(counts)
@@ -195,9 +193,7 @@ def test_lead_changes_are_counted_after_each_turn():
     t.put_car(0, 0, 2, lap=1)           # front edge 4
     t.put_car(1, 0, 4, lap=1)           # front edge 6: leads
     t.s[st.LEADER] = 1
-    t.give(0, "active", dark_gray=1)
-    t.give(0, "bag", white=7)
-    t.turn(0)
+    t.turn(0, active=dict(dark_gray=1), bag=dict(white=7))
     t.act(activate("dark_gray"), to_space(t.space(1, 4)))    # lane 1 [4, 8): front 8
     t.act(STOP)
     assert t.s[st.LEAD_CHANGES] == 1 and t.s[st.LEADER] == 0

@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.core.usage import usage_error
 from transit_gym.agents.tuned import vector as tv
 from transit_gym.benchmarks.balance import market_finalists as fin
 from transit_gym.benchmarks.balance import market_race as race
@@ -180,10 +181,7 @@ def test_other_tuning_settings_are_refused_and_tuning_can_be_added(tmp_path, cap
 def test_bad_tuning_arguments_are_clear_errors(capsys):
     for bad, message in ((["--tune-generations", "0"], "--tune-generations must be a positive"),
                          (["--tune-games", "-1"], "--tune-games must be a positive")):
-        with pytest.raises(SystemExit) as stop:
-            ms.main(["--quiet", "--tune-finalists", *bad])
-        assert stop.value.code == 2
-        assert message in capsys.readouterr().err
+        assert message in usage_error(ms.main, ["--quiet", "--tune-finalists", *bad], capsys)
 
 
 def test_a_tuned_search_on_local_ray_equals_the_local_one(tmp_path):

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.core.usage import usage_error
 from transit_gym.benchmarks.balance import market_race as race
 from transit_gym.benchmarks.balance import market_search as ms
 from transit_gym.envs.automobiles.data import CARD_COLOURS, load_cards
@@ -221,10 +222,7 @@ def test_bad_arguments_are_clear_errors(capsys):
     for bad, message in ((["--agents", "mcts"], "jitted agents"),
                          (["--games", "0"], "--games must be a positive"),
                          (["--cards-per-colour", "9"], "cards-per-colour must be 1..7")):
-        with pytest.raises(SystemExit) as stop:
-            ms.main(["--quiet", *bad])
-        assert stop.value.code == 2
-        assert message in capsys.readouterr().err
+        assert message in usage_error(ms.main, ["--quiet", *bad], capsys)
 
 
 def test_a_search_on_local_ray_equals_the_local_search(tmp_path):

@@ -21,7 +21,7 @@ from pettingzoo.test import api_test, seed_test
 from transit_gym.envs.core.batch import BatchEnv
 from transit_gym.envs.core.errors import IllegalActionError
 from transit_gym.envs.core.game import Game, State
-from transit_gym.envs.core.rollout import random_rollouts
+from transit_gym.envs.core.rollout import play_games, random_rollouts
 
 EnvFactory = Callable[..., Any]
 
@@ -36,6 +36,29 @@ def random_walk(game: Game, state: State, rng: np.random.Generator, steps: int) 
         game.apply(state, action)
         played.append(action)
     return played
+
+
+def rule_based_win_share(game: Game, policy: Any, games_per_seating: int, seed: int) -> float:
+    """Share of two-player jitted games (games 0..n-1 of ``seed``) the rule-based agent
+    wins against random, playing first in one set and second in the other."""
+    wins = 0
+    for seats in (["rule_based", "random"], ["random", "rule_based"]):
+        result = play_games(game, policy, seats, games_per_seating, seed=seed)
+        wins += int((result.rewards[:, seats.index("rule_based")] > 0).sum())
+    return wins / (2 * games_per_seating)
+
+
+def rendered(module: Any, mode: str, seed: int, **options: Any) -> Any:
+    """What a game's env (``module.env``) renders in ``mode`` right after ``reset(seed)``."""
+    env = module.env(render_mode=mode, **options)
+    env.reset(seed=seed)
+    return env.render()
+
+
+def check_picture(image: np.ndarray, colours: int) -> None:
+    """An RGB picture (height x width x 3 bytes) drawn in more than ``colours`` colours."""
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > colours
 
 
 def check_api_and_seed(make_env: EnvFactory, cycles: int = 200) -> None:

@@ -15,6 +15,7 @@ import inspect
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_states
 from transit_gym.envs.registry import available_games, env_module
 
 GAMES = available_games()
@@ -29,17 +30,6 @@ def option_variants(cls) -> list[dict]:
     return variants
 
 
-def sample_states(game, rng, games=2, every=5):
-    for seed in range(games):
-        state = game.new_state(seed)
-        step = 0
-        while game.current_player(state) >= 0:
-            if step % every == 0:
-                yield state.copy()
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-            step += 1
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_determinize_keeps_the_seats_view_under_every_option(name):
     cls = env_module(name).Game
@@ -48,7 +38,7 @@ def test_determinize_keeps_the_seats_view_under_every_option(name):
     for options in option_variants(cls):
         for players in (cls.min_players, cls.max_players):
             game = cls(num_players=players, **options)
-            for state in sample_states(game, rng):
+            for state in random_states(game, range(2), every=5, rng=rng):
                 for seat in range(players):
                     other = game.determinize(state, seat, seed=int(rng.integers(1 << 30)))
                     np.testing.assert_array_equal(
@@ -63,7 +53,7 @@ def test_determinize_depends_only_on_what_the_seat_has_seen(name):
     cls = env_module(name).Game
     game = cls(num_players=cls.min_players)
     rng = np.random.default_rng(2)
-    for state in list(sample_states(game, rng, games=1, every=7))[:6]:
+    for state in list(random_states(game, range(1), every=7, rng=rng))[:6]:
         seat = game.current_player(state)
         a = game.determinize(state, seat, seed=11)
         b = game.determinize(state, seat, seed=12)

@@ -8,24 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_states
 from transit_gym.envs.registry import available_games, env_module
 
 CASES = []
 for _name in available_games():
     _cls = env_module(_name).Game
     CASES += [(_name, n) for n in range(_cls.min_players, _cls.max_players + 1)]
-
-
-def _states(game, seeds, rng, every):
-    for seed in seeds:
-        state = game.new_state(seed)
-        step = 0
-        while game.current_player(state) >= 0:
-            if step % every == 0:
-                yield state
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-            step += 1
-        yield state
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{g}-{n}p" for g, n in CASES])
@@ -43,7 +32,7 @@ def test_every_observation_field_stays_inside_its_bounds(name, players):
     np.testing.assert_array_equal(space.low, low)
     np.testing.assert_array_equal(space.high, high)
     rng = np.random.default_rng(players)
-    for state in _states(game, range(3), rng, every=3):
+    for state in random_states(game, range(3), every=3, rng=rng, copy=False, final=True):
         for seat in range(players):
             obs = game.observe(state, seat)
             bad = np.flatnonzero((obs < low) | (obs > high))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_env_decisions
 from transit_gym.agents.registry import make_agent, policy_kernel
 from transit_gym.agents.search.mcts import MCTSAgent
 from transit_gym.envs import automobiles_v0, planes_v0
@@ -51,12 +52,7 @@ def test_aec_env_masks_forbidden_actions_and_stepping_one_names_the_legal_ones()
     rng = np.random.default_rng(0)
     yellow = A_STOCK + COLOURS.index("yellow")
     offered_to_other, tried = 0, False
-    for agent in env.agent_iter():
-        _, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        mask = env.observe(agent)["action_mask"]
+    for agent, mask in random_env_decisions(env, rng):
         if agent == "player_0":
             assert not mask[yellow]
             if not tried and env.unwrapped._mask.any():
@@ -67,7 +63,6 @@ def test_aec_env_masks_forbidden_actions_and_stepping_one_names_the_legal_ones()
                     tried = True
         else:
             offered_to_other += int(mask[yellow])
-        env.step(int(rng.choice(np.flatnonzero(mask))))
     assert tried and offered_to_other > 0
 
 
@@ -188,14 +183,8 @@ def test_planes_card_restriction_masks_that_card_type():
     card = planes_restrict.use_card(0)[0]
     rng = np.random.default_rng(1)
     steps = 0
-    for agent in env.agent_iter(600):
-        _, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        mask = env.observe(agent)["action_mask"]
+    for agent, mask in random_env_decisions(env, rng, 600):
         if agent == "player_1":
             assert not mask[card]
-        env.step(int(rng.choice(np.flatnonzero(mask))))
         steps += 1
     assert steps > 0

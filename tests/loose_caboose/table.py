@@ -79,6 +79,11 @@ class Table:
     def hand(self, seat: int, cards: list[int]) -> None:
         self._put(cards, st.Z_HAND + seat)
 
+    def deal(self, hand: list[int], spare: int = 3) -> None:
+        """Seat 0 holds ``hand``; the draw pile is ``spare`` spare cards."""
+        self.hand(0, hand)
+        self.deck(self.filler(spare))
+
     def penalty(self, seat: int, cards: list[int]) -> None:
         """Face-up penalty pile, bottom to top."""
         s = self.state.data

@@ -66,8 +66,7 @@ def test_a_card_banked_from_the_railway_is_public():
         t = Table(dice_faces=[1], geometry=False, bank_first=True)
         back = t.card(value)
         t.railway([back, t.card(2), t.card(1), t.card(3, True)], caboose=2)
-        t.hand(0, [t.card(3)])
-        t.deck(t.filler(3))
+        t.deal([t.card(3)])
         t.play(lay(3), ROLL)
         assert back in t.bank_of(0) and t.hidden_bank_of(0) == []
         return t

@@ -7,21 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_states
 from transit_gym.envs.loose_caboose import state as st
 from transit_gym.envs.loose_caboose.rules import LooseCabooseGame
 
 OPTIONS = [dict(zip(("geometry", "bank_first", "pass_banks"), flags, strict=True))
            for flags in itertools.product((True, False), repeat=3)]
-
-
-def random_states(game, seeds, rng):
-    """Every state of random games (a sample of each)."""
-    for seed in seeds:
-        state = game.new_state(seed)
-        while game.current_player(state) >= 0:
-            yield state
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-        yield state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -33,7 +24,7 @@ def test_observations_stay_inside_their_declared_bounds(players):
         game = LooseCabooseGame(num_players=players, **options)
         low, high = game.obs_low_high()
         groups = game.obs_one_hot_groups()
-        for state in random_states(game, range(6), rng):
+        for state in random_states(game, range(6), rng=rng, copy=False, final=True):
             for seat in range(players):
                 obs = game.observe(state, seat)
                 bad = np.flatnonzero((obs < low) | (obs > high))
@@ -68,7 +59,7 @@ def test_determinize_keeps_what_the_seat_sees_under_every_option(options):
     rng = np.random.default_rng(11)
     for players in (2, 4):
         game = LooseCabooseGame(num_players=players, **options)
-        states = list(s.copy() for s in random_states(game, range(3), rng))
+        states = list(random_states(game, range(3), rng=rng, final=True))
         for state in states[::4]:
             for seat in range(players):
                 other = game.determinize(state, seat, seed=int(rng.integers(1 << 30)))
@@ -86,7 +77,7 @@ def test_determinize_depends_only_on_what_the_seat_saw():
     for the same generator; different generators give different hidden deals."""
     game = LooseCabooseGame(num_players=3)
     rng = np.random.default_rng(3)
-    state = next(s for i, s in enumerate(random_states(game, [4], rng)) if i == 12).copy()
+    state = next(itertools.islice(random_states(game, [4], rng=rng, final=True), 12, None))
     a = game.determinize(state, 0, seed=1)
     b = game.determinize(state, 0, seed=2)
     assert not np.array_equal(a.data, b.data)

@@ -105,8 +105,7 @@ def test_first_decision_is_pass_or_lay_never_roll():
     """How to Play: you must take one action: add tracks, or pass (rolling needs cards laid)."""
     t = Table()
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)
-    t.hand(0, [t.card(3, False, STRAIGHT)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3, False, STRAIGHT)])
     mask = t.game.legal_mask(t.state)
     assert mask[PASS] == 1 and mask[ROLL] == 0
     assert mask[lay(3)] == 1
@@ -117,8 +116,7 @@ def test_play_continues_with_same_value_only():
     """Add Tracks: one or more cards with the same value from your hand."""
     t = Table()
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)
-    t.hand(0, [t.card(3, False, STRAIGHT), t.card(3, False, STRAIGHT), t.card(1, False, STRAIGHT)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3, False, STRAIGHT), t.card(3, False, STRAIGHT), t.card(1, False, STRAIGHT)])
     t.play(lay(3))
     mask = t.game.legal_mask(t.state)
     assert mask[ROLL] == 1 and mask[PASS] == 0
@@ -134,8 +132,7 @@ def test_laid_cards_go_to_the_front_and_a_broken_track_joins_cards_of_its_value(
     rail = [t.card(2), t.card(2), t.card(2)]
     t.railway(rail, caboose=1)
     plain, broken = t.card(3), t.card(3, True)
-    t.hand(0, [plain, broken, t.card(1, True), t.card(4)])
-    t.deck(t.filler(3))
+    t.deal([plain, broken, t.card(1, True), t.card(4)])
     t.play(lay(3))
     mask = t.game.legal_mask(t.state)
     assert mask[lay(3, True)] == 1
@@ -149,8 +146,7 @@ def test_dice_rolled_equal_the_card_value_not_the_number_of_cards():
     """Add Tracks example: two '3' cards roll three dice (each face here shows 1 wheel)."""
     t = Table(dice_faces=[1], geometry=False)
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=0)
-    t.hand(0, [t.card(3), t.card(3)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3), t.card(3)])
     t.play(lay(3), lay(3), ROLL)
     assert t.state.data[st.LAST_WHEELS] == 3
     assert t.caboose() == 3  # moved 3 of the 4 cards ahead
@@ -160,8 +156,7 @@ def test_wheels_move_the_caboose_toward_the_front_and_end_the_turn():
     """Add Tracks: move the caboose one card per wheel; ending on a card ends the turn."""
     t = Table(dice_faces=[2], geometry=False)
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=0)
-    t.hand(0, [t.card(1), t.card(1)])
-    t.deck(t.filler(3))
+    t.deal([t.card(1), t.card(1)])
     t.play(lay(1), ROLL)
     assert t.caboose() == 2
     assert t.penalty_of(0) == []
@@ -173,8 +168,7 @@ def test_a_roll_of_no_wheels_leaves_the_caboose_and_ends_the_turn():
     where it is; it ends on a Track card, which ends the turn with no penalty."""
     t = Table(dice_faces=[0], geometry=False)
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)
-    t.hand(0, [t.card(4)])
-    t.deck(t.filler(3))
+    t.deal([t.card(4)])
     t.play(lay(4), ROLL)
     assert t.state.data[st.LAST_WHEELS] == 0
     assert t.caboose() == 1 and t.penalty_of(0) == [] and t.bank_of(0) == []
@@ -187,8 +181,7 @@ def test_derailing_leaves_caboose_on_front_and_costs_missing_steps_from_the_back
     t = Table(dice_faces=[1], geometry=False)
     back1, back2 = t.card(4), t.card(2)
     t.railway([back1, back2, t.card(1)], caboose=2)   # caboose on the front card
-    t.hand(0, [t.card(3)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3)])
     t.play(lay(3), ROLL)       # laying adds 1 card ahead; 3 wheels: 2 steps missing
     assert t.caboose() == len(t.rail_cards()) - 1, "caboose left on the front card"
     assert t.penalty_of(0) == [back1, back2]
@@ -200,8 +193,7 @@ def test_exact_roll_to_the_front_is_no_derailment():
     """If the Caboose Derails: only moving past the front derails; reaching it is fine."""
     t = Table(dice_faces=[1], geometry=False)
     t.railway([t.card(4), t.card(2), t.card(1)], caboose=1)
-    t.hand(0, [t.card(2)])
-    t.deck(t.filler(3))
+    t.deal([t.card(2)])
     t.play(lay(2), ROLL)       # 2 cards ahead, 2 wheels
     assert t.caboose() == 3
     assert t.penalty_of(0) == [] and t.state.data[st.STAT_DERAILS] == 0
@@ -259,8 +251,7 @@ def test_each_card_cancels_only_once_and_cards_of_one_turn_cancel_each_other():
     t = Table(dice_faces=[1], geometry=False)
     a, b, c = t.card(2), t.card(2), t.card(2)
     t.railway([a, b, c, t.card(4)], caboose=3)
-    t.hand(0, [t.card(4)])
-    t.deck(t.filler(3))
+    t.deal([t.card(4)])
     # 1 card ahead after laying, 4 wheels: 3 penalties, the three 2s in order
     t.play(lay(4), ROLL)
     assert t.penalty_of(0) == [c]          # a and b cancelled, c stays
@@ -305,8 +296,7 @@ def test_broken_track_passed_over_banks_a_card_face_down_that_never_cancels():
     back = t.card(3)
     t.penalty(0, [t.card(3)])
     t.railway([back, t.card(1), t.card(2, True), t.card(2), t.card(2)], caboose=1)
-    t.hand(0, [t.card(2)])
-    t.deck(t.filler(3))
+    t.deal([t.card(2)])
     t.play(lay(2), ROLL)  # 2 wheels: passes the Broken Track, stops on the next card
     assert t.bank_of(0) == [back]
     assert len(t.penalty_of(0)) == 1      # the banked 3 did not cancel the face-up 3
@@ -319,8 +309,7 @@ def test_stopping_on_broken_tracks_and_several_broken_tracks_bank_one_card_each(
     t = Table(dice_faces=[1], geometry=False)
     b1, b2 = t.card(4), t.card(3)
     t.railway([b1, b2, t.card(1), t.card(1, True), t.card(3, True)], caboose=2)
-    t.hand(0, [t.card(2)])
-    t.deck(t.filler(3))
+    t.deal([t.card(2)])
     t.play(lay(2), ROLL)  # 2 wheels: pass the broken 1, stop on the broken 3
     assert t.bank_of(0) == sorted([b1, b2])
     assert t.state.data[st.STAT_BANKED] == 2
@@ -331,8 +320,7 @@ def test_the_broken_track_the_caboose_starts_on_is_not_passed_over():
     the caboose starts from is neither (data 2.2, ambiguity resolved this way)."""
     t = Table(dice_faces=[1], geometry=False)
     t.railway([t.card(4), t.card(2, True), t.card(1), t.card(1)], caboose=1)
-    t.hand(0, [t.card(1)])
-    t.deck(t.filler(3))
+    t.deal([t.card(1)])
     t.play(lay(1), ROLL)
     assert t.bank_of(0) == [] and t.caboose() == 2
 
@@ -355,8 +343,7 @@ def test_option_bank_first_orders_banking_and_derailment_penalties(bank_first):
     t = Table(dice_faces=[1], geometry=False, bank_first=bank_first)
     first, second = t.card(4), t.card(2)
     t.railway([first, second, t.card(1), t.card(3, True)], caboose=2)
-    t.hand(0, [t.card(3)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3)])
     t.play(lay(3), ROLL)  # 3 wheels, 2 ahead: passes the broken 3; 1 derail penalty
     if bank_first:
         assert t.bank_of(0) == [first] and t.penalty_of(0) == [second]
@@ -415,8 +402,7 @@ def test_straight_cards_lay_straight_and_curves_turn_left_or_right():
     a curve turns (either way, the card can be rotated)."""
     t = Table()
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)
-    t.hand(0, [t.card(3, False, STRAIGHT), t.card(1, False, CURVE)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3, False, STRAIGHT), t.card(1, False, CURVE)])
     mask = t.game.legal_mask(t.state)
     assert mask[lay(3, False, k.TURN_STRAIGHT)] == 1
     assert mask[lay(3, False, k.TURN_LEFT)] == 0
@@ -437,8 +423,7 @@ def test_cards_cannot_overlap():
     cards = [t.card(1, False, STRAIGHT), t.card(2, False, CURVE), t.card(2, False, CURVE),
              t.card(2, False, CURVE)]
     t.railway(cards, caboose=1, turns=[0, L, L, L])
-    t.hand(0, [t.card(3, False, STRAIGHT), t.card(3, False, CURVE)])
-    t.deck(t.filler(3))
+    t.deal([t.card(3, False, STRAIGHT), t.card(3, False, CURVE)])
     mask = t.game.legal_mask(t.state)
     assert mask[PASS] == 1
     assert mask.sum() == 1, "no placement is free, so only pass is legal"
@@ -450,38 +435,36 @@ def _set_cells(s, cells):
         s[st.RAIL_CELL + i] = k.pack_cell(x, y, d_in, d_out)
 
 
-def test_railway_cannot_close_a_loop():
-    """Adding Tracks: no card may be placed so that the railway makes a loop, i.e. the new
-    card's rail would run into the back card's open end."""
+def _front_right_below_the_back(back_heading_in: int) -> Table:
+    """Three railway cards: the back card at (0,0) entered heading ``back_heading_in``, the
+    front at (1,-1) heading west, so the next card goes to (0,-1), right below the back
+    card. Turning right (north) runs into the back card; straight and left stay legal."""
     t = Table()
     t.railway([t.card(1, False, STRAIGHT), t.card(2, False, CURVE), t.card(2, False, CURVE)],
               caboose=1)
     s = t.state.data
-    # back card at (0,0) entered heading north (its open end faces (0,-1)); the front is
-    # at (1,-1) heading west, so the next card goes to (0,-1), right below the back card.
-    _set_cells(s, [(0, 0, 1, 0), (1, 0, 0, 3), (1, -1, 3, 2)])
-    assert not k.placement_ok(s, k.TURN_RIGHT), "turning north would join the back: a loop"
+    _set_cells(s, [(0, 0, back_heading_in, 0), (1, 0, 0, 3), (1, -1, 3, 2)])
+    assert not k.placement_ok(s, k.TURN_RIGHT), "turning north runs into the back card"
     assert k.placement_ok(s, k.TURN_STRAIGHT)
     assert k.placement_ok(s, k.TURN_LEFT)
+    return t
+
+
+def test_railway_cannot_close_a_loop():
+    """Adding Tracks: no card may be placed so that the railway makes a loop, i.e. the new
+    card's rail would run into the back card's open end (heading north into the back card,
+    its open end faces (0,-1))."""
+    _front_right_below_the_back(1)
 
 
 def test_a_rail_cannot_run_into_the_side_of_the_railway():
     """Adding Tracks (our reading of "no loop"): a curve whose rail would lead into the side
-    of a railway card joins the railway to itself; nothing could ever be laid after it (the
-    next card would overlap), so it is not a legal placement. Turning the other way, or
-    laying a straight card, stays legal."""
-    t = Table()
-    t.railway([t.card(1, False, STRAIGHT), t.card(2, False, CURVE), t.card(2, False, CURVE)],
-              caboose=1)
-    s = t.state.data
-    # back card at (0,0) entered heading east (no open end below it); the front is at
-    # (1,-1) heading west, so the next card goes to (0,-1), right below the back card
-    _set_cells(s, [(0, 0, 0, 0), (1, 0, 0, 3), (1, -1, 3, 2)])
-    assert not k.placement_ok(s, k.TURN_RIGHT), "turning north runs into the back's side"
-    assert k.placement_ok(s, k.TURN_STRAIGHT)
-    assert k.placement_ok(s, k.TURN_LEFT)
-    t.hand(0, [t.card(3, False, CURVE), t.card(4, False, STRAIGHT)])
-    t.deck(t.filler(3))
+    of a railway card (the back card entered heading east: no open end below it) joins the
+    railway to itself; nothing could ever be laid after it (the next card would overlap),
+    so it is not a legal placement. Turning the other way, or laying a straight card,
+    stays legal."""
+    t = _front_right_below_the_back(0)
+    t.deal([t.card(3, False, CURVE), t.card(4, False, STRAIGHT)])
     mask = t.game.legal_mask(t.state)
     assert mask[k.play_action(3, 0, k.TURN_RIGHT)] == 0
     assert mask[k.play_action(3, 0, k.TURN_LEFT)] == 1
@@ -507,8 +490,7 @@ def test_plain_line_option_accepts_every_card_straight():
     """Option geometry=False: a plain line where any card fits (one straight action each)."""
     t = Table(geometry=False)
     t.railway([t.card(2), t.card(2), t.card(2)], caboose=1)
-    t.hand(0, [t.card(1, False, CURVE), t.card(4, True, None)])
-    t.deck(t.filler(3))
+    t.deal([t.card(1, False, CURVE), t.card(4, True, None)])
     mask = t.game.legal_mask(t.state)
     assert mask[lay(1, False, k.TURN_STRAIGHT)] == 1
     assert mask[lay(4, True, k.TURN_STRAIGHT)] == 1

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from transit_gym.envs.core.game import State
+from tests.core.rule_table import RuleTable
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import COLOR_NAMES, MAX_TYPES, NUM_COLORS
@@ -25,12 +25,10 @@ S0 S3 S7 S10, G1 S9 G2 S12 G3 S2 G4 S5, N1 S2 N2 S9), with blockages of party cu
 RULE_TEST_OPTIONS = {"airport": RING14, "blockage_counts": "party"}
 
 
-class Table:
+class Table(RuleTable):
     def __init__(self, num_players: int = 2, seed: int = 0, **options):
-        self.game = PlanesGame(num_players=num_players, **{**RULE_TEST_OPTIONS, **options})
-        self.state: State = self.game.new_state(seed)
-        self.s = self.state.data
-        self.p = self.game.params
+        super().__init__(PlanesGame(num_players=num_players,
+                                    **{**RULE_TEST_OPTIONS, **options}), seed)
 
     # ----- names -------------------------------------------------------------------------------
     def sp(self, space_id: str) -> int:
@@ -143,24 +141,15 @@ class Table:
         self.s[st.PHASE] = st.PH_START
 
     # ----- actions -----------------------------------------------------------------------------
-    def legal(self) -> list[int]:
-        return self.game.legal_actions(self.state)
-
     def play(self, *actions: int) -> None:
         for action in actions:
             self.game.apply(self.state, action)
             self.check()
 
-    def check(self) -> None:
-        self.game.check_invariants(self.state)
-
     @property
-    def phase(self) -> int:
-        return int(self.s[st.PHASE])
-
-    @property
-    def current(self) -> int:
-        return int(self.s[st.CURRENT])
+    def moving(self) -> bool:
+        """A move is under way (the next cube to drop, or the branch to take)."""
+        return self.phase in (st.PH_STEP, st.PH_BRANCH)
 
     # action indices
     @staticmethod
@@ -187,3 +176,11 @@ class Table:
     DRAW = k.A_DRAW
     IGNORE_BLOCKAGES = k.A_IGNORE_BLOCKAGES
     EXTRA_GOAL = k.A_EXTRA_GOAL
+
+
+def empty_table(n: int = 2, **options) -> Table:
+    """A table with no cube on the board and no card in any hand."""
+    t = Table(n, **options)
+    t.clear_board()
+    t.clear_hands()
+    return t

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -94,60 +96,23 @@ def test_zephyr_centre_space_has_two_arrows():
     assert sorted(a.space_ids[j] for j in a.prev()[a.space_index("C1")]) == ["A6", "B6"]
 
 
-AIRPORT = """
-[airport]
-name = "Test"
-{spaces}
-[[gates]]
-id = "G1"
-start = 1
-access = "C"
-[[gates]]
-id = "G2"
-start = 2
-access = "D"
-[[gates]]
-id = "G3"
-start = 3
-access = "A"
-[[gates]]
-id = "G4"
-start = 4
-access = "B"
-{neutral}
-"""
-RING = """
-[[spaces]]
-id = "A"
-start = 1
-poi = "blank"
-next = ["B"]
-[[spaces]]
-id = "B"
-start = 2
-poi = "restroom"
-next = ["C"]
-[[spaces]]
-id = "C"
-start = 3
-poi = "fast_food"
-next = ["D"]
-[[spaces]]
-id = "D"
-start = 4
-poi = "gift_shop"
-next = ["E"]
-[[spaces]]
-id = "E"
-poi = "fine_dining"
-next = ["A"]
-"""
-NEUTRAL = """
-[[gates]]
-id = "N1"
-neutral = true
-access = "E"
-"""
+def _entries(kind: str, *rows: dict) -> str:
+    """TOML text of one ``[[kind]]`` table per row, keys in the row's order."""
+    return "".join(f"[[{kind}]]\n" + "".join(f"{key} = {json.dumps(value)}\n"
+                                               for key, value in row.items())
+                   for row in rows)
+
+
+AIRPORT = "\n[airport]\nname = \"Test\"\n{spaces}\n" + _entries(
+    "gates", *(dict(id=f"G{n}", start=n, access=access) for n, access in enumerate("CDAB", 1))
+) + "{neutral}\n"
+RING = "\n" + _entries("spaces",
+                       dict(id="A", start=1, poi="blank", next=["B"]),
+                       dict(id="B", start=2, poi="restroom", next=["C"]),
+                       dict(id="C", start=3, poi="fast_food", next=["D"]),
+                       dict(id="D", start=4, poi="gift_shop", next=["E"]),
+                       dict(id="E", poi="fine_dining", next=["A"]))
+NEUTRAL = "\n" + _entries("gates", dict(id="N1", neutral=True, access="E"))
 
 
 def _airport(tmp_path, spaces=RING, neutral=NEUTRAL, name="port.toml"):
@@ -193,8 +158,8 @@ def test_user_airport_errors_name_file_entry_and_expectation(tmp_path, spaces, n
 
 def test_airport_needs_room_for_two_neutral_cubes_per_space(tmp_path):
     """Setup 4: 20 neutral cubes, 2 on each non-start space: at most 10 such spaces."""
-    extra = "".join(f'\n[[spaces]]\nid = "X{i}"\npoi = "blank"\nnext = ["X{i + 1}"]\n'
-                    for i in range(11))
+    extra = _entries("spaces", *(dict(id=f"X{i}", poi="blank", next=[f"X{i + 1}"])
+                                 for i in range(11)))
     spaces = RING.replace('next = ["A"]', 'next = ["X0"]') + extra.replace('"X11"', '"A"')
     with pytest.raises(DataFileError, match=r"1\.\.14 spaces \(4 start spaces and at most "
                                              r"10 others.*got 16"):

@@ -11,22 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.core.random_play import random_states
 from transit_gym.envs import planes_v0
 from transit_gym.envs.planes.data import MAX_TYPES
 
 VISIBILITY = [{}, {"player_decks": True}]
-
-
-def _states(game, seeds=2, every=6, rng=None):
-    rng = rng or np.random.default_rng(0)
-    for seed in range(seeds):
-        state = game.new_state(seed)
-        step = 0
-        while game.current_player(state) >= 0 and step < 400:
-            if step % every == 0:
-                yield state.copy()
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-            step += 1
 
 
 def _rows(state, name):
@@ -42,7 +31,7 @@ def test_determinize_keeps_the_view_the_sizes_and_the_public_cards(players, opti
     game = planes_v0.Game(num_players=players, max_rounds=30, **options)
     rng = np.random.default_rng(players)
     changed = 0
-    for state in _states(game, rng=rng):
+    for state in random_states(game, range(2), every=6, rng=rng, max_steps=400):
         for seat in range(players):
             other = game.determinize(state, seat, seed=int(rng.integers(1 << 30)))
             np.testing.assert_array_equal(game.observe(state, seat), game.observe(other, seat))
@@ -67,7 +56,8 @@ def test_determinize_depends_only_on_what_the_seat_has_seen(options):
     deck) determinize to the same state for the same generator."""
     game = planes_v0.Game(num_players=3, **options)
     swaps = 0
-    for state in list(_states(game, seeds=1, every=9))[:6]:
+    states = random_states(game, range(1), every=9, rng=np.random.default_rng(0), max_steps=400)
+    for state in list(states)[:6]:
         seat = game.current_player(state)
         other = (seat + 1) % 3
         swapped = state.copy()

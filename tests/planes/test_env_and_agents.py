@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hyp
 from pettingzoo.test import api_test
 
+from tests.core.conformance import check_picture, rendered, rule_based_win_share
 from transit_gym.agents.rule_based.planes import policy
 from transit_gym.envs import planes_v0
 from transit_gym.envs.core.errors import IllegalActionError
@@ -32,11 +33,7 @@ OPTION_SETS = [
 def test_rule_based_beats_random_in_80_percent_of_two_player_games():
     """Fixed set: seed 2024, games 0-299 with the rule-based agent first, then second."""
     game = planes_v0.Game(num_players=2)
-    wins = 0
-    for seats in (["rule_based", "random"], ["random", "rule_based"]):
-        result = play_games(game, policy, seats, GAMES_PER_SEATING, seed=SEED)
-        wins += int((result.rewards[:, seats.index("rule_based")] > 0).sum())
-    assert wins / (2 * GAMES_PER_SEATING) >= 0.80
+    assert rule_based_win_share(game, policy, GAMES_PER_SEATING, SEED) >= 0.80
 
 
 def test_rule_based_agent_boards_its_party_and_scores_goals():
@@ -156,17 +153,11 @@ def test_illegal_action_is_a_value_error_naming_it_and_the_legal_ones():
 
 def test_text_and_picture_show_the_airport():
     """ansi and rgb_array renders of both airports."""
-    env = planes_v0.env(num_players=3, render_mode="ansi")
-    env.reset(seed=2)
-    text = env.render()
+    text = rendered(planes_v0, "ansi", 2, num_players=3)
     assert "Flying Cloud" in text and "gate G1 at S9" in text and "player_2" in text
     for name in ("S0", "S13", "P1"):
         assert name in text
-    env = planes_v0.env(num_players=4, airport="zephyr", render_mode="rgb_array")
-    env.reset(seed=2)
-    picture = env.render()
-    assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == np.uint8
-    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 8
+    check_picture(rendered(planes_v0, "rgb_array", 2, num_players=4, airport="zephyr"), 8)
 
 
 def test_describe_action_follows_the_pending_decision():

@@ -9,14 +9,7 @@ import pytest
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 
-from .table import Table
-
-
-def _table(n=2, **options) -> Table:
-    t = Table(n, **options)
-    t.clear_board()
-    t.clear_hands()
-    return t
+from .table import Table, empty_table
 
 
 def met(t: Table, name: str, seat: int = 0) -> bool:
@@ -26,7 +19,7 @@ def met(t: Table, name: str, seat: int = 0) -> bool:
 def board(n=2, **options):
     """A fresh empty board; call with space -> cube counts."""
     def make(**spaces):
-        t = _table(n, **options)
+        t = empty_table(n, **options)
         for space, counts in spaces.items():
             t.put(space, **counts)
         return t
@@ -167,7 +160,7 @@ def test_goal_15_third_colour_may_be_an_unassigned_colour_beside_grey():
 
 def test_goals_only_count_cubes_on_the_board_not_on_planes():
     """Card Clarifications, General Notes: boarded cubes and planes are not spaces."""
-    t = _table()
+    t = empty_table()
     t.put("S0", blue=1)
     t.put("S7", blue=1)
     t.board("N1", 4)
@@ -184,7 +177,7 @@ def test_goals_are_checked_for_the_scorers_colour():
 def test_goal_phase_scores_one_met_goal_and_may_pass():
     """Goal Phase / Example Goal: Gift Shop (2 VP) and Restroom (1 VP) both met; only one
     goal may be scored this phase."""
-    t = _table()
+    t = empty_table()
     t.put("S3", red=1)
     t.put("S1", red=1, grey=1)
     t.give(0, "One to Gift Shop", "Gather at Restroom", "Move Twice")
@@ -200,7 +193,7 @@ def test_goal_phase_scores_one_met_goal_and_may_pass():
 
 def test_goal_phase_is_skipped_when_no_goal_is_met():
     """Goal Phase: a card may only be played as a goal if its condition is present."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=1, grey=5)
     t.give(0, "Move Twice")
     t.move(0)
@@ -210,7 +203,7 @@ def test_goal_phase_is_skipped_when_no_goal_is_met():
 
 def test_a_scored_goal_keeps_its_vp_when_the_condition_goes():
     """Rule Clarifications: a scored goal awards VP even if its condition disappears."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=1)
     t.give(0, "Choose One", "Move Twice")
     t.move(0)
@@ -224,7 +217,7 @@ def test_a_scored_goal_keeps_its_vp_when_the_condition_goes():
 def test_cards_drawn_for_boarding_may_be_scored_in_the_same_goal_phase():
     """Rule Clarifications: the 2 cards from boarding a neutral cube are drawn at once and
     may be scored in the goal phase."""
-    t = _table()
+    t = empty_table()
     hands = t.state["hand"].reshape(4, -1)
     decks = t.state["deck"].reshape(4, -1)
     hands[1] += decks[0]                              # seat 1 holds all cards but two
@@ -243,7 +236,7 @@ def test_cards_drawn_for_boarding_may_be_scored_in_the_same_goal_phase():
 def test_a_goal_shown_by_cubes_the_scorer_did_not_move_may_be_scored():
     """Rule Clarifications: the condition need not be created this turn or by the active
     cubes; it only has to be somewhere on the board when the card is played."""
-    t = _table()
+    t = empty_table()
     t.put("S12", blue=2, yellow=2)                 # goal 7 (4 cubes, 2 colours), not red's
     t.put("S4", red=1, grey=1)
     t.give(0, "Regroup")

@@ -9,24 +9,13 @@ import pytest
 from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 
-from .table import Table
-
-
-def _table(n=2, **options) -> Table:
-    t = Table(n, **options)
-    t.clear_board()
-    t.clear_hands()
-    return t
-
-
-def _moving(t: Table) -> bool:
-    return t.phase in (st.PH_STEP, st.PH_BRANCH)
+from .table import empty_table
 
 
 # ----- Move Phase ----------------------------------------------------------------------------
 def test_move_starts_only_where_the_mover_has_a_party_cube():
     """Move Phase: choose any space where you have at least one of your party cubes."""
-    t = _table()
+    t = empty_table()
     t.put("S1", red=1)
     t.put("S4", red=2, grey=1)
     t.put("S6", blue=3, grey=2)
@@ -37,15 +26,15 @@ def test_move_starts_only_where_the_mover_has_a_party_cube():
 def test_example_move_one_cube_per_space_then_out_of_cubes():
     """Example Move: 2 red + 1 neutral picked up; one red next, one neutral after, the
     last red in the third space; the move ends when the active cubes run out."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=2, grey=1)
     t.move(0)
     t.play(t.SPACE("S4"))
     assert t.cubes("S4") == {} and t.state["active"].tolist() == [2, 0, 0, 0, 1]
     t.play(t.DROP("red"), t.DROP("grey"))
-    assert _moving(t)
+    assert t.moving
     t.play(t.DROP("red"))
-    assert not _moving(t)
+    assert not t.moving
     assert (t.cubes("S5"), t.cubes("S6"), t.cubes("S7")) == ({"red": 1}, {"grey": 1},
                                                                {"red": 1})
 
@@ -53,7 +42,7 @@ def test_example_move_one_cube_per_space_then_out_of_cubes():
 def test_every_cube_of_the_space_becomes_active_and_the_mover_picks_each_colour():
     """Move Phase: pick up ALL cubes (own, other players', neutral); the mover chooses
     which active cube goes into each space."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=1, blue=1, green=1, grey=1)
     t.move(0)
     t.play(t.SPACE("S4"))
@@ -65,7 +54,7 @@ def test_every_cube_of_the_space_becomes_active_and_the_mover_picks_each_colour(
 
 def test_a_move_must_enter_at_least_one_space_then_may_stop_anywhere():
     """Move Phase: at least one space; stopping puts every remaining cube in that space."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=2, grey=2)
     t.move(0)
     t.play(t.SPACE("S4"))
@@ -74,12 +63,12 @@ def test_a_move_must_enter_at_least_one_space_then_may_stop_anywhere():
     assert t.STOP in t.legal()
     t.play(t.STOP)
     assert t.cubes("S5") == {"red": 2, "grey": 2} and t.cubes("S4") == {}
-    assert not _moving(t)
+    assert not t.moving
 
 
 def test_arrows_with_several_targets_are_a_choice_of_the_mover():
     """Rule Clarifications: at the Zephyr centre space the mover picks the arrow."""
-    t = _table(airport="zephyr")
+    t = empty_table(airport="zephyr")
     t.put("C2", red=2, grey=1)
     t.move(0)
     t.play(t.SPACE("C2"))
@@ -95,7 +84,7 @@ def test_arrows_with_several_targets_are_a_choice_of_the_mover():
 
 def test_a_seat_without_cubes_on_the_board_makes_no_move():
     """Move Phase needs a party cube to move: with all five boarded the phase is skipped."""
-    t = _table(end_draw="must")
+    t = empty_table(end_draw="must")
     t.board("G1", 5)
     t.put("S4", blue=1)
     t.turn(0)
@@ -107,7 +96,7 @@ def test_a_seat_without_cubes_on_the_board_makes_no_move():
 def test_boarding_example_last_matching_cube_boards_and_token_advances():
     """Boarding Example: blue, red and neutral picked up; neutral, then red, then the
     last cube (blue) boards the blue plane; the boarding token moves to 1."""
-    t = _table()
+    t = empty_table()
     t.put("S10", blue=1, red=1, grey=1)
     t.move(1)
     t.play(t.SPACE("S10"), t.DROP("grey"), t.DROP("red"))
@@ -120,7 +109,7 @@ def test_boarding_example_last_matching_cube_boards_and_token_advances():
 
 def test_gate_takes_only_the_last_single_active_cube():
     """Move Phase: gates may only be landed on with a single cube, the last one."""
-    t = _table()
+    t = empty_table()
     t.put("S11", blue=2, grey=1)
     t.move(1)
     t.play(t.SPACE("S11"), t.DROP("grey"))
@@ -132,12 +121,12 @@ def test_gate_takes_only_the_last_single_active_cube():
 def test_gate_cube_must_match_the_planes_colour():
     """Move Phase / Rule Clarifications: a red cube cannot board a grey plane nor a grey
     cube a red plane; each boards only its own colour's plane."""
-    t = _table()
+    t = empty_table()
     t.put("S8", red=1, grey=1)
     t.move(0)
     t.play(t.SPACE("S8"), t.DROP("red"))
     assert t.BOARD("N2") in t.legal() and t.BOARD("G1") not in t.legal()
-    t2 = _table()
+    t2 = empty_table()
     t2.put("S8", red=1, grey=1)
     t2.move(0)
     t2.play(t2.SPACE("S8"), t2.DROP("grey"))
@@ -146,7 +135,7 @@ def test_gate_cube_must_match_the_planes_colour():
 
 def test_a_lone_cube_in_front_of_its_gate_boards_from_where_it_stands():
     """Move Phase: the gate is the one space this move enters."""
-    t = _table()
+    t = empty_table()
     t.put("S9", red=1)
     t.move(0)
     t.play(t.SPACE("S9"))
@@ -157,7 +146,7 @@ def test_a_lone_cube_in_front_of_its_gate_boards_from_where_it_stands():
 
 def test_boarding_a_grey_cube_draws_two_cards_at_once():
     """Boarding a Plane: a cube of no player at the table draws the mover 2 cards."""
-    t = _table()
+    t = empty_table()
     t.put("S8", red=1, grey=1)
     t.move(0)
     t.play(t.SPACE("S8"), t.DROP("red"))
@@ -170,7 +159,7 @@ def test_boarding_a_grey_cube_draws_two_cards_at_once():
 def test_boarding_an_unassigned_colour_draws_two_cards():
     """Boarding a Plane: with no green player, green cubes are neutral: boarding one on
     the (neutral) green plane draws 2 cards."""
-    t = _table()
+    t = empty_table()
     t.put("S1", red=1, green=1)
     t.move(0)
     t.play(t.SPACE("S1"), t.DROP("red"))
@@ -180,7 +169,7 @@ def test_boarding_an_unassigned_colour_draws_two_cards():
 
 def test_boarding_another_players_cube_gives_that_player_the_points():
     """Winning the Game: 5 VP per cube on one's own plane, whoever boarded it."""
-    t = _table()
+    t = empty_table()
     t.put("S11", red=1, blue=1)
     t.move(0)
     t.play(t.SPACE("S11"), t.DROP("red"), t.BOARD("G2"))
@@ -190,7 +179,7 @@ def test_boarding_another_players_cube_gives_that_player_the_points():
 
 def test_a_full_neutral_plane_cannot_be_boarded():
     """Rule Clarifications: a neutral plane with five cubes may no longer be boarded."""
-    t = _table()
+    t = empty_table()
     t.board("N2", 5)
     t.put("S8", red=1, grey=1)
     t.move(0)
@@ -201,7 +190,7 @@ def test_a_full_neutral_plane_cannot_be_boarded():
 # ----- Blockages -----------------------------------------------------------------------------
 def test_seven_party_cubes_make_a_blockage_six_do_not():
     """Blockages: seven or more party cubes in a space place a cone."""
-    t = _table()
+    t = empty_table()
     t.put("S5", blue=4, red=2, grey=2)
     assert not t.blocked("S5")
     t.put("S5", green=1)
@@ -210,34 +199,34 @@ def test_seven_party_cubes_make_a_blockage_six_do_not():
 
 def test_blockage_counts_all_cubes_with_the_reference_sheet_option():
     """Open question Q1: ``blockage_counts="all"`` counts neutral cubes (reference sheet)."""
-    t = _table(blockage_counts="all")
+    t = empty_table(blockage_counts="all")
     t.put("S5", blue=5, grey=2)
     assert t.blocked("S5")
-    t2 = _table()
+    t2 = empty_table()
     t2.put("S5", blue=5, grey=2)
     assert not t2.blocked("S5")
 
 
 def test_nothing_moves_past_a_cone_the_move_ends_in_that_space():
     """Blockages: cubes may be added to a blocked space but none move past it."""
-    t = _table()
+    t = empty_table()
     t.put("S5", blue=5, yellow=2)
     t.put("S4", red=1, grey=2)
     t.move(0)
     t.play(t.SPACE("S4"), t.DROP("grey"))
-    assert not _moving(t)
+    assert not t.moving
     assert t.cubes("S5") == {"blue": 5, "yellow": 2, "red": 1, "grey": 2}
     assert t.cubes("S6") == {}
 
 
 def test_a_blockage_made_during_the_move_is_behind_the_mover():
     """Example Blockage: the sixth-to-seventh party cube makes a cone, the mover goes on."""
-    t = _table()
+    t = empty_table()
     t.put("S5", blue=4, red=2)
     t.put("S4", red=1, grey=2)
     t.move(0)
     t.play(t.SPACE("S4"), t.DROP("red"))
-    assert t.blocked("S5") and _moving(t)
+    assert t.blocked("S5") and t.moving
     t.play(t.DROP("grey"), t.DROP("grey"))
     assert t.cubes("S6") == {"grey": 1} and t.cubes("S7") == {"grey": 1}
 
@@ -245,7 +234,7 @@ def test_a_blockage_made_during_the_move_is_behind_the_mover():
 def test_a_move_may_start_on_a_blocked_space_and_the_cone_leaves_at_once():
     """Rule Clarifications: cubes may be moved from a blocked space; Blockages: the cone is
     removed as soon as fewer than seven party cubes remain."""
-    t = _table()
+    t = empty_table()
     t.put("S5", blue=5, red=2)
     assert t.blocked("S5")
     t.move(0)
@@ -257,14 +246,14 @@ def test_a_move_may_start_on_a_blocked_space_and_the_cone_leaves_at_once():
 
 def test_no_boarding_past_a_cone_in_front_of_the_gate():
     """Blockages: a cone on the space in front of a gate stops the move there."""
-    t = _table()
+    t = empty_table()
     t.put("S9", blue=5, yellow=2)
     t.put("S8", red=1, grey=1)
     t.move(0)
     t.play(t.SPACE("S8"))
     assert t.legal() == sorted([t.DROP("red"), t.DROP("grey")])
     t.play(t.DROP("grey"))
-    assert not _moving(t) and t.boarded("G1") == 0
+    assert not t.moving and t.boarded("G1") == 0
     assert t.cubes("S9") == {"blue": 5, "yellow": 2, "red": 1, "grey": 1}
 
 
@@ -274,7 +263,7 @@ def test_observation_marks_cones_and_relative_colours(n):
     the observer's own colour first."""
     from transit_gym.envs.planes.encode import O_CONES, O_CUBES
 
-    t = _table(n)
+    t = empty_table(n)
     t.put("S5", blue=5, red=2)
     seat = 1
     obs = t.game.observe(t.state, seat)
@@ -287,7 +276,7 @@ def test_observation_marks_cones_and_relative_colours(n):
 def test_two_blockages_can_stand_at_once():
     """Blockages: there may be one or more blockages at any given point; each space is
     judged by its own party cubes."""
-    t = _table()
+    t = empty_table()
     t.put("S5", blue=5, red=2)
     t.put("S11", green=4, yellow=3)
     t.put("S8", red=3, grey=3)

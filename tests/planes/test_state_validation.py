@@ -17,21 +17,13 @@ import pickle
 import numpy as np
 import pytest
 
+from tests.core.random_play import mid_game
 from tests.core.state_fuzz import mid_game_states, mutant_values, play_on
 from transit_gym.envs import planes_v0
 from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.data import MAX_TYPES, NUM_COLORS
-
-
-def _mid_game(game, seed=3, moves=25):
-    state = game.new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        game.apply(state, int(rng.choice(game.legal_actions(state))))
-    assert game.current_player(state) >= 0
-    return state
 
 
 def _refused_everywhere(game, bad: State, field: str) -> None:
@@ -50,7 +42,7 @@ def _refused_everywhere(game, bad: State, field: str) -> None:
 
 
 def _tampered(game, field: str, pos: int, value: int) -> State:
-    bad = _mid_game(game).copy()
+    bad = mid_game(game, 3, 25).copy()
     bad[field][pos] = value
     return bad
 
@@ -82,7 +74,7 @@ def test_move_fields_need_a_move_and_a_real_arrow():
     """Move Phase: outside a move no cube is active and the move's space is cleared; at a
     branch (Zephyr centre, Rule Clarifications) the arrow picked leaves the move's space."""
     game = planes_v0.Game(num_players=2)
-    state = _mid_game(game)
+    state = mid_game(game, 3, 25)
     if state["phase"][0] not in (st.PH_STEP, st.PH_BRANCH):
         bad = state.copy()
         bad["pos"][0] = 0

@@ -11,14 +11,7 @@ from transit_gym.envs.planes import kernels as k
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.encode import O_HAND, O_SEATS, PLAYER_BLOCK
 
-from .table import Table
-
-
-def _table(n=2, **options) -> Table:
-    t = Table(n, **options)
-    t.clear_board()
-    t.clear_hands()
-    return t
+from .table import Table, empty_table
 
 
 def finish_turn(t: Table) -> None:
@@ -50,14 +43,14 @@ def test_turns_go_clockwise_from_the_starting_player(n, first, order):
 
 def test_empty_hand_may_draw_one_card_at_the_end_of_the_turn():
     """Goal Phase: with no cards left in hand you may draw one card (``end_draw="may"``)."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=1)
     t.move(0)
     t.play(t.SPACE("S4"), t.DROP("red"))
     assert t.phase == st.PH_DRAW and t.legal() == [t.PASS(), t.DRAW]
     t.play(t.DRAW)
     assert t.hand_size(0) == 1 and t.current == 1
-    t2 = _table()
+    t2 = empty_table()
     t2.put("S4", red=1)
     t2.move(0)
     t2.play(t2.SPACE("S4"), t2.DROP("red"), t2.PASS())
@@ -66,7 +59,7 @@ def test_empty_hand_may_draw_one_card_at_the_end_of_the_turn():
 
 def test_empty_hand_always_draws_with_the_reference_sheet_option():
     """Reference sheet: 'If you have no cards left ... draw 1 card' (``end_draw="must"``)."""
-    t = _table(end_draw="must")
+    t = empty_table(end_draw="must")
     t.put("S4", red=1)
     t.put("S8", blue=1)
     t.move(0)
@@ -76,7 +69,7 @@ def test_empty_hand_always_draws_with_the_reference_sheet_option():
 
 def test_a_hand_with_cards_draws_nothing_at_the_end_of_the_turn():
     """Goal Phase: with cards remaining in hand you do not draw."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=1, grey=5)
     t.give(0, "Move Twice")
     t.move(0)
@@ -86,7 +79,7 @@ def test_a_hand_with_cards_draws_nothing_at_the_end_of_the_turn():
 
 def test_an_empty_deck_is_rebuilt_from_the_shuffled_discards():
     """Rule Clarifications: if the draw deck runs out, shuffle the discards into a deck."""
-    t = _table()
+    t = empty_table()
     t.empty_deck_into_discard()
     t.put("S4", red=1)
     discards = t.discard_size()
@@ -98,7 +91,7 @@ def test_an_empty_deck_is_rebuilt_from_the_shuffled_discards():
 
 def test_no_hand_limit():
     """Rule Clarifications: there is no hand limit."""
-    t = _table()
+    t = empty_table()
     t.put("S4", red=1)
     t.give(0, *["Draw 3 Discard 1"] * 4, *["Move Twice"] * 4, *["Regroup"] * 4)
     t.turn(0)
@@ -111,7 +104,7 @@ def test_no_hand_limit():
 def test_player_decks_draw_and_discard_to_the_own_pile():
     """Optional Rules, Player Decks: each player draws from and discards to their own
     deck; a personal deck is rebuilt from its own discards."""
-    t = _table(player_decks=True)
+    t = empty_table(player_decks=True)
     t.put("S4", red=1)
     t.give(0, "Draw 1")
     t.turn(0)
@@ -126,7 +119,7 @@ def test_player_decks_draw_and_discard_to_the_own_pile():
 def test_player_decks_rebuild_a_personal_deck_from_its_own_discards():
     """Player Decks: in the rare case a personal deck runs out, shuffle that player's own
     discard pile into a new personal deck."""
-    t = _table(player_decks=True)
+    t = empty_table(player_decks=True)
     t.put("S4", red=1)
     t.empty_deck_into_discard(0)
     own = t.discard_size(0)
@@ -140,7 +133,7 @@ def test_player_decks_rebuild_a_personal_deck_from_its_own_discards():
 def test_a_full_plane_ends_the_game_after_the_round():
     """Winning the Game: when a colour's planes are all full the game ends once every
     player has had the same number of turns."""
-    t = _table(3, end_draw="must")
+    t = empty_table(3, end_draw="must")
     t.board("G1", 4)
     t.put("S9", red=1)
     t.put("S4", blue=1)
@@ -157,7 +150,7 @@ def test_a_full_plane_ends_the_game_after_the_round():
 
 def test_the_last_seat_of_the_round_ends_the_game_at_once():
     """Winning the Game: triggered in the round's last turn, the game ends after it."""
-    t = _table(2, end_draw="must")
+    t = empty_table(2, end_draw="must")
     t.board("G2", 4)
     t.put("S12", blue=1)
     t.move(1)
@@ -167,7 +160,7 @@ def test_the_last_seat_of_the_round_ends_the_game_at_once():
 
 def test_one_full_neutral_plane_is_not_all_grey_planes():
     """Winning the Game: any one colour, neutrals included, fills ALL of its planes."""
-    t = _table()
+    t = empty_table()
     t.board("N1", 4)
     t.board("N2", 4)
     t.put("S8", red=1, grey=1)
@@ -184,7 +177,7 @@ def test_one_full_neutral_plane_is_not_all_grey_planes():
 def test_an_unassigned_colours_full_plane_ends_the_game():
     """Winning the Game: any one colour, neutrals included, filling all of its planes ends
     the game; with two players green is neutral and has its one plane at G3."""
-    t = _table(end_draw="must")
+    t = empty_table(end_draw="must")
     t.board("G3", 4)
     t.put("S1", red=1, green=1)
     t.put("S4", blue=1)
@@ -200,7 +193,7 @@ def test_the_round_ends_with_the_seat_before_the_starting_player(trigger, more_t
     """Winning the Game: the game ends after the current round, when each player has had
     the same number of turns; with seat 1 starting, seat 0 plays last in each round.
     (Shorter Games, ``end_at=1``: the first cube boarded triggers the end.)"""
-    t = _table(3, first_player=1, end_draw="must", end_at=1)
+    t = empty_table(3, first_player=1, end_draw="must", end_at=1)
     gate = {0: "G3", 1: "G1", 2: "G2"}[trigger]      # seat 1 starts at P1, seat 0 at P3
     access = {"G1": "S9", "G2": "S12", "G3": "S2"}[gate]
     t.put(access, **{("red", "blue", "green")[trigger]: 1})
@@ -219,7 +212,7 @@ def test_the_round_ends_with_the_seat_before_the_starting_player(trigger, more_t
 def test_the_boarding_track_end_space_triggers_the_end(end_at):
     """Winning the Game: the token on '12' (Optional Rules, Shorter Games: an earlier
     space such as '8')."""
-    t = _table(end_at=end_at)
+    t = empty_table(end_at=end_at)
     left = end_at - 1
     for gate in ("G3", "G4", "N1"):
         t.board(gate, min(4, left))
@@ -258,7 +251,7 @@ def _score_goals(t: Table, seat: int, *names: str) -> None:
 
 def test_example_scoring_goals_plus_five_per_own_cube_boarded():
     """Example Scoring: goals 1+1+2+3 = 7 VP and 4 boarded cubes x 5 = 20: 27 VP."""
-    t = _table()
+    t = empty_table()
     _score_goals(t, 0, "Draw 1", "Choose One", "Regroup", "Move Twice")
     t.board("G1", 4)
     t.board("N1", 3)                       # grey cubes score nobody
@@ -271,7 +264,7 @@ def test_example_scoring_goals_plus_five_per_own_cube_boarded():
 
 def test_tie_goes_to_most_own_cubes_boarded():
     """Winning the Game: tied players: most party cubes boarded on their plane wins."""
-    t = _table()
+    t = empty_table()
     t.board("G1", 1)
     _score_goals(t, 0, "Draw 2 Discard 1", "Draw 1")           # 5 + 3 = 8
     _score_goals(t, 1, "Draw 3 Discard 1", "Move Twice", "Regroup")   # 8, no cube
@@ -282,7 +275,7 @@ def test_tie_goes_to_most_own_cubes_boarded():
 
 def test_then_to_most_goal_cards():
     """Winning the Game: still tied: most scored goals (quantity of cards) wins."""
-    t = _table()
+    t = empty_table()
     _score_goals(t, 0, "Move Twice")                            # 3 VP, 1 card
     _score_goals(t, 1, "Draw 1", "Regroup")                     # 3 VP, 2 cards
     _over(t)
@@ -293,20 +286,20 @@ def test_then_to_most_goal_cards():
 
 def test_a_complete_tie_is_shared():
     """Winning the Game: a tie beyond that is 'play again': a draw here (open question Q7)."""
-    t = _table(3)
+    t = empty_table(3)
     _score_goals(t, 0, "Move Twice")
     _score_goals(t, 1, "Move Backwards")
     _score_goals(t, 2, "Draw 1")
     _over(t)
     assert t.game.rewards(t.state).tolist() == pytest.approx([0.5, 0.5, -1.0])
-    t2 = _table()
+    t2 = empty_table()
     _over(t2)
     assert t2.game.rewards(t2.state).tolist() == [0.0, 0.0]
 
 
 def test_score_reward_mode_is_own_vp_minus_the_others_mean():
     """Option ``reward="score"``: zero-sum score differences instead of win/loss."""
-    t = _table(3, reward="score")
+    t = empty_table(3, reward="score")
     _score_goals(t, 0, "Move Twice")
     _score_goals(t, 1, "Draw 1")
     _over(t)
