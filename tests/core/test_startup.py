@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.compile_probe import COUNT_OUR_COMPILES
 from transit_gym.envs import _numba_cache
 
 SMALL_GAME = "loose_caboose"
@@ -21,21 +22,13 @@ SMALL_GAME = "loose_caboose"
 #: plays through every entry point of the warm-up, counting our compiles (cache misses)
 PROBE = """
 import json, sys
-from numba.core import event
 from transit_gym.envs import _numba_cache
 from transit_gym.training import warmup
 from transit_gym.envs.core.fused import fused_kernels
 from transit_gym.envs.registry import env_module
 
 compiled = []
-class Count(event.Listener):
-    def on_start(self, ev):
-        fn = ev.data["dispatcher"].py_func
-        if fn.__module__.startswith("transit_gym."):
-            compiled.append(fn.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Count())
+""" + COUNT_OUR_COMPILES + """
 module = env_module(sys.argv[1])
 for _label, run in warmup.STEPS:
     run(module, 0)
@@ -198,21 +191,13 @@ def test_the_demo_steps_are_the_ones_the_demo_calls():
 
 DEMO_PROBE = """
 import json, sys
-from numba.core import event
 from transit_gym.training import warmup
 from transit_gym.envs.registry import env_module
 from transit_gym.training.demo import play_demo_game
 
 compiled = {"demo": [], "search": []}
 phase = "demo"
-class Count(event.Listener):
-    def on_start(self, ev):
-        fn = ev.data["dispatcher"].py_func
-        if fn.__module__.startswith("transit_gym."):
-            compiled[phase].append(fn.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Count())
+""" + COUNT_OUR_COMPILES + """
 for name in sys.argv[1:]:
     play_demo_game(name, env_module(name).Game.min_players, 0)
 phase = "search"

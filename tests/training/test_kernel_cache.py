@@ -14,6 +14,7 @@ import tarfile
 import numba
 import pytest
 
+from tests.core.compile_probe import COUNT_OUR_COMPILES
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training import kernel_cache
 
@@ -21,19 +22,11 @@ from transit_gym.training import kernel_cache
 SCRIPT = """
 import json, sys
 from pathlib import Path
-from numba.core import event
 from transit_gym.training import kernel_cache
 from transit_gym.envs.core.rng import hash32
 
 compiled = []
-class Count(event.Listener):
-    def on_start(self, ev):
-        fn = ev.data["dispatcher"].py_func
-        if fn.__module__.startswith("transit_gym."):
-            compiled.append(fn.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Count())
+""" + COUNT_OUR_COMPILES + """
 if sys.argv[1] == "unpack":
     kernel_cache.unpack(Path(sys.argv[2]))
 hash32(7)
