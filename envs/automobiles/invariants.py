@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from transit_gym.envs.automobiles.cubes import card_effect
 from transit_gym.envs.automobiles.data import (
     MAX_COUNT,
     MAX_PLAYERS,
@@ -70,7 +71,6 @@ from transit_gym.envs.automobiles.state import (
     ON_TRACK,
     P_CARD_COLOUR,
     P_CARD_COST,
-    P_CARD_EFFECT,
     P_CARD_VALUE,
     P_DRIVER_EXTRA,
     P_DRIVERS,
@@ -287,7 +287,7 @@ def _effect_broken(s, p, where):
     if effect < 0:
         return False
     colour = s[ACT_COLOUR]
-    if colour < 0 or p[P_CARD_EFFECT + s[CARD_OF + colour]] != effect:
+    if colour < 0 or card_effect(s, p, colour) != effect:
         where[0] = ACT_COLOUR
         where[1] = -1
         where[2] = -1
