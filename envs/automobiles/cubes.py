@@ -27,18 +27,6 @@ from transit_gym.envs.core.validate import bump
 
 
 @nb.njit(cache=True)
-def card_param(s, p, colour, table):
-    """Entry ``table`` (``P_CARD_COUNT``, ``P_CARD_WEAR``...) of the market card of ``colour``."""
-    return p[table + s[CARD_OF + colour]]
-
-
-@nb.njit(cache=True)
-def card_effect(s, p, colour):
-    """The effect (``E_*``) of the market card of ``colour``."""
-    return card_param(s, p, colour, P_CARD_EFFECT)
-
-
-@nb.njit(cache=True)
 def pile(seat, base):
     """Offset of seat's pile ``base`` (BAG, ACTIVE, USED or DISCARD)."""
     return base + seat * NC
@@ -143,6 +131,18 @@ def remove(s, offset, colour):
 def move_cube(s, source, target, colour):
     s[source + colour] -= 1
     s[target + colour] += 1
+
+
+@nb.njit(cache=True)
+def card_param(s, p, colour, table):
+    """Entry ``table`` (``P_CARD_COUNT``, ``P_CARD_WEAR``...) of the market card of ``colour``."""
+    return p[table + s[CARD_OF + colour]]
+
+
+@nb.njit(cache=True)
+def card_effect(s, p, colour):
+    """The effect (``E_*``) of the market card of ``colour``."""
+    return card_param(s, p, colour, P_CARD_EFFECT)
 
 
 @nb.njit(cache=True)
