@@ -1,6 +1,6 @@
 """Jitted cube kernels: pile sizes, drawing from the bag, gaining and removing cubes
 (rulebook: Drawing Cubes, Removing Cubes, Action Phase "gained cubes go to the used
-pile")."""
+pile"), and the printed numbers of the market card a cube's colour names."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
 from transit_gym.envs.automobiles.state import (
     ACTIVE,
     BAG,
+    CARD_OF,
     COST,
     DISCARD,
     NC,
     P_BUY_WEAR,
+    P_CARD_EFFECT,
     PHASE,
     PK_LEFT,
     STAT_WEAR,
@@ -129,6 +131,18 @@ def remove(s, offset, colour):
 def move_cube(s, source, target, colour):
     s[source + colour] -= 1
     s[target + colour] += 1
+
+
+@nb.njit(cache=True)
+def card_param(s, p, colour, table):
+    """Entry ``table`` (``P_CARD_COUNT``, ``P_CARD_WEAR``...) of the market card of ``colour``."""
+    return p[table + s[CARD_OF + colour]]
+
+
+@nb.njit(cache=True)
+def card_effect(s, p, colour):
+    """The effect (``E_*``) of the market card of ``colour``."""
+    return card_param(s, p, colour, P_CARD_EFFECT)
 
 
 @nb.njit(cache=True)

@@ -17,6 +17,8 @@ from transit_gym.envs.automobiles.board import move_possible
 from transit_gym.envs.automobiles.cubes import (
     buyable,
     can_draw,
+    card_effect,
+    card_param,
     distinct,
     draw_one,
     gain,
@@ -81,14 +83,12 @@ from transit_gym.envs.automobiles.state import (
     ACTIVE,
     AERO,
     BOOST_BONUS,
-    CARD_OF,
     COST,
     DISCARD,
     DRAWN,
     ON_TRACK,
     P_CARD_BONUS,
     P_CARD_COUNT,
-    P_CARD_EFFECT,
     P_CARD_WEAR,
     P_NUM_PLAYERS,
     PH_BOOST,
@@ -118,16 +118,6 @@ from transit_gym.envs.automobiles.state import (
 from transit_gym.envs.core.validate import bump
 
 ALL_GEARS = 0b1111
-
-
-@nb.njit(cache=True)
-def card_effect(s, p, colour):
-    return p[P_CARD_EFFECT + s[CARD_OF + colour]]
-
-
-@nb.njit(cache=True)
-def card_param(s, p, colour, table):
-    return p[table + s[CARD_OF + colour]]
 
 
 # ----- Pit Team: can the removals still end in exactly one purchase? ---------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.envs.automobiles.board import crossings, rank
-from transit_gym.envs.automobiles.cubes import pile, total
+from transit_gym.envs.automobiles.cubes import card_effect, pile, total
 from transit_gym.envs.automobiles.data import (
     COLOURS,
     MAX_CARDS,
@@ -80,7 +80,6 @@ from transit_gym.envs.automobiles.state import (
     ON_TRACK,
     P_ALLOWANCE,
     P_CARD_COST,
-    P_CARD_EFFECT,
     P_CARD_VALUE,
     P_LAP,
     P_LAPS,
@@ -246,7 +245,7 @@ def observe(s, p, seat, out):
             out[O_EFFECT_COLOUR + s[ACT_COLOUR]] = 1.0
     for c in range(NC):
         out[O_DRAWN + c] = s[DRAWN + c]
-        out[O_MARKET + c * NUM_EFFECTS + p[P_CARD_EFFECT + s[CARD_OF + c]]] = 1.0
+        out[O_MARKET + c * NUM_EFFECTS + card_effect(s, p, c)] = 1.0
         out[O_CARDS + s[CARD_OF + c]] = 1.0
         out[O_COST + c] = s[COST + c]
         out[O_VALUE + c] = s[VALUE + c]

@@ -15,21 +15,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from transit_gym.envs.automobiles.cubes import card_effect
 from transit_gym.envs.automobiles.data import (
-    E_BOOST,
-    E_BURNOUT,
-    E_CAMBER_TOE,
-    E_CAR_CHIEF,
-    E_ENGINEER,
-    E_MANAGER,
-    E_MECHANIC,
-    E_NITRO,
-    E_PIT_CREW,
-    E_PIT_TEAM,
-    E_STEERING,
-    E_SUPERCHARGED,
-    E_SUSPENSION,
-    E_TIRES,
     MAX_COUNT,
     MAX_PLAYERS,
     MAX_SEGMENTS,
@@ -84,7 +71,6 @@ from transit_gym.envs.automobiles.state import (
     ON_TRACK,
     P_CARD_COLOUR,
     P_CARD_COST,
-    P_CARD_EFFECT,
     P_CARD_VALUE,
     P_DRIVER_EXTRA,
     P_DRIVERS,
@@ -101,39 +87,26 @@ from transit_gym.envs.automobiles.state import (
     PATH_SPACE,
     PENDING_BOOST,
     PH_ADRENALINE,
-    PH_BOOST,
     PH_BOOST_OTHER,
     PH_BURNOUT,
     PH_CAMBER_TOE,
-    PH_CAR_CHIEF,
     PH_CRATE_MOVE,
-    PH_DRIVER_CAR,
-    PH_DRIVER_DECLARE,
-    PH_DRIVER_DECLINE,
     PH_DRIVER_DRAFT,
     PH_DRIVER_EXTRA,
-    PH_DRIVER_PAY,
     PH_DRIVER_REDRAW,
     PH_DRIVER_SORT,
     PH_DRIVER_TO_ACTIVE,
-    PH_DRIVER_TO_BAG,
     PH_DRIVER_WEAR,
-    PH_ENGINEER,
-    PH_MANAGER_BAG,
-    PH_MANAGER_REMOVE,
-    PH_MECHANIC,
     PH_MOVE,
     PH_NITRO,
     PH_OVER,
-    PH_PIT_CREW,
-    PH_PIT_TEAM,
-    PH_PIT_TEAM_BUY,
     PH_SETUP_BUY,
     PH_STEERING,
-    PH_SUPERCHARGED,
     PH_SUSPENSION,
     PH_TIRES,
     PHASE,
+    PHASE_DRIVERS,
+    PHASE_EFFECT,
     PK_COUNT,
     PK_LEFT,
     PK_MUST,
@@ -310,39 +283,11 @@ def _effect_broken(s, p, where):
     resolves (``act_colour``): Boost's draws need the Boost card in the market, Camber &
     Toe's pick needs a colour, and so on."""
     phase = s[PHASE]
-    effect = -1
-    if phase == PH_CAR_CHIEF:
-        effect = E_CAR_CHIEF
-    elif phase == PH_ENGINEER:
-        effect = E_ENGINEER
-    elif phase in (PH_MANAGER_REMOVE, PH_MANAGER_BAG):
-        effect = E_MANAGER
-    elif phase == PH_MECHANIC:
-        effect = E_MECHANIC
-    elif phase == PH_PIT_CREW:
-        effect = E_PIT_CREW
-    elif phase in (PH_PIT_TEAM, PH_PIT_TEAM_BUY):
-        effect = E_PIT_TEAM
-    elif phase == PH_STEERING:
-        effect = E_STEERING
-    elif phase == PH_SUSPENSION:
-        effect = E_SUSPENSION
-    elif phase == PH_TIRES:
-        effect = E_TIRES
-    elif phase == PH_BOOST:
-        effect = E_BOOST
-    elif phase == PH_NITRO:
-        effect = E_NITRO
-    elif phase == PH_SUPERCHARGED:
-        effect = E_SUPERCHARGED
-    elif phase == PH_BURNOUT:
-        effect = E_BURNOUT
-    elif phase == PH_CAMBER_TOE:
-        effect = E_CAMBER_TOE
+    effect = PHASE_EFFECT[phase]
     if effect < 0:
         return False
     colour = s[ACT_COLOUR]
-    if colour < 0 or p[P_CARD_EFFECT + s[CARD_OF + colour]] != effect:
+    if colour < 0 or card_effect(s, p, colour) != effect:
         where[0] = ACT_COLOUR
         where[1] = -1
         where[2] = -1
@@ -382,24 +327,7 @@ def _driver_decision_broken(s, where):
     if not PH_DRIVER_TO_ACTIVE <= phase < PH_OVER:
         return False
     held = s[DRIVER_OF + s[TURN_SEAT]]
-    if phase == PH_DRIVER_TO_ACTIVE:
-        ok = held == 2
-    elif phase == PH_DRIVER_TO_BAG:
-        ok = held == 3
-    elif phase in (PH_DRIVER_DECLARE, PH_DRIVER_SORT):
-        ok = held == 4
-    elif phase == PH_DRIVER_PAY:
-        ok = held == 5
-    elif phase == PH_DRIVER_CAR:
-        ok = held == 6
-    elif phase == PH_DRIVER_DECLINE:
-        ok = held == 1
-    elif phase == PH_DRIVER_WEAR:
-        ok = held == 8
-    elif phase == PH_DRIVER_EXTRA:
-        ok = held in (7, 9)
-    else:   # PH_DRIVER_REDRAW
-        ok = held == 10
+    ok = ((PHASE_DRIVERS[phase] >> held) & 1) != 0
     if not ok:
         where[0] = DRIVER_OF + s[TURN_SEAT]
         where[1] = -1

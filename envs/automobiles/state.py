@@ -16,7 +16,29 @@ The module-level offsets are compile-time constants of the kernels.
 
 from __future__ import annotations
 
+import numpy as np
+
 from transit_gym.envs.automobiles.data import (
+    E_BOOST,
+    E_BURNOUT,
+    E_CAMBER_TOE,
+    E_CAR_CHIEF,
+    E_ENGINEER,
+    E_FACTORY_SUPPORT,
+    E_IMPACT_WRENCH,
+    E_INTERNAL_COMBUSTION,
+    E_MAINTENANCE_STAFF,
+    E_MANAGER,
+    E_MECHANIC,
+    E_NITRO,
+    E_PERFORMANCE_TESTING,
+    E_PIT_CREW,
+    E_PIT_MECHANIC,
+    E_PIT_TEAM,
+    E_STEERING,
+    E_SUPERCHARGED,
+    E_SUSPENSION,
+    E_TIRES,
     MAX_CARDS,
     MAX_LANES,
     MAX_LAP,
@@ -107,6 +129,29 @@ PH_BURNOUT, PH_CAMBER_TOE = PHASE_NAMES.index("burnout"), PHASE_NAMES.index("cam
         "factory_support", "maintenance_staff", "performance_testing", "impact_wrench",
         "pit_mechanic", "internal_combustion", "internal_combustion_take"))
 NUM_PHASES = len(PHASE_NAMES)
+
+_CARD_DECISIONS = {   # the card effect each decision of a resolving cube belongs to
+    "car_chief": E_CAR_CHIEF, "engineer": E_ENGINEER, "manager_remove": E_MANAGER,
+    "manager_bag": E_MANAGER, "mechanic": E_MECHANIC, "pit_crew": E_PIT_CREW,
+    "pit_team": E_PIT_TEAM, "pit_team_buy": E_PIT_TEAM, "steering": E_STEERING,
+    "suspension": E_SUSPENSION, "tires": E_TIRES, "boost": E_BOOST, "nitro": E_NITRO,
+    "supercharged": E_SUPERCHARGED, "burnout": E_BURNOUT, "camber_toe": E_CAMBER_TOE,
+    "factory_support": E_FACTORY_SUPPORT, "maintenance_staff": E_MAINTENANCE_STAFF,
+    "performance_testing": E_PERFORMANCE_TESTING, "impact_wrench": E_IMPACT_WRENCH,
+    "pit_mechanic": E_PIT_MECHANIC, "internal_combustion": E_INTERNAL_COMBUSTION,
+    "internal_combustion_take": E_INTERNAL_COMBUSTION,
+}
+#: per phase, the card effect (``E_*``) whose resolving cube the decision belongs to; -1 none
+PHASE_EFFECT = np.array([_CARD_DECISIONS.get(name, -1) for name in PHASE_NAMES],
+                        dtype=np.int64)
+_DRIVER_DECISIONS = {   # the drivers whose ability each decision after the draft is
+    "driver_to_active": (2,), "driver_to_bag": (3,), "driver_declare": (4,),
+    "driver_sort": (4,), "driver_pay": (5,), "driver_car": (6,), "driver_decline": (1,),
+    "driver_wear": (8,), "driver_extra": (7, 9), "driver_redraw": (10,),
+}
+#: per phase, bit ``d`` set for each driver ``d`` (1..10) whose ability the decision is
+PHASE_DRIVERS = np.array([sum(1 << d for d in _DRIVER_DECISIONS.get(name, ()))
+                          for name in PHASE_NAMES], dtype=np.int64)
 
 LAYOUT = Layout(
     [

@@ -24,6 +24,7 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.automobiles.board import cars_in, momentum, rank, reach, scan_from
+from transit_gym.envs.automobiles.cubes import card_effect, card_param
 from transit_gym.envs.automobiles.data import (
     BLUE,
     E_ADRENALINE,
@@ -42,14 +43,12 @@ from transit_gym.envs.automobiles.state import (
     CAR_ABS,
     CAR_SEG,
     CAR_SPACE,
-    CARD_OF,
     CRATE_AWARD,
     CRATE_SPACES,
     CURRENT,
     MAX_PATH,
     P_ACCELERATED,
     P_CARD_BONUS,
-    P_CARD_EFFECT,
     P_NUM_CARDS,
     P_NUM_PLAYERS,
     P_SPACE_TOP,
@@ -112,7 +111,7 @@ def adrenaline_later(s, p, seat):
     """Option 2: no move now; the card's ``bonus`` spaces per position wait for the Car
     Phase (added to those of earlier option-2 cubes this turn)."""
     finish_move(s, p, seat)
-    bonus = p[P_CARD_BONUS + s[CARD_OF + s[ACT_COLOUR]]]
+    bonus = card_param(s, p, s[ACT_COLOUR], P_CARD_BONUS)
     s[ADR_BONUS] = min(s[ADR_BONUS] + bonus, bonus_caps(p)[0])
 
 
@@ -319,7 +318,7 @@ def delayed_violation(s, p, n, where):
 def _in_market(s, p, effect):
     """Whether the card of some market colour has ``effect``."""
     for c in range(NUM_COLOURS):  # noqa: SIM110 (no generators in numba)
-        if p[P_CARD_EFFECT + s[CARD_OF + c]] == effect:
+        if card_effect(s, p, c) == effect:
             return True
     return False
 
@@ -348,7 +347,7 @@ def _decision_broken(s, p):
     if phase == PH_ADRENALINE:   # the resolving cube waits in the used pile for its move
         colour = s[ACT_COLOUR]
         return (current != turn or colour < 0
-                or p[P_CARD_EFFECT + s[CARD_OF + colour]] != E_ADRENALINE
+                or card_effect(s, p, colour) != E_ADRENALINE
                 or s[USED + turn * NUM_COLOURS + colour] <= 0)
     if phase == PH_ADRENALINE_MOVE:
         return current != turn

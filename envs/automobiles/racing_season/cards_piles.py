@@ -22,6 +22,8 @@ import numba as nb
 
 from transit_gym.envs.automobiles.cubes import (
     can_draw,
+    card_effect,
+    card_param,
     distinct,
     draw_one,
     gain,
@@ -45,14 +47,12 @@ from transit_gym.envs.automobiles.data import (
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
-    CARD_OF,
     CURRENT,
     DISCARD,
     FAR,
     ON_TRACK,
     P_CARD_BONUS,
     P_CARD_COUNT,
-    P_CARD_EFFECT,
     P_CARD_WEAR,
     P_NUM_PLAYERS,
     P_SPACE_LANE,
@@ -66,6 +66,7 @@ from transit_gym.envs.automobiles.state import (
     PH_PIT_MECHANIC,
     PH_REMOVE,
     PHASE,
+    PHASE_EFFECT,
     PK_COUNT,
     PK_LEFT,
     PK_MUST,
@@ -99,9 +100,6 @@ STOP_NAMES = {
     "pit_mechanic": "stop removing wear",
     "internal_combustion_take": "stop taking cubes back",
 }
-#: the card effect each decision belongs to (same order as ``PILE_PHASES``)
-_PHASE_EFFECT = (E_FACTORY_SUPPORT, E_MAINTENANCE_STAFF, E_PERFORMANCE_TESTING,
-                 E_IMPACT_WRENCH, E_PIT_MECHANIC, E_INTERNAL_COMBUSTION, E_INTERNAL_COMBUSTION)
 
 
 @nb.njit(cache=True)
@@ -115,11 +113,6 @@ def is_pile_phase(phase):
     return _FIRST_PHASE <= phase <= _LAST_PHASE
 
 
-@nb.njit(cache=True)
-def _param(s, p, colour, table):
-    return p[table + s[CARD_OF + colour]]
-
-
 # ----- when may the cube be activated? ---------------------------------------------------------
 @nb.njit(cache=True)
 def piles_can_activate(s, p, seat, colour, effect):
@@ -130,7 +123,7 @@ def piles_can_activate(s, p, seat, colour, effect):
     if effect == E_FACTORY_SUPPORT:
         # draw ``count`` cubes (bag, or the discard pile refilling an empty bag), then one
         # cube must be left in the active or discard pile to remove (the drawn one counts)
-        count = _param(s, p, colour, P_CARD_COUNT)
+        count = card_param(s, p, colour, P_CARD_COUNT)
         others = total(s, active) - 1 + total(s, discard)
         return can_draw(s, seat, count) and (count > 0 or others > 0)
     if effect == E_INTERNAL_COMBUSTION:
@@ -153,7 +146,7 @@ def _start_removal(s, p, seat, most):
 @nb.njit(cache=True)
 def piles_activate(s, p, seat, colour, effect):
     """The effect of the activated cube (already moved to the used pile)."""
-    count = _param(s, p, colour, P_CARD_COUNT)
+    count = card_param(s, p, colour, P_CARD_COUNT)
     s[PK_COUNT] = 0
     if effect == E_FACTORY_SUPPORT:
         for _ in range(count):
@@ -255,7 +248,7 @@ def _pit_mechanic_extra(s, p, seat):
     """Pit Mechanic, second step: up to ``bonus`` more cubes of any kind when seat's
     discard pile is now the smallest."""
     if smallest_discard(s, p, seat):
-        _start_removal(s, p, seat, _param(s, p, s[ACT_COLOUR], P_CARD_BONUS))
+        _start_removal(s, p, seat, card_param(s, p, s[ACT_COLOUR], P_CARD_BONUS))
     else:
         s[PHASE] = PH_ACTION
 
@@ -264,12 +257,12 @@ def _pit_mechanic_extra(s, p, seat):
 def _maintenance_done(s, p, seat):
     """Maintenance Staff, second step: up to ``bonus`` discarded cubes per active cube
     removed."""
-    _start_removal(s, p, seat, _param(s, p, s[ACT_COLOUR], P_CARD_BONUS) * s[PK_COUNT])
+    _start_removal(s, p, seat, card_param(s, p, s[ACT_COLOUR], P_CARD_BONUS) * s[PK_COUNT])
 
 
 @nb.njit(cache=True)
 def _combustion_take_start(s, p, seat):
-    s[PK_LEFT] = _param(s, p, s[ACT_COLOUR], P_CARD_COUNT)
+    s[PK_LEFT] = card_param(s, p, s[ACT_COLOUR], P_CARD_COUNT)
     s[PK_MUST] = 0
     s[PK_COUNT] = 0
     s[PHASE] = PH_IC_TAKE
@@ -395,7 +388,7 @@ def piles_apply(s, p, seat, action, a_stop, a_draw, a_active, a_discard):
             s[PHASE] = PH_ACTION
         else:
             move_cube(s, discard, active, colour)
-            gain(s, seat, WEAR, _param(s, p, s[ACT_COLOUR], P_CARD_WEAR))
+            gain(s, seat, WEAR, card_param(s, p, s[ACT_COLOUR], P_CARD_WEAR))
             s[PK_COUNT] += 1
             s[PK_LEFT] -= 1
 
@@ -412,9 +405,7 @@ def piles_violation(s, p, where):
     if outside(s, CURRENT, s[TURN_SEAT], s[TURN_SEAT], where) or outside(
             s, ACT_COLOUR, 0, NUM_COLOURS - 1, where):
         return 1
-    for k in range(len(PILE_PHASES)):
-        if PILE_PHASES[k] == phase and p[P_CARD_EFFECT + s[CARD_OF + s[ACT_COLOUR]]] \
-                != _PHASE_EFFECT[k]:
-            relation_broken(where)
-            return 1
+    if card_effect(s, p, s[ACT_COLOUR]) != PHASE_EFFECT[phase]:
+        relation_broken(where)
+        return 1
     return 0
