@@ -93,7 +93,8 @@ from transit_gym.envs.automobile.state import (
 from transit_gym.envs.core.draw import uniform_legal
 
 TARGET_SALESMEN = 2
-CASH_RESERVE = 300.0
+#: what ``_best_space`` ranks the legal spaces by
+BY_SCORE, BY_SEGMENT, BY_CARS = 0, 1, 2
 
 
 @nb.njit(cache=True)
@@ -161,14 +162,21 @@ def _space_score(obs, space, turn):
 
 
 @nb.njit(cache=True)
-def _best_space(obs, mask, turn):
+def _best_space(obs, mask, turn, by):
+    """The legal space ranked highest by ``by`` (the first of a tie), or -1: by the build
+    preference, by segment (dearer higher) or by the cars on it."""
     best = -1
-    best_score = -1.0e9
+    best_key = -1.0e9
     for i in range(NUM_SPACES):
         if mask[A_SPACE + i]:
-            sc = _space_score(obs, i, turn)
-            if sc > best_score:
-                best_score = sc
+            if by == BY_SCORE:
+                key = _space_score(obs, i, turn)
+            elif by == BY_SEGMENT:
+                key = float(_segment(obs, i))
+            else:
+                key = float(obs[O_SPACES + i * SPACE_BLOCK + S_CARS])
+            if key > best_key:
+                best_key = key
                 best = i
     return best
 
@@ -257,19 +265,6 @@ def _quantity(obs, mask, turn):
 
 
 @nb.njit(cache=True)
-def _howard(obs, mask):
-    best = -1
-    best_seg = -1
-    for i in range(NUM_SPACES):
-        if mask[A_SPACE + i]:
-            seg = _segment(obs, i)
-            if seg > best_seg:
-                best_seg = seg
-                best = i
-    return A_SPACE + best
-
-
-@nb.njit(cache=True)
 def _sale_move(mask):
     """Dearest track first (premium > middle > mass), a salesman from that showroom first."""
     for dst in range(2, -1, -1):
@@ -288,19 +283,6 @@ def _exec(obs, mask):
             if _mine(obs, i) and obs[O_SPACES + i * SPACE_BLOCK + S_CARS] * CUBE_SCALE >= 4.0:
                 return A_EXEC_AD
     return A_PASS
-
-
-@nb.njit(cache=True)
-def _exec_space(obs, mask):
-    best = -1
-    most = -1.0
-    for i in range(NUM_SPACES):
-        if mask[A_SPACE + i]:
-            cars = obs[O_SPACES + i * SPACE_BLOCK + S_CARS]
-            if cars > most:
-                most = cars
-                best = i
-    return A_SPACE + best
 
 
 @nb.njit(cache=True)
@@ -323,11 +305,11 @@ def rule_based(p, obs, mask):
     if decision == PH_DURANT:
         if mask[A_DONE]:
             return A_DONE
-        return A_SPACE + _best_space(obs, mask, turn)
+        return A_SPACE + _best_space(obs, mask, turn, BY_SCORE)
     if decision == PH_ACTION:
         return _action(obs, mask, turn)
     if decision == PH_BUILD_SPACE:
-        return A_SPACE + _best_space(obs, mask, turn)
+        return A_SPACE + _best_space(obs, mask, turn, BY_SCORE)
     if decision == PH_BUILD_WHAT:
         return _what(obs, mask)
     if decision == PH_SALESMEN:
@@ -339,13 +321,13 @@ def rule_based(p, obs, mask):
     if decision == PH_PRODUCE:
         return _quantity(obs, mask, turn)
     if decision == PH_HOWARD:
-        return _howard(obs, mask)
+        return A_SPACE + _best_space(obs, mask, turn, BY_SEGMENT)
     if decision == PH_SALE_MOVE:
         return _sale_move(mask)
     if decision == PH_EXEC:
         return _exec(obs, mask)
     if decision == PH_EXEC_SPACE:
-        return _exec_space(obs, mask)
+        return A_SPACE + _best_space(obs, mask, turn, BY_CARS)
     if mask[A_DONE]:
         return A_DONE
     return _first_legal(mask, A_LOAN)

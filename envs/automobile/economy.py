@@ -59,30 +59,34 @@ from transit_gym.envs.core.validate import bump
 @nb.njit(cache=True)
 def pay(s, seat, amount):
     """``seat`` pays ``amount`` dollars to the bank (cash may go negative only in P8)."""
-    s[CASH + seat] -= amount
-    s[BANK] += amount
+    _transfer(s, CASH + seat, BANK, amount)
 
 
 @nb.njit(cache=True)
 def receive(s, seat, amount):
     """The bank pays ``amount`` dollars to ``seat``."""
-    s[CASH + seat] += amount
-    s[BANK] -= amount
+    _transfer(s, BANK, CASH + seat, amount)
 
 
 @nb.njit(cache=True)
 def take_rd(s, seat, n):
     """Up to ``n`` R&D cubes from the stock to ``seat`` (a depleted stock gives fewer)."""
     got = min(n, s[RD_STOCK])
-    s[RD_STOCK] -= got
-    s[RD + seat] += got
+    _transfer(s, RD_STOCK, RD + seat, got)
     return got
 
 
 @nb.njit(cache=True)
 def spend_rd(s, seat, n):
-    s[RD + seat] -= n
-    s[RD_STOCK] += n
+    """``seat`` returns ``n`` R&D cubes to the stock."""
+    _transfer(s, RD + seat, RD_STOCK, n)
+
+
+@nb.njit(cache=True)
+def _transfer(s, src, dst, amount):
+    """Move ``amount`` (dollars or cubes) from slot ``src`` to slot ``dst``."""
+    s[src] -= amount
+    s[dst] += amount
 
 
 @nb.njit(cache=True)

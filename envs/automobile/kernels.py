@@ -116,6 +116,7 @@ from transit_gym.envs.automobile.state import (
     HOWARD_LEFT,
     LOANS,
     LOSS,
+    MAX_PLAYERS,
     NEXT_LEN,
     NEXT_ORDER,
     NUM_CHARACTERS,
@@ -200,11 +201,26 @@ from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
 from transit_gym.envs.core.validate import bump
 
-MAX_PLAYERS = 5
 ACTION_ROUNDS = 3
 
 
 # ----- small queries -----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _index_of(a, start, count, value):
+    """The first ``k < count`` with ``a[start + k] == value``, or -1."""
+    for k in range(count):
+        if a[start + k] == value:
+            return k
+    return -1
+
+
+@nb.njit(cache=True)
+def _ask(s, seat, phase):
+    """Hand decision ``phase`` to ``seat``."""
+    s[CURRENT] = seat
+    s[PHASE] = phase
+
+
 @nb.njit(cache=True)
 def salesmen_in_stock(s, p, seat):
     n = p[P_SALESMEN]
@@ -264,10 +280,7 @@ def any_exec_space(s, p, seat, mode):
 @nb.njit(cache=True)
 def discount_stack(s, p, size):
     """Index of the first discount display space holding ``size`` markers, or -1."""
-    for j in range(p[P_NUM_STACKS]):
-        if s[DISC_AVAIL + j] == size:
-            return j
-    return -1
+    return _index_of(s, DISC_AVAIL, p[P_NUM_STACKS], size)
 
 
 @nb.njit(cache=True)
@@ -280,10 +293,8 @@ def ad_cost(s, p):
 
 @nb.njit(cache=True)
 def tile_kind(p, value):
-    for k in range(p[P_NUM_TILE_KINDS]):
-        if p[P_TILE_VALUES + k] == value:
-            return k
-    return -1
+    """Kind of the demand tile of ``value``, or -1."""
+    return _index_of(p, P_TILE_VALUES, p[P_NUM_TILE_KINDS], value)
 
 
 # ----- setup and turn boundaries -----------------------------------------------------------------
@@ -332,8 +343,7 @@ def _start_turn(s, p):
             s[TILES + seat * 2 + 1] = s[TILES + seat * 2]
             s[TILES + seat * 2] = hi
     s[POS] = 0
-    s[CURRENT] = s[SEL_ORDER]
-    s[PHASE] = PH_SELECT
+    _ask(s, s[SEL_ORDER], PH_SELECT)
 
 
 @nb.njit(cache=True)
@@ -375,8 +385,7 @@ def _next_selector(s, p):
     n = p[P_NUM_PLAYERS]
     s[POS] += 1
     if s[POS] < n:
-        s[CURRENT] = s[SEL_ORDER + s[POS]]
-        s[PHASE] = PH_SELECT
+        _ask(s, s[SEL_ORDER + s[POS]], PH_SELECT)
         return
     k = 0
     for c in range(NUM_CHARACTERS):
@@ -406,8 +415,7 @@ def _select(s, p, seat, c):
 # ----- P3 ----------------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _begin_action(s, p):
-    s[CURRENT] = s[PLAY_ORDER + s[POS]]
-    s[PHASE] = PH_ACTION
+    _ask(s, s[PLAY_ORDER + s[POS]], PH_ACTION)
     s[CTX_AFTER] = 0
     s[CTX_COUNT] = 0
 
@@ -512,8 +520,7 @@ def _howard_continue(s, p):
             howard_sell(s, p, seat, first_car_space(s, p, seat, -1))
             s[HOWARD_LEFT] -= 1
         else:
-            s[CURRENT] = seat
-            s[PHASE] = PH_HOWARD
+            _ask(s, seat, PH_HOWARD)
             return
     _phase5(s, p)
 
@@ -553,15 +560,24 @@ def _p5_continue(s, p):
         if count > 1:
             s[PHASE] = PH_SALE_MOVE
             return
-        src = last // 3
-        dst = last % 3
-        if car_spaces(s, p, seat, dst) > 1:
-            s[CTX_SRC] = src
-            s[CTX_DST] = dst
-            s[PHASE] = PH_SALE_CAR
+        if _sale_move(s, p, seat, last):
             return
-        salesman_sell(s, p, seat, src, dst, first_car_space(s, p, seat, dst))
         s[POS] = (found + 1) % n
+
+
+@nb.njit(cache=True)
+def _sale_move(s, p, seat, move):
+    """P5: the salesman of ``move`` (showroom * 3 + sales track) sells the seat's car;
+    True when the seat must first choose which space the car comes from (then asked)."""
+    src = move // 3
+    dst = move % 3
+    if car_spaces(s, p, seat, dst) > 1:
+        s[CTX_SRC] = src
+        s[CTX_DST] = dst
+        s[PHASE] = PH_SALE_CAR
+        return True
+    salesman_sell(s, p, seat, src, dst, first_car_space(s, p, seat, dst))
+    return False
 
 
 @nb.njit(cache=True)
@@ -610,8 +626,7 @@ def _p6_continue(s, p):
         seat = s[PLAY_ORDER + idx]
         if s[PASSED + seat] == 0:
             s[POS] = idx
-            s[CURRENT] = seat
-            s[PHASE] = PH_EXEC
+            _ask(s, seat, PH_EXEC)
             return
     _phase7(s, p)
 
@@ -927,16 +942,8 @@ def apply(s, p, action):
         s[HOWARD_LEFT] -= 1
         _howard_continue(s, p)
     elif phase == PH_SALE_MOVE:
-        move = action - A_MOVE
-        src = move // 3
-        dst = move % 3
-        if car_spaces(s, p, seat, dst) > 1:
-            s[CTX_SRC] = src
-            s[CTX_DST] = dst
-            s[PHASE] = PH_SALE_CAR
-            return
-        salesman_sell(s, p, seat, src, dst, first_car_space(s, p, seat, dst))
-        _after_sale(s, p)
+        if not _sale_move(s, p, seat, action - A_MOVE):
+            _after_sale(s, p)
     elif phase == PH_SALE_CAR:
         salesman_sell(s, p, seat, s[CTX_SRC], s[CTX_DST], action - A_SPACE)
         _after_sale(s, p)
