@@ -203,17 +203,9 @@ def do_build(s, p, seat, space, what):
         s[OWNER + space] = seat
         if space > s[FRONTIER]:
             s[FRONTIER] = space
-    n_fac = 0
-    n_parts = 0
-    if what == WHAT_ONE:
-        n_fac = 1
-    elif what == WHAT_TWO:
-        n_fac = 2
-    elif what == WHAT_PARTS:
-        n_parts = 1
-    else:
-        n_fac = 1
-        n_parts = 1
+    # one factory, two factories, a parts factory, or one factory and a parts factory
+    n_fac = 0 if what == WHAT_PARTS else (2 if what == WHAT_TWO else 1)
+    n_parts = 1 if what != WHAT_ONE and what != WHAT_TWO else 0
     pay(s, seat, n_fac * p[P_COST + space] + n_parts * p[P_PARTS_COST])
     s[FACTORIES + space] += n_fac
     s[FAC_COUNT + seat] += n_fac
