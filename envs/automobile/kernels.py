@@ -199,6 +199,7 @@ from transit_gym.envs.automobile.state import (
 from transit_gym.envs.core.draw import draw_from_counts
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.slots import seat_to_move
 from transit_gym.envs.core.validate import bump
 
 ACTION_ROUNDS = 3
@@ -802,9 +803,7 @@ def _final(s, p):
 # ----- the kernel contract -----------------------------------------------------------------------
 @nb.njit(cache=True)
 def current_player(s, p):
-    if s[PHASE] == PH_OVER:
-        return -1
-    return s[CURRENT]
+    return seat_to_move(s, PHASE, PH_OVER, CURRENT)
 
 
 @nb.njit(cache=True)

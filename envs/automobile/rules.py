@@ -43,14 +43,8 @@ from transit_gym.envs.automobile.actions import NUM_ACTIONS, action_name
 from transit_gym.envs.automobile.determinize import determinize
 from transit_gym.envs.automobile.encode import OBS, low_high, observe, one_hot_groups
 from transit_gym.envs.automobile.violation import MESSAGES, violation
-from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
-    apply,
-    current_player,
-    is_over,
-    legal_mask,
-    make_new_game,
-    scores,
-)
+from transit_gym.envs.core.functional import *  # noqa: F403  (the functional API)
+from transit_gym.envs.core.functional import make_new_game
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.layout import widen_fixed_slots
 from transit_gym.envs.core.options import (

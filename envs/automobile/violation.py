@@ -45,18 +45,19 @@ from transit_gym.envs.automobile.market import (
 )
 from transit_gym.envs.core.validate import (
     MAX_COUNTER,
+    START_MESSAGES,
     any_outside,
     outside,
     relation_broken,
     rng_violation,
 )
+from transit_gym.envs.core.validate import slot_broken as _at  # names a culprit slot
 
 #: the per-seat statistics stat_produced .. stat_end_value are contiguous
 STAT_SLOTS = st.STAT_END_VALUE + st.MAX_PLAYERS - st.STAT_PRODUCED
 
 MESSAGES = {
-    1: "the generator words must be 32-bit values, not all zero",
-    2: "phase is not a decision of the game",
+    **START_MESSAGES,
     3: "a seat number is not a seat at the table",
     4: "the turn, action round or order position is out of range for the decision",
     5: "the context of the pending decision is out of range",
@@ -76,15 +77,6 @@ MESSAGES = {
 BAD_PHASE, BAD_SEAT, BAD_COUNTER, BAD_CONTEXT, BAD_MONEY, BAD_RD = 2, 3, 4, 5, 6, 7
 BAD_COUNT, BAD_SALESMEN, BAD_SPACE, BAD_PIECES, BAD_TILES, BAD_EXEC = 8, 9, 10, 11, 12, 13
 BAD_ORDER, BAD_CHARACTER, BAD_DECISION = 14, 15, 16
-
-
-@nb.njit(cache=True)
-def _at(where, index):
-    """Name slot ``index`` as the culprit of a broken relation; return True."""
-    where[0] = index
-    where[1] = -1
-    where[2] = -1
-    return True
 
 
 @nb.njit(cache=True)

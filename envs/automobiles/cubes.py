@@ -23,6 +23,7 @@ from transit_gym.envs.automobiles.state import (
     USED,
 )
 from transit_gym.envs.core.draw import draw_from_counts
+from transit_gym.envs.core.slots import slot_sum
 from transit_gym.envs.core.validate import bump
 
 
@@ -34,10 +35,7 @@ def pile(seat, base):
 
 @nb.njit(cache=True)
 def total(s, offset):
-    n = 0
-    for c in range(NUM_COLOURS):
-        n += s[offset + c]
-    return n
+    return slot_sum(s, offset, NUM_COLOURS)
 
 
 @nb.njit(cache=True)

@@ -169,29 +169,14 @@ OBS = Layout(
     ]
 )
 OBS_SIZE = OBS.size
-O_DECISION = OBS.offset("decision")
-O_WAITING = OBS.offset("waiting")
-O_MONEY = OBS.offset("money")
-O_MOVE = OBS.offset("move")
-O_MOVE_COLOURS = OBS.offset("move_colours")
-O_EFFECT_COLOUR = OBS.offset("effect_colour")
-O_PICKS = OBS.offset("picks")
-O_DRAWN = OBS.offset("drawn")
-O_TURN = OBS.offset("turn")
-O_MARKET = OBS.offset("market_effect")
-O_CARDS = OBS.offset("cards_in_play")
-O_COST = OBS.offset("cost")
-O_VALUE = OBS.offset("value")
-O_STOCK = OBS.offset("stock")
-O_PLAYERS = OBS.offset("players")
-O_SPACES = OBS.offset("spaces")
+O_DECISION, O_WAITING, O_MONEY, O_MOVE = OBS.offsets("decision waiting money move")
+O_MOVE_COLOURS, O_EFFECT_COLOUR, O_PICKS = OBS.offsets("move_colours effect_colour picks")
+O_DRAWN, O_TURN, O_MARKET, O_CARDS = OBS.offsets("drawn turn market_effect cards_in_play")
+O_COST, O_VALUE, O_STOCK, O_PLAYERS, O_SPACES = OBS.offsets("cost value stock players spaces")
 O_GAME = OBS.offset("game")
-O_DELAYED = OBS.offset("delayed")   # Racing Season delayed cards
-O_MOVE_CARDS = OBS.offset("move_cards")
-O_DRIVERS = OBS.offset("drivers")
-O_DRIVER_POOL = OBS.offset("driver_pool")
-O_DRIVER_TURN = OBS.offset("driver_turn")
-O_DRIVER_HELD = OBS.offset("driver_held")
+# Racing Season delayed cards
+O_DELAYED, O_MOVE_CARDS, O_DRIVERS = OBS.offsets("delayed move_cards drivers")
+O_DRIVER_POOL, O_DRIVER_TURN, O_DRIVER_HELD = OBS.offsets("driver_pool driver_turn driver_held")
 
 
 @nb.njit(cache=True)

@@ -132,10 +132,11 @@ from transit_gym.envs.automobiles.state import (
 from transit_gym.envs.automobiles.state import LAYOUT as _LAYOUT
 from transit_gym.envs.core.validate import (
     MAX_COUNTER,
+    START_MESSAGES,
     any_outside,
     outside,
     relation_broken,
-    rng_violation,
+    start_violation,
 )
 
 NC = NUM_COLOURS
@@ -151,8 +152,7 @@ _STAT_SLOTS = STAT_TURNS + MAX_PLAYERS - STAT_BOUGHT
 MAX_MAGNITUDE = 1 << 32
 
 MESSAGES = {
-    1: "the generator words must be 32-bit values, not all zero",
-    2: "phase is not a decision of the game",
+    **START_MESSAGES,
     3: "a seat number is not a seat at the table",
     4: "a round, flag or statistic is out of range",
     5: "the market must hold one card of each colour, with that card's cost and value",
@@ -196,13 +196,11 @@ MESSAGES = {
 def violation(s, p, where):
     """0 when the kernels may run on ``s``; else a code of ``MESSAGES`` (``where``: the
     offending slot and its allowed range, or -1s for a broken relation)."""
-    code = rng_violation(s, where)
+    code = start_violation(s, where, PHASE, PH_OVER)
     if code:
         return code
     n = p[P_NUM_PLAYERS]
     n_spaces = p[P_NUM_SPACES]
-    if outside(s, PHASE, 0, PH_OVER, where):
-        return 2
     over = s[PHASE] == PH_OVER
     if (outside(s, CURRENT, -1 if over else 0, n - 1, where)
             or outside(s, TURN_SEAT, 0, n - 1, where)

@@ -181,6 +181,7 @@ from transit_gym.envs.automobiles.state import (
 from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import win_share_rewards
+from transit_gym.envs.core.slots import seat_to_move
 from transit_gym.envs.core.validate import bump
 
 # ----- actions ----------------------------------------------------------------------------------
@@ -683,9 +684,7 @@ def _remove_all_wear(s, seat):
 # ----- the kernel contract ------------------------------------------------------------------------
 @nb.njit(cache=True)
 def current_player(s, p):
-    if s[PHASE] == PH_OVER:
-        return -1
-    return s[CURRENT]
+    return seat_to_move(s, PHASE, PH_OVER, CURRENT)
 
 
 @nb.njit(cache=True)

@@ -96,14 +96,8 @@ from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
     weaving_flag,
 )
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
-    apply,
-    current_player,
-    is_over,
-    legal_mask,
-    make_new_game,
-    scores,
-)
+from transit_gym.envs.core.functional import *  # noqa: F403  (the functional API)
+from transit_gym.envs.core.functional import make_new_game
 from transit_gym.envs.core.game import Game, Kernels, State
 
 KERNELS = Kernels.of(kernels, observe, violation=violation, determinize=determinize)

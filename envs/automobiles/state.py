@@ -242,46 +242,35 @@ LAYOUT = Layout(
     ]
 )
 STATE_SIZE = LAYOUT.size
-
-
-def _o(name: str) -> int:
-    return LAYOUT.offset(name)
-
-
-PHASE, CURRENT, TURN_SEAT, START_PLAYER = _o("phase"), _o("current"), _o("turn_seat"), \
-    _o("start_player")
-ROUNDS, END_TRIGGERED = _o("rounds"), _o("end_triggered")
-CARD_OF, COST, VALUE = _o("card_of"), _o("cost"), _o("value")
-STOCK, BAG, ACTIVE, USED, DISCARD = _o("stock"), _o("bag"), _o("active"), _o("used"), \
-    _o("discard")
-ON_TRACK, DRAWN = _o("on_track"), _o("drawn")
-CAR_SPACE, CAR_SEG, CAR_ABS = _o("car_space"), _o("car_seg"), _o("car_abs")
-STD_TURN, START_RANK, AERO, TOP_COLOUR, ACT_COLOUR = _o("std_turn"), _o("start_rank"), \
-    _o("aero"), _o("top_colour"), _o("act_colour")
-PLACED_N, PLACED_SPACE, PLACED_COLOUR, PLACED_ABS, PLACED_SEG = _o("placed_n"), \
-    _o("placed_space"), _o("placed_colour"), _o("placed_abs"), _o("placed_seg")
-FAR, PATH_N, PATH_SPACE = _o("far"), _o("path_n"), _o("path_space")
-MONEY, BOUGHT_N = _o("money"), _o("bought_n")
-MV_MASK, MV_LEFT, MV_MIN, MV_STEPS = _o("mv_mask"), _o("mv_left"), _o("mv_min"), _o("mv_steps")
-MV_SPACE, MV_ABS, MV_SEG = _o("mv_space"), _o("mv_abs"), _o("mv_seg")
-PK_LEFT, PK_MUST, PK_COUNT, PK_TOTAL = _o("pk_left"), _o("pk_must"), _o("pk_count"), \
-    _o("pk_total")
-BOOST_BONUS, BOOST_NEXT, PENDING_BOOST = _o("boost_bonus"), _o("boost_next"), \
-    _o("pending_boost")
-LEADER, LEAD_CHANGES, LAST_LEAD_ROUND = _o("leader"), _o("lead_changes"), _o("last_lead_round")
-STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = _o("stat_bought"), _o("stat_activated"), \
-    _o("stat_wear")
-STAT_PIT_STOPS, STAT_TURNS = _o("stat_pit_stops"), _o("stat_turns")
-MV_ENTRY = _o("mv_entry")   # Racing Season tracks / Weaving
+PHASE, CURRENT, TURN_SEAT, START_PLAYER = LAYOUT.offsets("phase current turn_seat start_player")
+ROUNDS, END_TRIGGERED = LAYOUT.offsets("rounds end_triggered")
+CARD_OF, COST, VALUE = LAYOUT.offsets("card_of cost value")
+STOCK, BAG, ACTIVE, USED, DISCARD = LAYOUT.offsets("stock bag active used discard")
+ON_TRACK, DRAWN = LAYOUT.offsets("on_track drawn")
+CAR_SPACE, CAR_SEG, CAR_ABS = LAYOUT.offsets("car_space car_seg car_abs")
+STD_TURN, START_RANK, AERO, TOP_COLOUR, ACT_COLOUR = LAYOUT.offsets(
+    "std_turn start_rank aero top_colour act_colour")
+PLACED_N, PLACED_SPACE, PLACED_COLOUR, PLACED_ABS, PLACED_SEG = LAYOUT.offsets(
+    "placed_n placed_space placed_colour placed_abs placed_seg")
+FAR, PATH_N, PATH_SPACE = LAYOUT.offsets("far path_n path_space")
+MONEY, BOUGHT_N = LAYOUT.offsets("money bought_n")
+MV_MASK, MV_LEFT, MV_MIN, MV_STEPS = LAYOUT.offsets("mv_mask mv_left mv_min mv_steps")
+MV_SPACE, MV_ABS, MV_SEG = LAYOUT.offsets("mv_space mv_abs mv_seg")
+PK_LEFT, PK_MUST, PK_COUNT, PK_TOTAL = LAYOUT.offsets("pk_left pk_must pk_count pk_total")
+BOOST_BONUS, BOOST_NEXT, PENDING_BOOST = LAYOUT.offsets("boost_bonus boost_next pending_boost")
+LEADER, LEAD_CHANGES, LAST_LEAD_ROUND = LAYOUT.offsets("leader lead_changes last_lead_round")
+STAT_BOUGHT, STAT_ACTIVATED, STAT_WEAR = LAYOUT.offsets("stat_bought stat_activated stat_wear")
+STAT_PIT_STOPS, STAT_TURNS = LAYOUT.offsets("stat_pit_stops stat_turns")
+MV_ENTRY = LAYOUT.offset("mv_entry")   # Racing Season tracks / Weaving
 # Racing Season delayed cards
-ADR_BONUS, ADR_LEFT, CRATE_AWARD, CRATE_SPACES = _o("adr_bonus"), _o("adr_left"), \
-    _o("crate_award"), _o("crate_spaces")
+ADR_BONUS, ADR_LEFT, CRATE_AWARD, CRATE_SPACES = LAYOUT.offsets(
+    "adr_bonus adr_left crate_award crate_spaces")
 # Racing Season, cards that move (racing_season/cards_moves.py)
-REDLINE, REDLINE_WEAR, FUEL = _o("redline"), _o("redline_wear"), _o("fuel")
-MV_MIXED, MV_REDLINE = _o("mv_mixed"), _o("mv_redline")
+REDLINE, REDLINE_WEAR, FUEL = LAYOUT.offsets("redline redline_wear fuel")
+MV_MIXED, MV_REDLINE = LAYOUT.offsets("mv_mixed mv_redline")
 # Racing Season drivers
-DRIVER_OF, DRIVER_POOL, DRIVER_USED = _o("driver_of"), _o("driver_pool"), _o("driver_used")
-DRIVER_WEAR, DRIVER_HELD = _o("driver_wear"), _o("driver_held")
+DRIVER_OF, DRIVER_POOL, DRIVER_USED = LAYOUT.offsets("driver_of driver_pool driver_used")
+DRIVER_WEAR, DRIVER_HELD = LAYOUT.offsets("driver_wear driver_held")
 
 # ----- the parameter vector: options and data tables ------------------------------------------
 PARAMS = Layout(
@@ -335,31 +324,24 @@ PARAMS = Layout(
         ("excluded_sets", MAX_EXCLUDED_SETS * NC),
     ]
 )
-
-
-def _p(name: str) -> int:
-    return PARAMS.offset(name)
-
-
-P_NUM_PLAYERS, P_LAPS, P_LAP, P_NUM_SPACES = _p("num_players"), _p("laps"), _p("lap_length"), \
-    _p("num_spaces")
-P_START, P_OPEN_BAGS, P_ACCELERATED, P_BRANCH = _p("start_player"), _p("open_bags"), \
-    _p("accelerated"), _p("branch")
-P_BUY_WEAR, P_DRAFT_SPACE, P_MAX_ROUNDS, P_GRID_OFFSET = _p("buy_wear"), _p("draft_space"), \
-    _p("max_rounds"), _p("grid_offset")
-P_HAND, P_SUPPLY, P_STARTING_BAG, P_WEAR_CHART = _p("hand_size"), _p("supply"), \
-    _p("starting_bag"), _p("wear_chart")
-P_ALLOWANCE, P_GRID = _p("allowance"), _p("grid")
-P_SPACE_LANE, P_SPACE_END, P_SPACE_LEN, P_SPACE_COLOURS, P_SPACE_TOP = _p("space_lane"), \
-    _p("space_end"), _p("space_len"), _p("space_colours"), _p("space_top")
-P_NEXT_SAME, P_COVER = _p("next_same"), _p("cover")
-P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = _p("num_cards"), _p("card_colour"), \
-    _p("card_effect")
-P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = _p("card_cost"), _p("card_value"), _p("card_wear")
-P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = _p("card_count"), _p("card_bonus"), _p("card_set")
-P_CARD_IN_POOL = _p("card_in_pool")
-P_SLOT_OF, P_WEAVING = _p("slot_of"), _p("weaving")   # Racing Season tracks / Weaving
+P_NUM_PLAYERS, P_LAPS, P_LAP, P_NUM_SPACES = PARAMS.offsets(
+    "num_players laps lap_length num_spaces")
+P_START, P_OPEN_BAGS, P_ACCELERATED, P_BRANCH = PARAMS.offsets(
+    "start_player open_bags accelerated branch")
+P_BUY_WEAR, P_DRAFT_SPACE, P_MAX_ROUNDS, P_GRID_OFFSET = PARAMS.offsets(
+    "buy_wear draft_space max_rounds grid_offset")
+P_HAND, P_SUPPLY, P_STARTING_BAG, P_WEAR_CHART = PARAMS.offsets(
+    "hand_size supply starting_bag wear_chart")
+P_ALLOWANCE, P_GRID = PARAMS.offsets("allowance grid")
+P_SPACE_LANE, P_SPACE_END, P_SPACE_LEN, P_SPACE_COLOURS, P_SPACE_TOP = PARAMS.offsets(
+    "space_lane space_end space_len space_colours space_top")
+P_NEXT_SAME, P_COVER = PARAMS.offsets("next_same cover")
+P_NUM_CARDS, P_CARD_COLOUR, P_CARD_EFFECT = PARAMS.offsets("num_cards card_colour card_effect")
+P_CARD_COST, P_CARD_VALUE, P_CARD_WEAR = PARAMS.offsets("card_cost card_value card_wear")
+P_CARD_COUNT, P_CARD_BONUS, P_CARD_SET = PARAMS.offsets("card_count card_bonus card_set")
+P_CARD_IN_POOL = PARAMS.offset("card_in_pool")
+P_SLOT_OF, P_WEAVING = PARAMS.offsets("slot_of weaving")   # Racing Season tracks / Weaving
 # Racing Season drivers
-P_DRIVERS, P_DRIVER_EXTRA = _p("drivers"), _p("driver_extra")
-P_DRIVER_AMOUNT, P_DRIVER_PRICE = _p("driver_amount"), _p("driver_price")
-P_NUM_EXCLUDED, P_EXCLUDED_SETS = _p("num_excluded"), _p("excluded_sets")
+P_DRIVERS, P_DRIVER_EXTRA = PARAMS.offsets("drivers driver_extra")
+P_DRIVER_AMOUNT, P_DRIVER_PRICE = PARAMS.offsets("driver_amount driver_price")
+P_NUM_EXCLUDED, P_EXCLUDED_SETS = PARAMS.offsets("num_excluded excluded_sets")

@@ -61,14 +61,8 @@ from transit_gym.envs.automobiles_season.options import (  # noqa: F401  (re-exp
     resolve_tracks,
 )
 from transit_gym.envs.automobiles_season.params import season_params
-from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
-    apply,
-    current_player,
-    is_over,
-    legal_mask,
-    make_new_game,
-    scores,
-)
+from transit_gym.envs.core.functional import *  # noqa: F403  (the functional API)
+from transit_gym.envs.core.functional import make_new_game
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.layout import Layout
 

@@ -79,19 +79,13 @@ LAYOUT = Layout(
     ]
 )
 STATE_SIZE = LAYOUT.size
-
-
-def _o(name: str) -> int:
-    return LAYOUT.offset(name)
-
-
-RACE_NO, SEASON_PHASE, TRACK_ORDER, PLAYER_OF = _o("race_no"), _o("season_phase"), \
-    _o("track_order"), _o("player_of")
-POINTS, PLACES, FINISH, AWARD_K = _o("points"), _o("places"), _o("finish"), _o("award_k")
-DECK, DECK_TOP, MARKET, OWNED = _o("deck"), _o("deck_top"), _o("market"), _o("owned")
-EFF_PLACE, EFF_LEFT, EFF_NONWEAR, EFF_EXTRA, EFF_MONEY = _o("eff_place"), _o("eff_left"), \
-    _o("eff_nonwear"), _o("eff_extra"), _o("eff_money")
-SP_LOG, NEWS = _o("sp_log"), _o("news")
+RACE_NO, SEASON_PHASE, TRACK_ORDER, PLAYER_OF = LAYOUT.offsets(
+    "race_no season_phase track_order player_of")
+POINTS, PLACES, FINISH, AWARD_K = LAYOUT.offsets("points places finish award_k")
+DECK, DECK_TOP, MARKET, OWNED = LAYOUT.offsets("deck deck_top market owned")
+EFF_PLACE, EFF_LEFT, EFF_NONWEAR, EFF_EXTRA, EFF_MONEY = LAYOUT.offsets(
+    "eff_place eff_left eff_nonwear eff_extra eff_money")
+SP_LOG, NEWS = LAYOUT.offsets("sp_log news")
 #: ``news`` bits: the last step ended a race / finished the sponsor awards after one
 NEWS_RACE, NEWS_AWARDS = 1, 2
 LOG_SPONSOR, LOG_REMOVED, LOG_GAINED, LOG_KEPT = range(4)
@@ -113,18 +107,12 @@ PARAMS = Layout(
     ]
 )
 HEADER_SIZE = PARAMS.size
-
-
-def _p(name: str) -> int:
-    return PARAMS.offset(name)
-
-
-Q_NUM_PLAYERS, Q_NUM_RACES, Q_POOL, Q_RANDOM = _p("num_players"), _p("num_races"), \
-    _p("pool_size"), _p("random_order")
-Q_FIXED, Q_SPONSORS, Q_NUM_SPONSORS, Q_STANDARD = _p("fixed_order"), _p("sponsors"), \
-    _p("num_sponsors"), _p("standard")
-Q_FIRST, Q_MIDDLE, Q_LAST, Q_TABLE = _p("points_first"), _p("points_middle"), \
-    _p("points_last"), _p("sponsor_table")
+Q_NUM_PLAYERS, Q_NUM_RACES, Q_POOL, Q_RANDOM = PARAMS.offsets(
+    "num_players num_races pool_size random_order")
+Q_FIXED, Q_SPONSORS, Q_NUM_SPONSORS, Q_STANDARD = PARAMS.offsets(
+    "fixed_order sponsors num_sponsors standard")
+Q_FIRST, Q_MIDDLE, Q_LAST, Q_TABLE = PARAMS.offsets(
+    "points_first points_middle points_last sponsor_table")
 
 
 def race_block(pool_index: int) -> int:

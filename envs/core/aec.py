@@ -133,8 +133,14 @@ class TransitAECEnv(AECEnv):
             if self._seed is None:
                 self._seed = fresh_seed()
             self._episode += 1
-        self.game_state = self.game.new_state(self._seed, stream=self._episode)
-        self._params = self.game.params_of(self.game_state)
+        self._begin(self.game.new_state(self._seed, stream=self._episode))
+        self.agent_selection = self.possible_agents[self._player]
+
+    def _begin(self, state: State) -> None:
+        """Play on from ``state`` (a new game or an adopted one): every agent back in the
+        game with no reward, info or termination yet, the mask and seat to move refreshed."""
+        self.game_state = state
+        self._params = self.game.params_of(state)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -145,7 +151,6 @@ class TransitAECEnv(AECEnv):
         self.game.kernels.legal_mask(self.game_state.data, self._params, self._mask)
         self._player = self.game.current_player(self.game_state)
         self._restrict()
-        self.agent_selection = self.possible_agents[self._player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
@@ -238,18 +243,7 @@ class TransitAECEnv(AECEnv):
         game options must match."""
         candidate = self.game.adopt(state)
         self.game.validate(candidate)
-        self.game_state = candidate
-        self._params = self.game.params_of(candidate)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._mask[:] = 0
-        self.game.kernels.legal_mask(self.game_state.data, self._params, self._mask)
-        self._player = self.game.current_player(self.game_state)
-        self._restrict()
+        self._begin(candidate)
         if self._player < 0:
             self._finish()
         else:

@@ -1,7 +1,8 @@
 """DESIGN.md's functional rules API, the same for every game.
 
-Each game's ``rules.py`` re-exports these and adds its own ``new_game``:
-``from transit_gym.envs.core.functional import apply, current_player, is_over, legal_mask, scores``.
+Each game's ``rules.py`` re-exports the functions of ``__all__`` with
+``from transit_gym.envs.core.functional import *`` and adds its own
+``new_game = make_new_game(<Game>Game)``, so the list of the API's names lives here only.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from typing import Any
 import numpy as np
 
 from transit_gym.envs.core.game import Game, State
+
+#: the functional API every game's ``rules`` re-exports (besides its own ``new_game``)
+__all__ = ["apply", "current_player", "is_over", "legal_mask", "scores"]
 
 
 def make_new_game(game_class: type[Game]):

@@ -26,6 +26,16 @@ class Layout:
         """First slot of field ``name``."""
         return self.fields[name].start
 
+    def offsets(self, names: str) -> tuple[int, ...]:
+        """First slots of the fields ``names`` (separated by white space), in that order:
+        ``PHASE, CURRENT = LAYOUT.offsets("phase current")`` binds a state module's
+        constants."""
+        unknown = [name for name in names.split() if name not in self.fields]
+        if unknown:
+            raise ValueError(f"no field {', '.join(map(repr, unknown))} in this layout "
+                             f"(fields: {', '.join(self.fields)})")
+        return tuple(self.fields[name].start for name in names.split())
+
     def slice(self, name: str) -> slice:
         """The slice covering field ``name``."""
         return self.fields[name]

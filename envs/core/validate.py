@@ -8,8 +8,15 @@ import numba as nb
 
 from transit_gym.envs.core.rng import RNG_WORDS
 
-#: violation code of bad generator words; game codes start above it
+#: violation code of bad generator words
 BAD_RNG = 1
+#: violation code of a phase that is no decision of the game; a game's own codes start above
+BAD_PHASE = 2
+#: the messages of the two codes every game shares (a game's ``MESSAGES`` adds its own)
+START_MESSAGES = {
+    BAD_RNG: "the generator words must be 32-bit values, not all zero",
+    BAD_PHASE: "phase is not a decision of the game",
+}
 #: the largest counter a state may hold (turns, statistics): far beyond any real game,
 #: far below int64 overflow
 MAX_COUNTER = 1 << 40
@@ -48,12 +55,19 @@ def any_outside(s, start, count, low, high, where):
 
 
 @nb.njit(cache=True)
-def relation_broken(where):
-    """Mark a broken sum or relation (no single slot to name); return True."""
-    where[0] = -1
+def slot_broken(where, index):
+    """Name slot ``index`` as the culprit of a broken relation (no single range applies);
+    return True."""
+    where[0] = index
     where[1] = -1
     where[2] = -1
     return True
+
+
+@nb.njit(cache=True)
+def relation_broken(where):
+    """Mark a broken sum or relation (no single slot to name); return True."""
+    return slot_broken(where, -1)
 
 
 @nb.njit(cache=True)
@@ -70,4 +84,16 @@ def rng_violation(s, where):
         where[1] = 1
         where[2] = MASK32
         return BAD_RNG
+    return 0
+
+
+@nb.njit(cache=True)
+def start_violation(s, where, phase_slot, last_phase):
+    """The checks every game's ``violation`` starts with: ``BAD_RNG`` (see
+    ``rng_violation``), ``BAD_PHASE`` unless ``0 <= s[phase_slot] <= last_phase``, else 0."""
+    code = rng_violation(s, where)
+    if code:
+        return code
+    if outside(s, phase_slot, 0, last_phase, where):
+        return BAD_PHASE
     return 0

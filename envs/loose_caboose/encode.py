@@ -47,21 +47,11 @@ OBS = Layout(
     ]
 )
 OBS_SIZE = OBS.size
-O_DECISION = OBS.offset("decision")
-O_HAND = OBS.offset("hand")
-O_TURN_VALUE = OBS.offset("turn_value")
-O_TURN_CARDS = OBS.offset("turn_cards")
-O_PLAYERS = OBS.offset("players")
-O_RAILWAY = OBS.offset("railway")
-O_BACK = OBS.offset("back_values")
-O_BROKEN_AHEAD = OBS.offset("broken_ahead")
-O_PLACEMENTS = OBS.offset("placements")
-O_GEOMETRY = OBS.offset("geometry")
-O_DRAW = OBS.offset("draw_pile")
-O_DISCARD = OBS.offset("discard_values")
-O_END = OBS.offset("end_triggered")
-O_UNSEEN = OBS.offset("unseen_values")
-O_MEAN_WHEELS = OBS.offset("mean_wheels")
+O_DECISION, O_HAND, O_TURN_VALUE, O_TURN_CARDS = OBS.offsets("decision hand turn_value turn_cards")
+O_PLAYERS, O_RAILWAY, O_BACK = OBS.offsets("players railway back_values")
+O_BROKEN_AHEAD, O_PLACEMENTS, O_GEOMETRY = OBS.offsets("broken_ahead placements geometry")
+O_DRAW, O_DISCARD, O_END = OBS.offsets("draw_pile discard_values end_triggered")
+O_UNSEEN, O_MEAN_WHEELS = OBS.offsets("unseen_values mean_wheels")
 
 # inside each player block
 B_PRESENT, B_TO_MOVE, B_HAND_SIZE, B_PILE_SIZE, B_TOP = 0, 1, 2, 3, 4   # top: 5 slots

@@ -14,10 +14,11 @@ import numpy as np
 
 from transit_gym.envs.core.validate import (
     MAX_COUNTER,
+    START_MESSAGES,
     any_outside,
     outside,
     relation_broken,
-    rng_violation,
+    start_violation,
 )
 from transit_gym.envs.loose_caboose import state as st
 from transit_gym.envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE
@@ -35,8 +36,7 @@ from transit_gym.envs.loose_caboose.kernels import (
 STAT_SLOTS = 6 * st.MAX_PLAYERS
 
 MESSAGES = {
-    1: "the generator words must be 32-bit values, not all zero",
-    2: "phase is not a decision of the game",
+    **START_MESSAGES,
     3: "a seat number is not a seat at the table",
     4: "the value or count of the cards laid this turn does not fit the decision",
     5: "a flag or counter is out of range",
@@ -59,13 +59,11 @@ _CONSERVATION = (0, 7, 8, 9, 10, 11)   # kernels.conservation_error code -> viol
 def violation(s, p, where):
     """0 when the kernels may run on ``s``; else a code of ``MESSAGES`` (``where``: the
     offending slot and its allowed range, or -1s for a broken relation)."""
-    code = rng_violation(s, where)
+    code = start_violation(s, where, st.PHASE, st.PHASE_OVER)
     if code:
         return code
     n_players = p[st.P_NUM_PLAYERS]
     n_cards = p[st.P_NUM_CARDS]
-    if outside(s, st.PHASE, 0, st.PHASE_OVER, where):
-        return 2
     if outside(s, st.CURRENT, 0, n_players - 1, where) or outside(s, st.FIRST_PLAYER, 0,
                                                                 n_players - 1, where):
         return 3

@@ -13,6 +13,7 @@ import numpy as np
 from transit_gym.envs.core.draw import shuffle_prefix
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.slots import seat_to_move
 from transit_gym.envs.core.validate import bump
 from transit_gym.envs.loose_caboose.data import CURVE, MAX_CARDS, MAX_VALUE, STRAIGHT
 from transit_gym.envs.loose_caboose.state import (
@@ -490,9 +491,7 @@ def init(s, p):
 
 @nb.njit(cache=True)
 def current_player(s, p):
-    if s[PHASE] == PHASE_OVER:
-        return -1
-    return s[CURRENT]
+    return seat_to_move(s, PHASE, PHASE_OVER, CURRENT)
 
 
 @nb.njit(cache=True)

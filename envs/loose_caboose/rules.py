@@ -24,14 +24,8 @@ from typing import Any
 import numpy as np
 
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.core.functional import (  # noqa: F401  (the functional API)
-    apply,
-    current_player,
-    is_over,
-    legal_mask,
-    make_new_game,
-    scores,
-)
+from transit_gym.envs.core.functional import *  # noqa: F403  (the functional API)
+from transit_gym.envs.core.functional import make_new_game
 from transit_gym.envs.core.game import Game, Kernels, State
 from transit_gym.envs.core.options import (
     check_choice,

@@ -15,13 +15,14 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.core.validate import (
-    BAD_RNG,
     MAX_COUNTER,
+    START_MESSAGES,
     any_outside,
     outside,
     relation_broken,
-    rng_violation,
+    start_violation,
 )
+from transit_gym.envs.core.validate import slot_broken as _mark  # names a culprit slot
 from transit_gym.envs.planes import data
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.kernels import active_total, stuck
@@ -32,8 +33,7 @@ STAT_SLOTS = 5 * st.MAX_PLAYERS
 MAX_STEPS = data.MAX_CUBES + 1
 
 MESSAGES = {
-    BAD_RNG: "the generator words must be 32-bit values, not all zero",
-    2: "phase is not a decision of the game",
+    **START_MESSAGES,
     3: "current or first player is not a seat at the table",
     4: "a turn counter, statistic or end flag is out of range",
     5: "a cube count is out of range (negative, more than the colour has, or off the board)",
@@ -66,24 +66,13 @@ MESSAGES = {
 
 
 @nb.njit(cache=True)
-def _mark(where, index):
-    """A slot whose value breaks a relation (no single range applies)."""
-    where[0] = index
-    where[1] = -1
-    where[2] = -1
-    return True
-
-
-@nb.njit(cache=True)
 def violation(s, p, where):
     """0 when the kernels may run on ``s``; else a code of ``MESSAGES`` (``where``: the
     offending slot and its allowed range, or -1s for a broken relation)."""
-    code = rng_violation(s, where)
+    code = start_violation(s, where, st.PHASE, st.PH_OVER)
     if code:
         return code
     n_players = p[st.P_NUM_PLAYERS]
-    if outside(s, st.PHASE, 0, st.PH_OVER, where):
-        return 2
     if (outside(s, st.CURRENT, 0, n_players - 1, where)
             or outside(s, st.FIRST_PLAYER, 0, n_players - 1, where)):
         return 3

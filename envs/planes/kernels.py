@@ -18,6 +18,7 @@ import numpy as np
 from transit_gym.envs.core.draw import draw_from_counts
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
+from transit_gym.envs.core.slots import seat_to_move, slot_sum
 from transit_gym.envs.core.validate import bump
 from transit_gym.envs.planes.data import (
     ACT_BACKWARDS,
@@ -221,19 +222,12 @@ def deck_row(p, seat):
 
 @nb.njit(cache=True)
 def hand_size(s, seat):
-    total = 0
-    base = HAND + seat * MAX_TYPES
-    for t in range(MAX_TYPES):
-        total += s[base + t]
-    return total
+    return slot_sum(s, HAND + seat * MAX_TYPES, MAX_TYPES)
 
 
 @nb.njit(cache=True)
 def pile_size(s, base):
-    total = 0
-    for t in range(MAX_TYPES):
-        total += s[base + t]
-    return total
+    return slot_sum(s, base, MAX_TYPES)
 
 
 @nb.njit(cache=True)
@@ -664,9 +658,7 @@ def _check_end(s, p):
 
 @nb.njit(cache=True)
 def current_player(s, p):
-    if s[PHASE] == PH_OVER:
-        return -1
-    return s[CURRENT]
+    return seat_to_move(s, PHASE, PH_OVER, CURRENT)
 
 
 # ----- action cards -----------------------------------------------------------------------
