@@ -25,6 +25,7 @@ from transit_gym.envs.automobiles.data import (
     WEAR,
 )
 from transit_gym.envs.automobiles.kernels import settle
+from transit_gym.envs.automobiles.picks import picks_broken
 from transit_gym.envs.automobiles.racing_season.cards_delayed import (
     delayed_violation,  # Racing Season
 )
@@ -164,7 +165,8 @@ MESSAGES = {
     11: "the path of the moving cube is out of range",
     12: "a field of the cube being moved is out of range, or a move is left over outside "
         "the move's decision (mv_steps, mv_space, mv_left)",
-    13: "a card-effect pick count or Boost field is out of range",
+    13: "a card-effect pick count or Boost field is out of range, or the picks made and "
+        "left exceed what the resolving card or the seat's driver allows",
     14: "money or a purchase count is out of range",
     # Racing Season delayed cards
     15: "an Adrenaline or Crate Motor field is out of range, or their pending decision "
@@ -574,6 +576,8 @@ def _turn(s, p, n, n_spaces, where):
     # are, so the next draw (one more made, one fewer left) keeps the count in its range
     if s[PHASE] == PH_DRIVER_EXTRA and s[PK_COUNT] + s[PK_LEFT] > cubes:
         relation_broken(where)
+        return 13
+    if picks_broken(s, p, where):   # no more picks than the card or driver allows
         return 13
     # bought_n only says whether a cube was bought this turn: a counter saturating at the
     # cap like the statistics, so the next purchase never takes it out of range

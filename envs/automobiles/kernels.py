@@ -179,6 +179,7 @@ from transit_gym.envs.automobiles.state import (
     VALUE,
 )
 from transit_gym.envs.core.draw import uniform_legal
+from transit_gym.envs.core.errors import StateDictError, forced_steps_message
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import win_share_rewards
 from transit_gym.envs.core.slots import seat_to_move
@@ -564,11 +565,20 @@ def _nitro_keep(s, p, seat, colour):
     s[PHASE] = PH_ACTION
 
 
+#: forced steps one ``settle`` may take: legal play needs a few dozen at most (the setup
+#: purchases of every seat, one turn's phases); more means a state no legal play reaches
+MAX_FORCED_STEPS = 1000
+_FORCED_STEPS = forced_steps_message(
+    "automobiles", f"one step took {MAX_FORCED_STEPS} forced steps",
+    "phase, current, turn_seat, start_player and the pick counters")
+
+
 @nb.njit(cache=True)
 def settle(s, p):
-    """Take every decision that has one answer changing nothing, until a real one."""
+    """Take every decision that has one answer changing nothing, until a real one; more
+    than ``MAX_FORCED_STEPS`` of them raise ``StateDictError`` (never a silent stop)."""
     empty = np.zeros(0, dtype=np.int8)
-    for _ in range(1000):
+    for _ in range(MAX_FORCED_STEPS):
         phase = s[PHASE]
         seat = s[TURN_SEAT]
         if phase == PH_SETUP_BUY:
@@ -671,6 +681,7 @@ def settle(s, p):
                 return
         else:
             return
+    raise StateDictError(_FORCED_STEPS)
 
 
 @nb.njit(cache=True)

@@ -48,3 +48,10 @@ def unknown_keywords_message(unknown: Iterable[str], accepted: Iterable[str], wh
             hints.append(f"{name!r}: did you mean {close[0]!r}?")
     hint = f" ({'; '.join(hints)})" if hints else ""
     return f"unknown option(s) {unknown} for {where}{hint}; accepted: {accepted}"
+
+
+def forced_steps_message(game: str, limit: str, fields: str) -> str:
+    """The one message of a kernel's bound on forced steps (raised as ``StateDictError``):
+    legal play never reaches the bound, so a state that does contradicts the rules."""
+    return (f"{game} state cannot be played: {limit} without a decision, more than legal "
+            f"play ever takes; a state no legal play reaches (check the fields {fields})")

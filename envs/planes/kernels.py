@@ -16,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.core.draw import draw_from_counts
+from transit_gym.envs.core.errors import StateDictError, forced_steps_message
 from transit_gym.envs.core.rng import below
 from transit_gym.envs.core.scoring import score_difference_rewards, win_share_rewards
 from transit_gym.envs.core.slots import seat_to_move, slot_sum
@@ -508,6 +509,10 @@ def _clear_move(s):
 #: and no goal to score, and only an empty-hand draw changes that, so by the third such
 #: round no seat can ever decide again (``stuck``; ``violation`` refuses such a state)
 MAX_FORCED_ROUNDS = 3
+_FORCED_STEPS = forced_steps_message(
+    "planes", f"one step passed {MAX_FORCED_ROUNDS} rounds of turns",
+    "cubes, hand, deck and discard: no seat has a party cube on the board, a card to play, "
+    "a goal to score or a card to draw")
 
 
 @nb.njit(cache=True)
@@ -536,7 +541,7 @@ def stuck(s, p):
 @nb.njit(cache=True)
 def _advance(s, p):
     """Resolve forced steps up to the next decision (or the end). More than
-    ``MAX_FORCED_ROUNDS`` rounds of turns without a decision raise ``ValueError``: no seat
+    ``MAX_FORCED_ROUNDS`` rounds of turns without a decision raise ``StateDictError``: no seat
     can decide again, a state no legal play reaches (``violation`` code 21)."""
     forced_turns = 0
     while True:
@@ -544,10 +549,7 @@ def _advance(s, p):
         if phase == AUTO_NEXT:
             forced_turns += 1
             if forced_turns > MAX_FORCED_ROUNDS * p[P_NUM_PLAYERS]:
-                raise ValueError(
-                    "planes state cannot be played: a step passed 3 rounds of turns without "
-                    "a decision (no seat has a party cube on the board, a card to play, a "
-                    "goal to score or a card to draw; fields cubes, hand, deck, discard)")
+                raise StateDictError(_FORCED_STEPS)
         if phase == AUTO_TURN:
             _start_turn(s, p)
         elif phase == AUTO_MOVE:

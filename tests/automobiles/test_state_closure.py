@@ -137,3 +137,97 @@ def test_a_move_left_over_at_the_buy_phase_is_refused():
     game.validate(state)
     state["phase"][0] = st.PH_BUY
     _refused(game, state, "mv_steps")
+
+
+def test_forced_steps_that_never_end_raise_instead_of_stopping():
+    """Setup 7-9: the allowance purchases go round the table once, ending at the start
+    player. With ``start_player`` outside the table (refused by the validator) and nothing
+    affordable, ``settle`` would pass the purchases round forever: after
+    ``MAX_FORCED_STEPS`` it raises ``StateDictError`` naming the game and the limit (it
+    used to stop silently, leaving the state half resolved)."""
+    from transit_gym.envs.automobiles.kernels import MAX_FORCED_STEPS, settle
+
+    game = game_class("automobiles")(num_players=3)
+    state = _reach(game, _phase(st.PH_SETUP_BUY))
+    state["start_player"][0] = -1
+    _refused(game, state, "start_player")
+    state["stock"][:] = 0
+    with pytest.raises(StateDictError, match=f"automobiles state cannot be played: one step "
+                                             f"took {MAX_FORCED_STEPS} forced steps"):
+        settle(state.data, game.params_of(state))
+
+
+def test_season_awards_that_never_end_raise_instead_of_stopping():
+    """Racing Season, sponsors: each player's award takes at most seven forced steps.
+    An award counter far below the first place (refused by the validator) would take more
+    than ``MAX_FORCED_STEPS``: ``settle_awards`` raises ``StateDictError`` (it used to
+    return as if a decision were waiting)."""
+    from transit_gym.envs.automobiles.kernels import MAX_FORCED_STEPS
+    from transit_gym.envs.automobiles.racing_season.sponsors import settle_awards
+    from transit_gym.envs.automobiles_season import state as sst
+
+    game = game_class("automobiles_season")(num_players=3, races=3)
+    state = game.new_state(0)
+    state["award_k"][0] = -1
+    _refused(game, state, "award_k")
+    data = np.zeros_like(state.data)   # every slot the counter walks over reads player 0
+    data[sst.SEASON_PHASE] = sst.S_PICK
+    data[sst.MARKET:sst.OWNED] = -1        # no sponsor to take ...
+    data[sst.OWNED:sst.OWNED + sst.MP] = -1    # ... and none owned
+    data[sst.AWARD_K] = -(MAX_FORCED_STEPS + 10)
+    with pytest.raises(StateDictError, match=f"automobiles_season state cannot be played: "
+                                             f"the awards took {MAX_FORCED_STEPS} forced"):
+        settle_awards(data, game.params_of(state))
+
+
+def _pick_edge(game, state, counter: str, most: int) -> None:
+    """``counter`` at the most the card or driver allows is accepted (and every legal
+    move from there too); one more is refused."""
+    made = 0 if counter == "pk_left" else int(state["pk_left"][0])
+    state[counter][0] = most - made
+    game.validate(state)
+    assert closure_failures(game, state.data.copy()) == []
+    state[counter][0] = most - made + 1
+    _refused(game, state, "picks")
+
+
+def test_engineer_picks_made_and_left_fit_the_card():
+    """Engineer: "Choose up to 3 cubes from your active pile ... then remove" as many: the
+    cubes chosen and those still allowed add up to the card's 3, so ``pk_count`` (or
+    ``pk_left``) beyond that is refused, not only beyond the supply."""
+    game = game_class("automobiles")(num_players=2, card_set="Fine Tuning")
+    state = _reach(game, _phase(st.PH_ENGINEER))
+    _pick_edge(game, state, "pk_count", 3)
+
+
+def test_the_removal_after_the_engineer_never_owes_more_than_it_allows():
+    """Engineer: the cubes that must be removed are the cubes chosen, and the removal
+    allows no more than that (``pk_must`` never above ``pk_left``)."""
+    game = game_class("automobiles")(num_players=2, card_set="Fine Tuning")
+    state = _reach(game, lambda s: _phase(st.PH_REMOVE)(s) and int(s["pk_must"][0]) > 0)
+    state["pk_must"][0] = int(state["pk_left"][0])
+    game.validate(state)
+    state["pk_must"][0] = int(state["pk_left"][0]) + 1
+    _refused(game, state, "picks")
+
+
+@pytest.mark.parametrize(("card_set", "phase", "most"), [
+    ("Expert Invitational", st.PH_MECHANIC, 2),   # Mechanic: remove up to 2
+    ("Broken Down", st.PH_BOOST, 3),              # Boost: draw up to 3
+], ids=["mechanic", "boost"])
+def test_card_picks_left_fit_the_card(card_set, phase, most):
+    """Mechanic ("remove up to 2 cubes"), Boost (its draws): ``pk_left`` starts at the
+    card's number and only counts down."""
+    game = game_class("automobiles")(num_players=2, card_set=card_set)
+    state = _reach(game, _phase(phase))
+    _pick_edge(game, state, "pk_left", most)
+
+
+def test_driver_picks_fit_the_driver():
+    """Racing Season appendix, Driver 08: "remove up to 3 wear cubes" before drawing, and
+    Driver 03: "up to 3" discard cubes into the bag; the picks made and left add up to
+    the driver's number."""
+    game = game_class("automobiles")(num_players=4, drivers="all")
+    for phase in (st.PH_DRIVER_WEAR, st.PH_DRIVER_TO_BAG):
+        state = _reach(game, _phase(phase), moves=3000)
+        _pick_edge(game, state, "pk_count", 3)

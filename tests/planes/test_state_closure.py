@@ -83,11 +83,13 @@ def test_a_game_no_seat_can_ever_decide_in_is_refused_and_never_looped_on(max_ro
     """Taking a Turn: a seat with no party cube on the board, no card to play, no goal to
     score and none to draw has an empty turn. When every seat is in that position play
     could only pass turns (forever without a round limit, 200 turns in one step with
-    one): the state is refused, and a step on it raises ``ValueError`` after 3 rounds."""
+    one): the state is refused, and a step on it raises ``StateDictError`` after 3
+    rounds, worded as every game's bound on forced steps."""
     game = game_class("planes")(num_players=2, max_rounds=max_rounds)
     state = _dead(game)
     _refused(game, state, "no seat can ever decide")
-    with pytest.raises(ValueError, match="without a decision"):
+    with pytest.raises(StateDictError, match="planes state cannot be played: one step passed "
+                                             "3 rounds of turns without a decision"):
         game.kernels.apply(state.data, game.params, k.A_PASS)
 
 

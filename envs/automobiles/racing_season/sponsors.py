@@ -18,7 +18,7 @@ import numba as nb
 
 from transit_gym.envs.automobiles.cubes import affordable, mask_cubes, pile, total
 from transit_gym.envs.automobiles.data import NUM_COLOURS, WEAR
-from transit_gym.envs.automobiles.kernels import A_DISCARD, A_STOCK, A_STOP
+from transit_gym.envs.automobiles.kernels import A_DISCARD, A_STOCK, A_STOP, MAX_FORCED_STEPS
 from transit_gym.envs.automobiles.state import BAG, COST, STOCK
 from transit_gym.envs.automobiles_season.data import (
     SP_EXTRA,
@@ -66,6 +66,7 @@ from transit_gym.envs.automobiles_season.state import (
     seat_of,
     sponsor_value,
 )
+from transit_gym.envs.core.errors import StateDictError, forced_steps_message
 from transit_gym.envs.core.validate import bump
 
 
@@ -198,11 +199,18 @@ def _spendable(s, pr, colour, money):
     return colour != WEAR and affordable(s, pr, colour, money)
 
 
+_FORCED_STEPS = forced_steps_message(
+    "automobiles_season", f"the awards took {MAX_FORCED_STEPS} forced steps",
+    "season_phase, award_k, market and owned")
+
+
 @nb.njit(cache=True)
 def settle_awards(s, p):
-    """Take the forced steps; True when every player has been awarded."""
+    """Take the forced steps; True when every player has been awarded. More than
+    ``MAX_FORCED_STEPS`` of them (legal awards take at most seven a player) raise
+    ``StateDictError``."""
     n = p[Q_NUM_PLAYERS]
-    for _ in range(1000):
+    for _ in range(MAX_FORCED_STEPS):
         if s[AWARD_K] >= n:
             return True
         phase = s[SEASON_PHASE]
@@ -250,7 +258,7 @@ def settle_awards(s, p):
             _next_step(s, p)
         else:
             return False
-    return False
+    raise StateDictError(_FORCED_STEPS)
 
 
 @nb.njit(cache=True)
