@@ -14,6 +14,13 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.envs.automobiles.cubes import pile, total
+from transit_gym.envs.automobiles.data import (
+    E_BOOST,
+    E_ENGINEER,
+    E_MECHANIC,
+    E_PIT_CREW,
+    E_PIT_TEAM,
+)
 from transit_gym.envs.automobiles.state import (
     ACT_COLOUR,
     ACTIVE,
@@ -25,6 +32,7 @@ from transit_gym.envs.automobiles.state import (
     DRIVER_OF,
     DRIVER_WEAR,
     P_CARD_COUNT,
+    P_CARD_EFFECT,
     P_DRIVER_AMOUNT,
     P_HAND,
     PH_BOOST,
@@ -58,11 +66,11 @@ def _amount(p, driver):
 
 
 @nb.njit(cache=True)
-def _card_allows(s, p):
-    """The number on the card of the resolving cube; -1 without one (``act_colour`` is
-    checked against the decision elsewhere)."""
+def _card_allows(s, p, effect):
+    """The number on the card of the resolving cube; -1 unless that card has ``effect``
+    (``act_colour`` against the decision is ``violation``'s code 21)."""
     colour = s[ACT_COLOUR]
-    if colour < 0:
+    if colour < 0 or p[P_CARD_EFFECT + s[CARD_OF + colour]] != effect:
         return -1
     return p[P_CARD_COUNT + s[CARD_OF + colour]]
 
@@ -106,10 +114,16 @@ def picks_broken(s, p, where):
     most = -1
     counted = False
     if phase == PH_ENGINEER:
-        most = _card_allows(s, p)
+        most = _card_allows(s, p, E_ENGINEER)
         counted = True
-    elif phase in (PH_MECHANIC, PH_PIT_CREW, PH_PIT_TEAM, PH_BOOST):
-        most = _card_allows(s, p)
+    elif phase == PH_MECHANIC:
+        most = _card_allows(s, p, E_MECHANIC)
+    elif phase == PH_PIT_CREW:
+        most = _card_allows(s, p, E_PIT_CREW)
+    elif phase == PH_PIT_TEAM:
+        most = _card_allows(s, p, E_PIT_TEAM)
+    elif phase == PH_BOOST:
+        most = _card_allows(s, p, E_BOOST)
     elif phase == PH_BOOST_OTHER and s[CURRENT] != s[TURN_SEAT]:
         most = s[BOOST_BONUS]
     elif phase == PH_REMOVE:
