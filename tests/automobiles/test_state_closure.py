@@ -8,36 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.core.step_closure import closure_failures, observation_failures
+from tests.core.random_play import at_phase, reach
+from tests.core.step_closure import closure_failures, observation_failures, refused
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.data import NUM_COLOURS
 from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.validate import MAX_COUNTER
 from transit_gym.envs.registry import game_class
-
-
-def _reach(game, test, seeds=range(40), moves=1500):
-    """A state of a seeded random game for which ``test(state)`` holds."""
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = np.random.default_rng(seed)
-        for _ in range(moves):
-            if game.current_player(state) < 0:
-                break
-            if test(state):
-                return state
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-    raise AssertionError("no random game reached the wanted decision")
-
-
-def _phase(*phases):
-    return lambda state: int(state["phase"][0]) in phases
-
-
-def _refused(game, state, match: str) -> None:
-    with pytest.raises(StateDictError, match=match):
-        game.validate(state)
-
 
 MOVING_EFFECTS = [("First Game", st.PH_SUSPENSION), ("Money, Money, Money", st.PH_TIRES),
                   ("Expert Invitational", st.PH_STEERING), ("Squeaky Clean", st.PH_CAMBER_TOE),
@@ -52,14 +29,14 @@ def test_the_resolving_cube_must_wait_in_the_used_pile(card_set, phase):
     pile (it sits in the discard pile instead) is refused: two moves later the used
     count would go to -1."""
     game = game_class("automobiles")(num_players=2, card_set=card_set)
-    state = _reach(game, _phase(phase))
+    state = reach(game, at_phase(phase))
     game.validate(state)
     seat, colour = int(state["turn_seat"][0]), int(state["act_colour"][0])
     used = state["used"].reshape(-1, NUM_COLOURS)
     discard = state["discard"].reshape(-1, NUM_COLOURS)
     discard[seat, colour] += used[seat, colour]
     used[seat, colour] = 0
-    _refused(game, state, "used|Adrenaline")
+    refused(game, state, "used|Adrenaline")
 
 
 def test_a_live_race_has_played_fewer_rounds_than_the_limit():
@@ -67,9 +44,9 @@ def test_a_live_race_has_played_fewer_rounds_than_the_limit():
     race, so a live race at ``rounds == max_rounds`` is refused (it used to end in a state
     that no longer loaded)."""
     game = game_class("automobiles")(num_players=2, max_rounds=30)
-    state = _reach(game, _phase(st.PH_ACTION))
+    state = reach(game, at_phase(st.PH_ACTION))
     state["rounds"][0] = 30
-    _refused(game, state, "rounds")
+    refused(game, state, "rounds")
     state["rounds"][0] = 29
     game.validate(state)
 
@@ -78,11 +55,11 @@ def test_delayed_card_fields_need_their_card_in_the_market():
     """Racing Season, Adrenaline and Crate Motor: their spaces exist only with the card in
     the market; First Game has neither, so a bonus or awarded spaces are refused."""
     game = game_class("automobiles")(num_players=3)
-    state = _reach(game, _phase(st.PH_ACTION))
+    state = reach(game, at_phase(st.PH_ACTION))
     for field in ("adr_bonus", "crate_award", "crate_spaces"):
         bad = state.copy()
         bad[field][0] = 1
-        _refused(game, bad, field)
+        refused(game, bad, field)
 
 
 def test_crate_spaces_without_accelerated_play_are_moved_at_once():
@@ -91,21 +68,21 @@ def test_crate_spaces_without_accelerated_play_are_moved_at_once():
     holds spaces (the seat used to be sent to a move it may not make); during the move
     the turn's award is already handed out."""
     game = game_class("automobiles")(num_players=3, card_set="Squeaky Clean")
-    state = _reach(game, _phase(st.PH_ACTION))
+    state = reach(game, at_phase(st.PH_ACTION))
     bad = state.copy()
     bad["crate_spaces"][1] = 2
-    _refused(game, bad, "crate_spaces")
-    state = _reach(game, _phase(st.PH_CRATE_MOVE))
+    refused(game, bad, "crate_spaces")
+    state = reach(game, at_phase(st.PH_CRATE_MOVE))
     game.validate(state)
     state["crate_award"][0] = 1
-    _refused(game, state, "crate_award")
+    refused(game, state, "crate_award")
 
 
 def test_counters_at_the_top_of_their_range_admit_one_more_move():
     """``bought_n`` saturates like the statistics: at the cap a purchase keeps the state
     valid; money at the largest accepted value is observed inside the declared space."""
     game = game_class("automobiles")(num_players=2)
-    state = _reach(game, _phase(st.PH_BUY))
+    state = reach(game, at_phase(st.PH_BUY))
     state["bought_n"][0] = MAX_COUNTER
     game.validate(state)
     assert closure_failures(game, state.data.copy()) == []
@@ -120,11 +97,11 @@ def test_season_keeping_a_sponsor_needs_one():
     from transit_gym.envs.automobiles_season import state as sst
 
     game = game_class("automobiles_season")(num_players=3, races=3)
-    state = _reach(game, lambda s: int(s["season_phase"][0]) == sst.S_DROP, moves=4000)
+    state = reach(game, lambda s: int(s["season_phase"][0]) == sst.S_DROP, moves=4000)
     game.validate(state)
     awardee = int(state["finish"][int(state["award_k"][0])])
     state["owned"][awardee] = -1
-    _refused(game, state, "owned|sponsor")
+    refused(game, state, "owned|sponsor")
 
 
 def test_a_move_left_over_at_the_buy_phase_is_refused():
@@ -133,10 +110,10 @@ def test_a_move_left_over_at_the_buy_phase_is_refused():
     changed from a move half made to the Buy Phase is refused (ending that Buy Phase
     used to place the stale move's cube)."""
     game = game_class("automobiles")(num_players=2)
-    state = _reach(game, lambda s: _phase(st.PH_MOVE)(s) and int(s["mv_steps"][0]) > 0)
+    state = reach(game, lambda s: at_phase(st.PH_MOVE)(s) and int(s["mv_steps"][0]) > 0)
     game.validate(state)
     state["phase"][0] = st.PH_BUY
-    _refused(game, state, "mv_steps")
+    refused(game, state, "mv_steps")
 
 
 def test_forced_steps_that_never_end_raise_instead_of_stopping():
@@ -148,9 +125,9 @@ def test_forced_steps_that_never_end_raise_instead_of_stopping():
     from transit_gym.envs.automobiles.kernels import MAX_FORCED_STEPS, settle
 
     game = game_class("automobiles")(num_players=3)
-    state = _reach(game, _phase(st.PH_SETUP_BUY))
+    state = reach(game, at_phase(st.PH_SETUP_BUY))
     state["start_player"][0] = -1
-    _refused(game, state, "start_player")
+    refused(game, state, "start_player")
     state["stock"][:] = 0
     with pytest.raises(StateDictError, match=f"automobiles state cannot be played: one step "
                                              f"took {MAX_FORCED_STEPS} forced steps"):
@@ -169,7 +146,7 @@ def test_season_awards_that_never_end_raise_instead_of_stopping():
     game = game_class("automobiles_season")(num_players=3, races=3)
     state = game.new_state(0)
     state["award_k"][0] = -1
-    _refused(game, state, "award_k")
+    refused(game, state, "award_k")
     data = np.zeros_like(state.data)   # every slot the counter walks over reads player 0
     data[sst.SEASON_PHASE] = sst.S_PICK
     data[sst.MARKET:sst.OWNED] = -1        # no sponsor to take ...
@@ -188,7 +165,7 @@ def _pick_edge(game, state, counter: str, most: int) -> None:
     game.validate(state)
     assert closure_failures(game, state.data.copy()) == []
     state[counter][0] = most - made + 1
-    _refused(game, state, "picks")
+    refused(game, state, "picks")
 
 
 def test_engineer_picks_made_and_left_fit_the_card():
@@ -196,7 +173,7 @@ def test_engineer_picks_made_and_left_fit_the_card():
     cubes chosen and those still allowed add up to the card's 3, so ``pk_count`` (or
     ``pk_left``) beyond that is refused, not only beyond the supply."""
     game = game_class("automobiles")(num_players=2, card_set="Fine Tuning")
-    state = _reach(game, _phase(st.PH_ENGINEER))
+    state = reach(game, at_phase(st.PH_ENGINEER))
     _pick_edge(game, state, "pk_count", 3)
 
 
@@ -204,11 +181,11 @@ def test_the_removal_after_the_engineer_never_owes_more_than_it_allows():
     """Engineer: the cubes that must be removed are the cubes chosen, and the removal
     allows no more than that (``pk_must`` never above ``pk_left``)."""
     game = game_class("automobiles")(num_players=2, card_set="Fine Tuning")
-    state = _reach(game, lambda s: _phase(st.PH_REMOVE)(s) and int(s["pk_must"][0]) > 0)
+    state = reach(game, lambda s: at_phase(st.PH_REMOVE)(s) and int(s["pk_must"][0]) > 0)
     state["pk_must"][0] = int(state["pk_left"][0])
     game.validate(state)
     state["pk_must"][0] = int(state["pk_left"][0]) + 1
-    _refused(game, state, "picks")
+    refused(game, state, "picks")
 
 
 @pytest.mark.parametrize(("card_set", "phase", "most"), [
@@ -219,7 +196,7 @@ def test_card_picks_left_fit_the_card(card_set, phase, most):
     """Mechanic ("remove up to 2 cubes"), Boost (its draws): ``pk_left`` starts at the
     card's number and only counts down."""
     game = game_class("automobiles")(num_players=2, card_set=card_set)
-    state = _reach(game, _phase(phase))
+    state = reach(game, at_phase(phase))
     _pick_edge(game, state, "pk_left", most)
 
 
@@ -229,5 +206,5 @@ def test_driver_picks_fit_the_driver():
     the driver's number."""
     game = game_class("automobiles")(num_players=4, drivers="all")
     for phase in (st.PH_DRIVER_WEAR, st.PH_DRIVER_TO_BAG):
-        state = _reach(game, _phase(phase), moves=3000)
+        state = reach(game, at_phase(phase), moves=3000)
         _pick_edge(game, state, "pk_count", 3)

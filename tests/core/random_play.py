@@ -3,7 +3,7 @@ moves in. Every action is drawn uniformly from the legal ones."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -54,3 +54,24 @@ def random_env_decisions(env: Any, rng: np.random.Generator,
         mask = env.observe(agent)["action_mask"]
         yield agent, mask
         env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def reach(game: Game, wanted: Callable[[State], bool], seeds: Iterable[int] = range(40),
+          moves: int = 1500) -> State:
+    """The first state of the seeded random games (at most ``moves`` moves each) for which
+    ``wanted(state)`` holds; fails the test when none does."""
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(moves):
+            if game.current_player(state) < 0:
+                break
+            if wanted(state):
+                return state
+            game.apply(state, int(rng.choice(game.legal_actions(state))))
+    raise AssertionError("no random game reached the wanted decision")
+
+
+def at_phase(*phases: int) -> Callable[[State], bool]:
+    """``reach``'s test for a state whose ``phase`` field is one of ``phases``."""
+    return lambda state: int(state["phase"][0]) in phases

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 import numpy as np
+import pytest
 
 from tests.core.tamper import tampered
 from transit_gym.envs.core.errors import StateDictError
@@ -160,6 +161,12 @@ def run(name: str, tampered_count: int, seed: int, limit: int = 20) -> list[str]
                     if len(failures) >= limit:
                         return failures
     return failures
+
+
+def refused(game: Game, state: State, match: str) -> None:
+    """``game.validate`` refuses ``state`` with a ``StateDictError`` matching ``match``."""
+    with pytest.raises(StateDictError, match=match):
+        game.validate(state)
 
 
 def _phase(game: Game, data: np.ndarray) -> str:

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.core.step_closure import OPTION_SETS, closure_failures, option_sets
+from tests.core.random_play import at_phase, reach
+from tests.core.step_closure import OPTION_SETS, closure_failures, option_sets, refused
 from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.core.validate import MAX_COUNTER
@@ -90,23 +91,8 @@ def test_a_counter_at_its_cap_stays_at_the_cap(name):
 # ----- validator rejects; now each is refused, naming the field
 
 
-def _reach(game, phase: int, seeds=range(40)):
-    """A state of a seeded random game whose ``phase`` field is ``phase``."""
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = np.random.default_rng(seed)
-        for _ in range(600):
-            if int(state["phase"][0]) == phase:
-                return state
-            if game.current_player(state) < 0:
-                break
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-    raise AssertionError(f"no random game reached phase {phase}")
 
 
-def _refused(game, state, field: str) -> None:
-    with pytest.raises(StateDictError, match=field):
-        game.validate(state)
 
 
 def test_boost_pending_without_a_boost_card_in_the_market_is_refused():
@@ -115,7 +101,7 @@ def test_boost_pending_without_a_boost_card_in_the_market_is_refused():
     from transit_gym.envs.automobiles import state as st
 
     game = game_class("automobiles")(num_players=3, card_set="Broken Down")
-    state = _reach(game, st.PH_BOOST)
+    state = reach(game, at_phase(st.PH_BOOST), moves=600)
     game.validate(state)
     colour = int(state["act_colour"][0])
     cards = game.cards
@@ -124,10 +110,10 @@ def test_boost_pending_without_a_boost_card_in_the_market_is_refused():
     state["card_of"][colour] = other
     state["cost"][colour] = game.params[st.P_CARD_COST + other]
     state["value"][colour] = game.params[st.P_CARD_VALUE + other]
-    _refused(game, state, "act_colour")
-    state = _reach(game, st.PH_BOOST)
+    refused(game, state, "act_colour")
+    state = reach(game, at_phase(st.PH_BOOST), moves=600)
     state["pk_left"][0] = 0   # a Boost with no draw left would have moved on
-    _refused(game, state, "phase")
+    refused(game, state, "phase")
 
 
 def test_camber_and_toe_without_a_cube_colour_is_refused():
@@ -136,10 +122,10 @@ def test_camber_and_toe_without_a_cube_colour_is_refused():
     from transit_gym.envs.automobiles import state as st
 
     game = game_class("automobiles")(num_players=2, card_set="Squeaky Clean")
-    state = _reach(game, st.PH_CAMBER_TOE)
+    state = reach(game, at_phase(st.PH_CAMBER_TOE), moves=600)
     game.validate(state)
     state["act_colour"][0] = -1
-    _refused(game, state, "act_colour")
+    refused(game, state, "act_colour")
 
 
 @pytest.mark.parametrize("field", ["current", "turn_seat", "std_turn"])
@@ -166,6 +152,6 @@ def test_planes_phase_from_another_game_is_refused():
     from transit_gym.envs.planes import state as st
 
     game = game_class("planes")(num_players=3)
-    state = _reach(game, st.PH_GOAL)
+    state = reach(game, at_phase(st.PH_GOAL), moves=600)
     state["phase"][0] = st.PH_ACTION
-    _refused(game, state, "moves_left|in_play")
+    refused(game, state, "moves_left|in_play")

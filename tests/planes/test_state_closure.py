@@ -5,10 +5,10 @@ would pass turns forever raises instead of looping."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from tests.core.step_closure import closure_failures
+from tests.core.random_play import at_phase, reach
+from tests.core.step_closure import closure_failures, refused
 from transit_gym.envs.core.errors import StateDictError
 from transit_gym.envs.core.game import State
 from transit_gym.envs.planes import kernels as k
@@ -17,37 +17,18 @@ from transit_gym.envs.planes.data import MAX_TYPES, NUM_COLORS, NUM_PARTY_COLORS
 from transit_gym.envs.planes.invariants import MAX_STEPS
 from transit_gym.envs.registry import game_class
 
-
-def _reach(game, test, seeds=range(60), moves=500):
-    """A state of a seeded random game for which ``test(state)`` holds."""
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = np.random.default_rng(seed)
-        for _ in range(moves):
-            if game.current_player(state) < 0:
-                break
-            if test(state):
-                return state
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-    raise AssertionError("no random game reached the wanted decision")
-
-
-def _phase(phase):
-    return lambda state: int(state["phase"][0]) == phase
-
-
-def _refused(game, state, match: str) -> None:
-    with pytest.raises(StateDictError, match=match):
-        game.validate(state)
+#: the random games searched for a wanted state: 60 seeds, 500 moves each
+SEARCH = {"seeds": range(60), "moves": 500}
 
 
 def test_goal_phase_changed_to_the_draw_with_a_card_in_play_is_refused():
     """Taking a Turn, Action Phase: the action card is discarded at the end of the turn,
     before the empty-hand draw, so no card is in play at the draw (it used to be lost)."""
     game = game_class("planes")(num_players=2)
-    state = _reach(game, lambda s: _phase(st.PH_GOAL)(s) and int(s["in_play"][0]) >= 0)
+    state = reach(game, lambda s: at_phase(st.PH_GOAL)(s) and int(s["in_play"][0]) >= 0,
+                  **SEARCH)
     state["phase"][0] = st.PH_DRAW
-    _refused(game, state, "in_play")
+    refused(game, state, "in_play")
 
 
 def test_a_send_destination_left_over_at_the_action_phase_is_refused():
@@ -55,17 +36,17 @@ def test_a_send_destination_left_over_at_the_action_phase_is_refused():
     destination left over at the next action phase (a later Send took a cube from an empty
     space) is refused."""
     game = game_class("planes")(num_players=2)
-    state = _reach(game, _phase(st.PH_ACTION))
+    state = reach(game, at_phase(st.PH_ACTION), **SEARCH)
     game.validate(state)
     state["sel_a"][0] = 0
-    _refused(game, state, "sel_a")
+    refused(game, state, "sel_a")
 
 
 def _dead(game):
     """A running state (the goal phase) where no seat can ever decide: every party cube in
     the box, every card a goal of seat 0."""
-    state = _reach(game, lambda s: (_phase(st.PH_GOAL)(s) and int(s["end_triggered"][0]) == 0
-                                    and int(s["in_play"][0]) == -1))
+    state = reach(game, lambda s: (at_phase(st.PH_GOAL)(s) and int(s["end_triggered"][0]) == 0
+                                    and int(s["in_play"][0]) == -1), **SEARCH)
     cubes = state["cubes"].reshape(-1, NUM_COLORS)
     for c in range(NUM_PARTY_COLORS):
         state["box_cubes"][c] += cubes[:, c].sum()
@@ -87,7 +68,7 @@ def test_a_game_no_seat_can_ever_decide_in_is_refused_and_never_looped_on(max_ro
     rounds, worded as every game's bound on forced steps."""
     game = game_class("planes")(num_players=2, max_rounds=max_rounds)
     state = _dead(game)
-    _refused(game, state, "no seat can ever decide")
+    refused(game, state, "no seat can ever decide")
     with pytest.raises(StateDictError, match="planes state cannot be played: one step passed "
                                              "3 rounds of turns without a decision"):
         game.kernels.apply(state.data, game.params, k.A_PASS)
@@ -98,14 +79,14 @@ def test_a_move_at_the_top_of_its_step_count_is_refused():
     steps taken plus the active cubes fit ``MAX_STEPS``; at that top every legal step is
     accepted, one more step taken is refused (the counter used to pass its range)."""
     game = game_class("planes")(num_players=3)
-    state = _reach(game, _phase(st.PH_STEP))
+    state = reach(game, at_phase(st.PH_STEP), **SEARCH)
     active = int(state["active"].sum())
     top = MAX_STEPS - active - int(state["skip_owed"][0])
     state["steps"][0] = top
     game.validate(state)
     assert closure_failures(game, state.data.copy()) == []
     state["steps"][0] = top + 1
-    _refused(game, state, "steps")
+    refused(game, state, "steps")
 
 
 def test_a_dead_game_is_refused_by_from_dict():
