@@ -167,7 +167,7 @@ def test_play_games_depends_only_on_seed_and_game_index(name):
 def test_property_random_games_end_and_keep_invariants(name, players):
     game = _game(name, players)
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(seed=hyp.integers(min_value=0, max_value=2**63 - 1))
     def run(seed):
         check_random_game_keeps_invariants(game, seed)
