@@ -11,7 +11,7 @@ STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
 
-.PHONY: demo cache test bench lint train balance ladder clean
+.PHONY: demo cache test fuzz bench lint train balance ladder clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ cache: $(STAMP_CORE)
 
 test: $(STAMP_ALL)
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup
+
+# saved-state fuzzing with every kernel compiled with numba's bounds checks (an index out of
+# range raises instead of reading past an array): about 5 CPU-minutes of compile, so it runs
+# apart from the suite (CI runs both)
+fuzz: $(STAMP_ALL)
+	$(PY) -m pytest -n $(JOBS) -m bounds
 
 bench: $(STAMP_ALL)
 	$(TG) warmup --jobs $(JOBS)

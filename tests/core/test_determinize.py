@@ -38,7 +38,7 @@ def test_determinize_keeps_the_seats_view_under_every_option(name):
     for options in option_variants(cls):
         for players in (cls.min_players, cls.max_players):
             game = cls(num_players=players, **options)
-            for state in random_states(game, range(2), every=5, rng=rng):
+            for state in random_states(game, range(2), every=15, rng=rng):
                 for seat in range(players):
                     other = game.determinize(state, seat, seed=int(rng.integers(1 << 30)))
                     np.testing.assert_array_equal(

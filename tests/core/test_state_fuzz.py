@@ -58,7 +58,7 @@ BOUNDS_GROUPS = [(name,) for name in GAMES if not name.startswith("automobiles")
     tuple(name for name in GAMES if name.startswith("automobiles"))]
 
 
-@pytest.mark.slow
+@pytest.mark.bounds
 @pytest.mark.parametrize("names", BOUNDS_GROUPS, ids="+".join)
 def test_mutations_under_numba_bounds_checking(names, tmp_path):
     """The same run with ``NUMBA_BOUNDSCHECK=1`` and a fresh kernel cache: an out-of-bounds
