@@ -225,11 +225,11 @@ class SelfPlayVecEnv(VecEnv):
     seat's reward in ``infos[b]["final_rewards"]``; the returned observation and mask are
     already those of the next game."""
 
-    def __init__(self, game: Game, num_envs: int, *args: Any, **kwargs: Any):
-        """The learner's seat in ``num_envs`` games of ``game``; the other arguments are
-        :class:`SelfPlayBatch`'s (``opponents``, ``learner_seat``, ``seed``,
-        ``max_policies``)."""
-        self.batch = SelfPlayBatch(game, num_envs, *args, **kwargs)
+    def __init__(self, game: Game, num_envs: int,
+                 opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
+                 learner_seat: int | str = "random", seed: int | None = None,
+                 max_policies: int = 4):
+        self.batch = SelfPlayBatch(game, num_envs, opponents, learner_seat, seed, max_policies)
         self.game = game
         self._seed = self.batch.seed
         self._resets = 0
@@ -308,11 +308,11 @@ class SelfPlayVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
-    def __init__(self, game: Game, num_envs: int, *args: Any, **kwargs: Any):
-        """The learner's seat in ``num_envs`` games of ``game``; the other arguments are
-        :class:`SelfPlayBatch`'s (``opponents``, ``learner_seat``, ``seed``,
-        ``max_policies``)."""
-        self.batch = SelfPlayBatch(game, num_envs, *args, **kwargs)
+    def __init__(self, game: Game, num_envs: int,
+                 opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
+                 learner_seat: int | str = "random", seed: int | None = None,
+                 max_policies: int = 4):
+        self.batch = SelfPlayBatch(game, num_envs, opponents, learner_seat, seed, max_policies)
         self.num_envs = num_envs
         self.single_observation_space = _box(game)
         self.single_action_space = gymnasium.spaces.Discrete(game.num_actions)
