@@ -117,7 +117,8 @@ def _sponsor_row(entry: Entry, base: dict[str, list[int]] | None) -> dict[str, l
 def _sponsor_rows(entries: list[Entry], source: str,
                   base: dict[str, dict[str, list[int]]] | None) -> dict[str, dict]:
     """The ``[[sponsor]]`` entries by name, in file order; with ``base`` (a patch) each is
-    laid over the shipped sponsor of its name and the rest of ``base`` is kept."""
+    laid over the shipped sponsor of its name (a name it lacks is an error: the deck holds
+    all ``MAX_SPONSORS``) and the rest of ``base`` is kept."""
     rows = dict(base or {})
     seen: set[str] = set()
     for entry in entries:
@@ -125,6 +126,10 @@ def _sponsor_rows(entries: list[Entry], source: str,
         if name in seen:
             entry.fail(f"sponsor {name!r} appears twice")
         seen.add(name)
+        if base is not None and name not in base:
+            entry.fail(f"a sponsor_data patch changes shipped sponsors, and {name!r} is none "
+                       f"of {sorted(base)}; a file whose [standard_removal] gives "
+                       f"{list(PLACES)} is a whole table (its sponsors are the deck)")
         rows[name] = _sponsor_row(entry, rows.get(name))
     if not 1 <= len(rows) <= MAX_SPONSORS:
         raise DataFileError(f"{source}: needs 1-{MAX_SPONSORS} [[sponsor]] entries, "
@@ -148,8 +153,8 @@ def is_whole_table(top: Entry) -> bool:
 
 def load_sponsors(path: str | Path | UserFile | None = None) -> SponsorData:
     """The shipped sponsor table, with ``path`` (the ``sponsor_data`` file) laid over it:
-    its sponsors matched by name, only the keys given changing, new names added to the
-    deck; a whole table (``is_whole_table``) replaces the shipped one."""
+    its sponsors matched by name, only the keys given changing; a whole table
+    (``is_whole_table``) replaces the shipped one."""
     shipped = open_data(SPONSOR_FILE)
     shipped.unknown_keys({"standard_removal", "sponsor"})
     standard = _standard(shipped.sub("standard_removal"), None)

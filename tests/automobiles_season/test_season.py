@@ -213,7 +213,7 @@ def test_bad_options_are_config_errors(options, match):
      "extra_remove = [1, 2, 3]\nmoney = [1, 1, 1]\n", "unknown keys"),
     ("[standard_removal]\nfirst = 3\nmiddle = 6\nlast = 12\n[[sponsor]]\nname = 'D1'\n"
      "gain = [1, 1, 1]\ngain_colours = [['white'], ['pink'], ['red']]\n", "pink"),
-    ("[standard_removal]\nfirst = 3\nmiddle = 6\n", "last"),
+    ("[standard_removal]\nfirst = 3\nmiddle = 6\nlast = 'x'\n", "last"),
 ])
 def test_bad_sponsor_files_are_data_file_errors(tmp_path, text, match):
     path = tmp_path / "sponsors.toml"

@@ -21,6 +21,11 @@ FILE_OPTIONS = [
     ("planes", 2, "cards"),
     ("planes", 2, "airport"),
     ("automobiles_season", 2, "sponsor_data"),   # Racing Season sponsors
+    ("automobiles", 2, "driver_data"),           # Racing Season drivers
+    ("automobiles", 2, "track_data"),            # grid slots of the shipped boards
+    ("automobiles_season", 2, "card_data"),      # handed on to every race
+    ("automobiles_season", 2, "driver_data"),
+    ("automobiles_season", 2, "track_data"),
 ]
 
 

@@ -41,6 +41,14 @@ FILE_OPTIONS = [
     ("automobiles_season", "sponsor_data",   # Racing Season sponsors
      (ENVS / "automobiles" / "racing_season" / "sponsors.toml").read_text(),
      (ENVS / "automobiles" / "racing_season" / "sponsors.toml").read_text() + "\n# changed\n"),
+    ("automobiles", "driver_data", "# the shipped drivers\n",
+     "[[drivers]]\nnumber = 1\namount = 2\n"),
+    ("automobiles", "track_data", "# the shipped grids\n",
+     "[[daytona.grid]]\nslot = 1\nallowance = 12\n"),
+    # the season reads these once and hands its copies to every race
+    ("automobiles_season", "driver_data", "[[drivers]]\nnumber = 9\namount = 3\n",
+     "[[drivers]]\nnumber = 1\namount = 2\n"),
+    ("automobiles_season", "card_data", "# the shipped tables\n", "[setup]\nhand_size = 8\n"),
     ("loose_caboose", "deck", "# the shipped deck\n",
      "[setup]\ninitial_railway = 4\ncards_removed = { 2 = 13, 3 = 11, 4 = 7 }\nhand_size = 2\n"),
 ]
