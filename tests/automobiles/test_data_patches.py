@@ -54,21 +54,37 @@ def test_a_full_copy_of_the_driver_table_is_accepted_unchanged():
     assert shipped.prices.tolist() == copy.prices.tolist() and shipped.extra == copy.extra
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("[[drivers]]\nnumber = 1\nspeed = 2\n", r"drivers\[0\]: unknown keys \['speed'\]"),
-    ("[[drivers]]\nnumber = 11\namount = 2\n", "'number' must be between 1 and 10, got 11"),
-    ("[[drivers]]\namount = 2\n", "missing key 'number'"),
-    ("[[drivers]]\nnumber = 3\namount = 13\n", "'amount' must be between 0 and 12, got 13"),
-    ("[[drivers]]\nnumber = 6\nphase = 'end'\n", "phase of driver 6 must be 'car'"),
-    ("[[drivers]]\nnumber = 2\namount = 2\n[[drivers]]\nnumber = 2\n", "listed twice"),
-    ("[draft]\nextra = 11\n", "'extra' must be between 0 and 10"),
-    ("[drivers]\nnumber = 1\n", "'drivers' must be list"),
-    ("[[driver]]\nnumber = 1\n", "unknown keys"),
-])
-def test_a_bad_driver_patch_names_the_file_entry_and_key(tmp_path, text, expected):
+#: (option, bad patch, what the error says besides the file)
+BAD_PATCHES = [
+    ("driver_data", "[[drivers]]\nnumber = 1\nspeed = 2\n",
+     r"drivers\[0\]: unknown keys \['speed'\]"),
+    ("driver_data", "[[drivers]]\nnumber = 11\namount = 2\n",
+     "'number' must be between 1 and 10, got 11"),
+    ("driver_data", "[[drivers]]\namount = 2\n", "missing key 'number'"),
+    ("driver_data", "[[drivers]]\nnumber = 3\namount = 13\n",
+     "'amount' must be between 0 and 12, got 13"),
+    ("driver_data", "[[drivers]]\nnumber = 6\nphase = 'end'\n",
+     "phase of driver 6 must be 'car'"),
+    ("driver_data", "[[drivers]]\nnumber = 2\namount = 2\n[[drivers]]\nnumber = 2\n",
+     "listed twice"),
+    ("driver_data", "[draft]\nextra = 11\n", "'extra' must be between 0 and 10"),
+    ("driver_data", "[drivers]\nnumber = 1\n", "'drivers' must be list"),
+    ("driver_data", "[[driver]]\nnumber = 1\n", "unknown keys"),
+    ("track_data", "[[dayton.grid]]\nslot = 1\nallowance = 12\n", r"unknown keys \['dayton'\]"),
+    ("track_data", "[[daytona.grid]]\nslot = 6\nallowance = 12\n",
+     "'slot' must be between 1 and 5"),
+    ("track_data", "[[daytona.grid]]\nslot = 1\nmoney = 12\n", r"unknown keys \['money'\]"),
+    ("track_data", "[[daytona.grid]]\nslot = 1\nallowance = -1\n",
+     "'allowance' must be between 0"),
+    ("track_data", "[[daytona.spaces]]\nlane = 1\n", r"unknown keys \['spaces'\]"),
+]
+
+
+@pytest.mark.parametrize(("option", "text", "expected"), BAD_PATCHES)
+def test_a_bad_patch_names_the_file_entry_and_key(tmp_path, option, text, expected):
     path = _file(tmp_path, text)
     with pytest.raises(DataFileError, match=expected) as err:
-        AutomobilesGame(num_players=2, drivers=True, driver_data=path)
+        AutomobilesGame(num_players=2, drivers=True, **{option: path})
     assert path in str(err.value)
 
 
@@ -102,20 +118,6 @@ def test_a_track_patch_changes_the_grid_slot_it_names(tmp_path):
     tucson = AutomobilesGame(num_players=2, track="tucson", track_data=path)
     plain = AutomobilesGame(num_players=2, track="tucson")
     assert np.array_equal(tucson.params, plain.params)
-
-
-@pytest.mark.parametrize(("text", "expected"), [
-    ("[[dayton.grid]]\nslot = 1\nallowance = 12\n", "unknown keys \\['dayton'\\]"),
-    ("[[daytona.grid]]\nslot = 6\nallowance = 12\n", "'slot' must be between 1 and 5"),
-    ("[[daytona.grid]]\nslot = 1\nmoney = 12\n", "unknown keys \\['money'\\]"),
-    ("[[daytona.grid]]\nslot = 1\nallowance = -1\n", "'allowance' must be between 0"),
-    ("[[daytona.spaces]]\nlane = 1\n", "unknown keys \\['spaces'\\]"),
-])
-def test_a_bad_track_patch_names_the_file_entry_and_key(tmp_path, text, expected):
-    path = _file(tmp_path, text)
-    with pytest.raises(DataFileError, match=expected) as err:
-        AutomobilesGame(num_players=2, track_data=path)
-    assert path in str(err.value)
 
 
 # ----- sponsor_data ---------------------------------------------------------------------------
