@@ -54,7 +54,7 @@ def _shipped_path(file: str) -> Path:
         return DRIVERS_FILE
     if file == "sponsors.toml":
         return SPONSOR_FILE
-    board = _board(file)
+    board = _board(file) if isinstance(file, str) else None
     if board is None:
         raise ConfigError(f"file {file!r} is not a shipped data file; use data.toml, "
                           f"drivers.toml, sponsors.toml or one of "
@@ -71,6 +71,7 @@ def _board(file: str) -> str | None:
 
 
 def _option(file: str) -> str:
+    """The env option that loads a patch of ``file``."""
     _shipped_path(file)
     return OPTIONS.get(file, "track_data")
 
