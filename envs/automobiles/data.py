@@ -6,8 +6,9 @@ and ``track_<name>.toml`` (the two base boards and the Racing Season's three, al
 RECONSTRUCTED; a space the checkered flag cuts says so with ``flag``, and a starting slot
 that is one segment of a longer space with ``own_space``). Users pass their own card
 table with ``card_data=path`` (cards matched by name; keys they give replace the
-defaults, new names add cards) and their own board with ``track=path``. Every problem
-raises ``DataFileError`` naming the file, the entry and what was expected.
+defaults, new names add cards; ``[cubes]`` and ``[setup]`` key by key), their own board
+with ``track=path`` and its grid slots with ``track_data=path`` (``patch_track``). Every
+problem raises ``DataFileError`` naming the file, the entry and what was expected.
 """
 
 from __future__ import annotations
@@ -233,7 +234,13 @@ def load_cards(path: str | Path | UserFile | None = None) -> CardData:
         sets.update(_load_sets(user.sub("sets"), rows, source))
 
     def section(name: str) -> Entry:
-        return user.sub(name) if user is not None and user.has(name) else default.sub(name)
+        """``[cubes]`` or ``[setup]``: the shipped table with the user's keys laid over it
+        (a count table such as ``supply`` key by key)."""
+        shipped = default.sub(name)
+        if user is None or not user.has(name):
+            return shipped
+        return Entry(user.source, f"<top>.{name}", _laid_over(shipped.table,
+                                                                user.sub(name).table))
 
     cubes = section("cubes")
     cubes.unknown_keys({"supply", "starting_bag"})
@@ -263,6 +270,15 @@ def load_cards(path: str | Path | UserFile | None = None) -> CardData:
         hand_size=hand, default_laps=default_laps, max_laps=max_laps, wear_chart=chart,
         source=source,
     )
+
+
+def _laid_over(base: dict, user: dict) -> dict:
+    """``base`` with the keys of ``user`` replacing its own (tables merged key by key)."""
+    out = dict(base)
+    for key, value in user.items():
+        both = isinstance(value, dict) and isinstance(base.get(key), dict)
+        out[key] = _laid_over(base[key], value) if both else value
+    return out
 
 
 def _load_sets(entry: Entry, rows: dict[str, dict], source: str) -> dict[str, tuple[str, ...]]:

@@ -35,7 +35,7 @@ from transit_gym.envs.core.errors import ConfigError
 #: the option that loads a patch of each shipped file (``track_<name>.toml``: track_data)
 OPTIONS = {"data.toml": "card_data", "drivers.toml": "driver_data",
            "sponsors.toml": "sponsor_data"}
-#: the sections of ``data.toml`` a card patch replaces whole (written in full)
+#: the sections of ``data.toml`` (a patch gives the keys it changes, as ``[[cards]]``)
 DATA_SECTIONS = ("cubes", "setup")
 #: keys a shipped row may leave out, with the value the loaders give them, by file kind
 DEFAULTS = {"data.toml": {"wear": 0, "count": 0, "bonus": 0, "expansion": False},
@@ -176,22 +176,21 @@ def _patch_text(file: str, changes: list[dict[str, Any]]) -> str:
 
 
 def _card_patch(entries: dict[str, dict[str, Any]]) -> str:
-    top = load_toml(auto_data.DEFAULT_FILE)
-    sections = {name: dict(top[name]) for name in DATA_SECTIONS}
+    """``[cubes]``/``[setup]`` with the changed keys (a count table such as
+    ``setup.wear_chart`` as an inline table of its changed colours), then the cards."""
+    sections: dict[str, dict[str, Any]] = {}
     parts = []
     for entry, fields in entries.items():
         section, _, sub = entry.partition(".")
-        if section in sections:
-            target = sections[section]
+        if section in DATA_SECTIONS:
+            target = sections.setdefault(section, {})
             if sub:
-                target[sub] = {**target[sub], **fields}
+                target[sub] = fields
             else:
                 target.update(fields)
         else:
             parts.append(_table("[[cards]]", {"name": entry, **fields}))
-    touched = {e.partition(".")[0] for e in entries}
-    heads = [_table(f"[{name}]", sections[name]) for name in DATA_SECTIONS if name in touched]
-    return "\n".join(heads + parts)
+    return "\n".join([*(_table(f"[{n}]", t) for n, t in sections.items()), *parts])
 
 
 def _sponsor_patch(entries: dict[str, dict[str, Any]]) -> str:

@@ -34,6 +34,23 @@ def _change(file: str, entry: str, field: str, old, new) -> dict:
     return {"file": file, "entry": entry, "field": field, "from": old, "to": new}
 
 
+# ----- card_data: cards, [cubes] and [setup] key by key -------------------------------------
+def test_a_card_patch_changes_setup_and_cube_numbers_key_by_key(tmp_path):
+    """R-BASE Setup 6 and 9 (5 white, 2 light gray, 5 yellow per bag; a hand of 7): a patch
+    of the hand size and of the white cubes in the bag keeps every other number."""
+    shipped = auto_data.load_cards()
+    path = _file(tmp_path, "[setup]\nhand_size = 8\n\n[cubes]\nstarting_bag = { white = 6 }\n")
+    cards = auto_data.load_cards(path)
+    assert cards.hand_size == 8 and shipped.hand_size == 7
+    assert cards.default_laps == shipped.default_laps == 3
+    assert cards.wear_chart.tolist() == shipped.wear_chart.tolist() == [1, 2, 3, 4]
+    assert cards.starting_bag.tolist() == [6, 2, 0, 0, 0, 5, 0, 0, 0, 0]
+    assert cards.supply.tolist() == shipped.supply.tolist()
+    with pytest.raises(DataFileError, match=r"setup: unknown keys \['hand'\]") as err:
+        auto_data.load_cards(_file(tmp_path, "[setup]\nhand = 8\n", "bad.toml"))
+    assert "bad.toml" in str(err.value)
+
+
 # ----- driver_data ----------------------------------------------------------------------------
 def test_a_driver_patch_changes_only_the_keys_it_gives(tmp_path):
     """Driver 01 (R-YUC Drivers appendix: one light gray space per wear gained) with a
