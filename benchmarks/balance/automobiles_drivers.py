@@ -20,8 +20,7 @@ from transit_gym.envs.automobiles.encode import O_DECISION
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.rollout import play_games
-from transit_gym.training.runs.errors import tool_errors
-from transit_gym.training.runs.options import add_data_arguments, data_options
+from transit_gym.training.runs.options import add_data_arguments, checked_data_options
 from transit_gym.training.tool_parser import ToolParser
 
 
@@ -68,9 +67,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     add_data_arguments(ap)
     args = ap.parse_args(argv)
-    with tool_errors(ap):   # a bad data file or flag
-        data = data_options(args, AutomobilesGame)
-        duel = AutomobilesGame(num_players=2, drivers=True, **data)
+    data = checked_data_options(ap, args, AutomobilesGame, 2)
+    duel = AutomobilesGame(num_players=2, drivers=True, **data)
     wins = 0
     for seats in (["rule_based", "random"], ["random", "rule_based"]):
         result = play_games(duel, policy, seats, args.games, seed=args.seed)

@@ -16,8 +16,7 @@ from transit_gym.agents.rule_based.automobiles_season import policy
 from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.rng import seeded_words
-from transit_gym.training.runs.errors import tool_errors
-from transit_gym.training.runs.options import add_data_arguments, data_options
+from transit_gym.training.runs.options import add_data_arguments, checked_data_options
 from transit_gym.training.tool_parser import ToolParser
 
 
@@ -53,9 +52,7 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--seed", type=int, default=0)
     add_data_arguments(parser)
     args = parser.parse_args(argv)
-    with tool_errors(parser):   # a bad data file or flag
-        data = data_options(args, Game)
-        Game(num_players=args.players, **data)   # the files valid?
+    data = checked_data_options(parser, args, Game, args.players)
     rate = win_rate(args.players, args.seasons, args.seed, data)
     print(f"{args.players} players, {args.seasons} seasons: the full agent wins {rate:.3f} "
           f"(fair share {1 / args.players:.3f})")

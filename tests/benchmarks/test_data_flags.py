@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from transit_gym.benchmarks.balance import card_power, season_sponsors
+from transit_gym.benchmarks.balance import automobiles_drivers, card_power, season_sponsors
 from transit_gym.benchmarks.balance import driver_sensitivity as ds
 from transit_gym.benchmarks.balance import sweep as balance
 from transit_gym.envs.automobiles import data as auto_data
@@ -94,6 +94,9 @@ def test_the_sponsor_tool_refuses_a_bad_patch_and_plays_a_good_one(tmp_path, cap
     assert str(bad) in err and "unknown keys ['gain']" in err
     game = AutomobilesSeasonGame(num_players=2, sponsor_data=files["sponsor_data"])
     assert game.sponsor_data.table[0, :, 0].tolist() == [4, 6, 9]
+    with pytest.raises(SystemExit):   # the race tool: no sponsors
+        automobiles_drivers.main(["--games", "1", "--sponsor-data", files["sponsor_data"]])
+    assert "automobiles takes no sponsor_data option" in capsys.readouterr().err
 
 
 def test_tune_takes_the_data_flags_and_tags_its_vectors_with_their_contents(tmp_path,

@@ -103,3 +103,15 @@ def data_tag(options: dict[str, Any]) -> str:
     for name, content in files:
         digest.update(name.encode() + b"\0" + content + b"\0")
     return f"-data-{digest.hexdigest()[:8]}"
+
+
+def checked_data_options(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                         game: Any, num_players: int) -> dict[str, str]:
+    """``data_options`` of a tool that builds one game itself: the files are loaded once
+    by building ``game`` with them, and a bad flag or file is the usage error."""
+    from transit_gym.training.runs.errors import tool_errors
+
+    with tool_errors(parser):
+        data = data_options(args, game)
+        game(num_players=num_players, **data)
+    return data
