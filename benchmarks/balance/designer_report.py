@@ -12,10 +12,11 @@ in its own resumable sub-folder of ``--out``: a skill run (``skill_levels``, lev
 ``--levels``, default ``random rule_based tuned:markets``: the cheap ones, seconds to a
 minute each) whose last level is the balance sweep (``tuned:markets``: each set by the
 vector tuned on its market, matched on the default data; a set without one by the
-generalist ``tuned``), and restricted play (``card_power``, kinds cards, drivers and
-sponsors, agent ``--power-agent``, default ``tuned``). ``--sets FILE`` (TOML or JSON:
-market name -> its five card names; default the 13 suggested sets), ``--driver-data``,
-``--sponsor-data`` and ``--option`` are env options of every game. ``--fix`` hands the
+generalist ``tuned``), and restricted play (``card_power``, agent ``--power-agent``,
+default ``tuned``: cards and drivers in ``power/``, sponsors in the season campaign in
+``power-sponsors/``, which takes ``--sponsor-data`` but no card data). ``--sets FILE``
+(TOML or JSON: market name -> its five card names; default the 13 suggested sets);
+``--driver-data`` and ``--option`` are env options of the race. ``--fix`` hands the
 flags to ``benchmarks.balance.fixes.propose_fixes``. Rerun with the same settings, the
 finished sub-runs are reused; other settings in a sub-folder stop before any game.
 
@@ -51,7 +52,8 @@ PARTS = (("balance", "report.md", "Card-set balance"),
          ("market", "finalists.md", "The most and least balanced markets (market search)"))
 GAME = "automobiles"
 LEVELS = ("random", "rule_based", "tuned:markets")
-POWER_KINDS = "cards,drivers,sponsors"
+#: restricted play in the race (sponsors are played in the season campaign, a run apart)
+RACE_KINDS = "cards,drivers"
 #: env options naming data files (a tuned:markets vector is matched without them)
 DATA_OPTIONS = ("card_data", "driver_data", "sponsor_data")
 
@@ -185,17 +187,32 @@ def set_cards(sets: list[tuple[str, dict[str, Any]]], card_data: str) -> dict[st
             else list(o["card_set"]) for name, o in sets}
 
 
+def power_settings(args: argparse.Namespace, kinds: str, options: dict[str, Any]):
+    """``card_power.Settings`` of one restricted-play run, checked as its tool checks them."""
+    from transit_gym.benchmarks.balance import card_power
+
+    settings = card_power.parse_settings(argparse.Namespace(
+        kinds=kinds, players=args.players, games=args.games, markets=args.markets,
+        pool="all", agents=args.power_agent, forced_want=10.0, items="", card_set=None,
+        seed=args.seed, option=[f"{k}={json.dumps(v)}" for k, v in options.items()]))
+    card_power.make_plan(settings)
+    return settings
+
+
 def run_setup(args: argparse.Namespace) -> dict[str, Any]:
-    """The checked settings of the designer's loop (the ``setup`` handed to ``--fix``)."""
-    from transit_gym.benchmarks.balance import card_power, skill_levels
+    """The checked settings of the designer's loop (what ``--fix`` gets as ``setup``):
+    ``options`` are the race's env options (``card_data``, ``driver_data``, ``--option``),
+    ``season_options`` the season campaign's (``sponsor_data``: it takes no card data)."""
+    from transit_gym.benchmarks.balance import skill_levels
     from transit_gym.envs.registry import game_class
 
     check_counts(args.seed, games=args.games)
     options: dict[str, Any] = {"card_data": str(Path(args.card_data).resolve())}
-    for key in ("driver_data", "sponsor_data"):
-        if getattr(args, key):
-            options[key] = str(Path(getattr(args, key)).resolve())
+    if args.driver_data:
+        options["driver_data"] = str(Path(args.driver_data).resolve())
     options.update(parse_options(args.option))
+    season = ({"sponsor_data": str(Path(args.sponsor_data).resolve())} if args.sponsor_data
+              else {})
     sets = (read_sets(args.sets) if args.sets else
             skill_levels.parse_set_specs(GAME, "suggested,expansion", args.seed, options))
     for _, set_options in sets:   # card names, data files and options valid?
@@ -203,26 +220,24 @@ def run_setup(args: argparse.Namespace) -> dict[str, Any]:
     levels = list(args.levels)
     if len(levels) < 3 or len(set(levels)) != len(levels):
         raise ConfigError(f"--levels needs 3 or more different agent specs, got {levels}")
-    power = card_power.parse_settings(argparse.Namespace(
-        kinds=POWER_KINDS, players=args.players, games=args.games, markets=args.markets,
-        pool="all", agents=args.power_agent, forced_want=10.0, items="", card_set=None,
-        seed=args.seed, option=[f"{k}={json.dumps(v)}" for k, v in options.items()]))
-    card_power.make_plan(power)
+    power = {"power": power_settings(args, RACE_KINDS, options),
+             "power-sponsors": power_settings(args, "sponsors", season)}
     check_backend(args.workers, args.ray)
     return {"players": args.players, "games": args.games, "seed": args.seed,
-            "options": options, "sets": set_cards(sets, options["card_data"]),
-            "workers": args.workers, "ray": args.ray, "levels": levels,
-            "power_agent": args.power_agent, "markets": args.markets,
-            "set_options": sets, "power_settings": power}
+            "options": options, "season_options": season,
+            "sets": set_cards(sets, options["card_data"]), "workers": args.workers,
+            "ray": args.ray, "levels": levels, "power_agent": args.power_agent,
+            "markets": args.markets, "set_options": sets, "power_settings": power}
 
 
 def run_analyses(setup: dict[str, Any], out: Path, plots: bool = True,
                  progress: bool = True) -> dict[str, list[Path]]:
-    """Play (or resume) the skill run (``out/skill``) and restricted play (``out/power``);
-    the folders to report (the balance part: the skill run's last level)."""
+    """Play (or resume) the skill run (``out/skill``) and restricted play (``out/power``:
+    cards and drivers; ``out/power-sponsors``: sponsors in the season campaign); the
+    folders to report (the balance part: the skill run's last level)."""
     from transit_gym.benchmarks.balance import card_power, skill_levels
 
-    skill, power = out / "skill", out / "power"
+    skill = out / "skill"
     check_out(skill)
     sets, levels = setup["set_options"], setup["levels"]
     vectors = {lv: level_vectors(lv, setup["players"], sets, setup["options"])
@@ -231,12 +246,13 @@ def run_analyses(setup: dict[str, Any], out: Path, plots: bool = True,
                             setup["seed"], setup["options"], vectors, skill,
                             workers=setup["workers"], ray_address=setup["ray"], plots=plots,
                             progress=progress)
-    if progress:
-        print("restricted play", file=sys.stderr)
-    card_power.run(setup["power_settings"], power, workers=setup["workers"],
-                   ray_address=setup["ray"], plots=plots, progress=progress)
-    return {"balance": [skill_levels.level_folder(skill, levels[-1])], "power": [power],
-            "skill": [skill]}
+    for name, settings in setup["power_settings"].items():
+        if progress:
+            print(f"restricted play: {', '.join(settings.kinds)}", file=sys.stderr)
+        card_power.run(settings, out / name, workers=setup["workers"],
+                       ray_address=setup["ray"], plots=plots, progress=progress)
+    return {"balance": [skill_levels.level_folder(skill, levels[-1])],
+            "power": [out / name for name in setup["power_settings"]], "skill": [skill]}
 
 
 def public_setup(setup: dict[str, Any]) -> dict[str, Any]:
