@@ -12,7 +12,7 @@ import numpy as np
 from transit_gym.benchmarks.balance import figures, flags
 
 #: flags in the one-screen summary; the rest are in the "All flags" table
-SCREEN = 12
+SCREEN = 15
 
 
 def _figure(f: dict[str, Any]) -> str:
@@ -58,10 +58,29 @@ def rules_lines() -> list[str]:
             "- **seat_advantage**: a seat's win-rate interval lies wholly above the fair share; "
             "severity |rate - fair| / fair.",
             "- **unbought_card**: no skill level (the random level is a baseline, not judged) "
-            "buys a market card in any game; severity 1 - the interval's upper end.",
+            "buys a market card in any game; severity: the share of games in which the "
+            "market's other cards are bought (how far it falls behind them).",
             f"- **power**: forbidding a card, driver or sponsor moves the score rate "
             f"{flags.POWER_POINTS * 100:.0f} points or more from the fair share, its interval "
             "excluding it; severity (|rate - fair| - 0.10) / 0.10."]
+
+
+def made_by(setup: dict[str, Any] | None) -> list[str]:
+    """How the one command made the report (nothing when it joined finished runs)."""
+    if not setup:
+        return []
+    generalist = sorted(name for specs in setup.get("vectors", {}).values()
+                        for name, spec in specs.items() if spec == "tuned")
+    data = ", ".join(f"{k} {Path(v).name}" for k, v in {**setup["options"],
+                                                       **setup["season_options"]}.items()
+                     if k.endswith("_data"))
+    return ["", f"Made in one command: {setup['players']} players, {setup['games']} games a "
+            f"set and level and a restricted item, seed {setup['seed']}, {data}; skill levels "
+            f"{', '.join(setup['levels'])} (the last one plays the card-set balance sweep), "
+            f"restricted play by {setup['power_agent']} in {setup['markets']} random markets "
+            f"an item."
+            + (f" Without a tuned vector of their own, played by the generalist tuned: "
+               f"{', '.join(generalist)}." if generalist else "")]
 
 
 def opening(found: list[dict[str, Any]], fixes: list[dict[str, Any]]) -> list[str]:

@@ -111,7 +111,8 @@ def build(folders: dict[str, Path | list[Path]], out: Path, game: str = GAME,
     lines = ["# Balance report for designers", "",
              "Everything below was measured by self-play of the agents named in each part; "
              "intervals are 95%. A verdict describes the game as reconstructed here, played "
-             "by these agents.", *designer_render.opening(found, fixes)]
+             "by these agents.", *designer_render.made_by(setup),
+             *designer_render.opening(found, fixes)]
     for picture in designer_render.market_pictures(tables.get("markets", {}), out):
         lines += ["", f"![{picture.stem}]({picture.name})"]
     lines += [*reconstructed_markdown(game), *_parts(runs, out)]
@@ -242,6 +243,7 @@ def run_analyses(setup: dict[str, Any], out: Path, plots: bool = True,
     sets, levels = setup["set_options"], setup["levels"]
     vectors = {lv: level_vectors(lv, setup["players"], sets, setup["options"])
                for lv in levels if skill_levels.is_markets_level(lv)}
+    setup["vectors"] = vectors
     skill_levels.run_levels(GAME, setup["players"], sets, dict.fromkeys(levels, setup["games"]),
                             setup["seed"], setup["options"], vectors, skill,
                             workers=setup["workers"], ray_address=setup["ray"], plots=plots,

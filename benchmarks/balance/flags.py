@@ -20,10 +20,11 @@ Severity, comparable across rules: how far the figure lies past the rule's line,
 of the line's distance from the neutral value (so 0: on the line, 1: a whole line further):
 ``(share - 0.5) / 0.5``; ``(|rounds / median - 1| - 0.35) / 0.35``; ``|rate - fair| /
 fair`` (the line is the fair share itself); ``(|rate - fair| - 0.10) / 0.10``; for a card
-nobody buys, ``1 - upper end of its interval`` (how firmly "never bought" is
-established). Each flag: ``kind`` (card, driver, sponsor, market, board), ``item`` (as the
-data file spells it), ``rule``, ``figure``, ``interval`` [lo, hi], ``markets`` (names
-concerned), ``severity``, ``text`` (one plain sentence).
+nobody buys, the share of games in which the market's other cards are bought (on average,
+by the judged levels: how far it falls behind its market). Each flag: ``kind`` (card,
+driver, sponsor, market, board), ``item`` (as the data file spells it), ``rule``,
+``figure``, ``interval`` [lo, hi], ``markets`` (names concerned), ``severity``, ``text``
+(one plain sentence).
 """
 
 from __future__ import annotations
@@ -148,21 +149,30 @@ def seat_advantage(markets: dict[str, Any], players: int) -> list[Flag]:
 
 def unbought_cards(skill: dict[str, Any]) -> list[Flag]:
     """Market cards that no judged level bought in any game (``skill["markets"]``: market
-    -> card -> level -> [games in which a seat bought it, games])."""
+    -> card -> level -> [games in which a seat bought it, games]); severity: the share of
+    games in which the judged levels bought the market's other cards, on average (how far
+    the card falls behind its market)."""
     levels = skill.get("levels", [])
     judged = [lv for lv in levels if lv not in BASELINE_LEVELS] or levels
+
+    def bought(per_level: dict[str, list[int]]) -> tuple[int, int]:
+        counts = [per_level[lv] for lv in judged if lv in per_level]
+        return sum(k for k, _ in counts), sum(n for _, n in counts)
+
     found = []
     for market, cards in skill.get("markets", {}).items():
-        for card, per_level in cards.items():
-            counts = [per_level[lv] for lv in judged if lv in per_level]
-            games = sum(n for _, n in counts)
-            if not games or any(k for k, _ in counts):
+        shares = {card: bought(per_level) for card, per_level in cards.items()}
+        for card, (k, games) in shares.items():
+            if k or not games:
                 continue
+            others = [b / n for c, (b, n) in shares.items() if c != card and n]
+            peers = sum(others) / len(others) if others else 0.0
             interval = list(wilson_interval(0, games))
             text = (f"No skill level buys {card} in {market}: bought in 0 of {games} games by "
-                    f"{', '.join(judged)} (95% at most {_pct(interval[1])}).")
+                    f"{', '.join(judged)} (95% at most {_pct(interval[1])}; the market's "
+                    f"other cards in {_pct(peers)}).")
             found.append((market, flag("card", card, "unbought_card", 0.0, interval, [market],
-                                       1.0 - interval[1], text)))
+                                       peers, text)))
     return _merge(found)
 
 

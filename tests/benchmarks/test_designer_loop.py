@@ -40,6 +40,7 @@ def test_one_command_runs_the_analyses_and_writes_the_report_and_summary(tmp_pat
     summary = json.loads((out / "summary.json").read_text())
     assert {"flags", "fixes", "tables", "setup"} <= set(summary)
     assert summary["fixes"] == [] and "None proposed (run with --fix)." in text
+    assert "Made in one command: 2 players, 4 games" in text and "generalist" not in text
     for flag in summary["flags"]:
         assert set(flag) == FLAG_KEYS and len(flag["interval"]) == 2
     severities = [f["severity"] for f in summary["flags"]]
