@@ -66,8 +66,9 @@ def rules_lines() -> list[str]:
 
 
 def made_by(setup: dict[str, Any] | None) -> list[str]:
-    """How the one command made the report (nothing when it joined finished runs)."""
-    if not setup:
+    """How the one command made the report (nothing for a setup not of the one command:
+    joined finished runs)."""
+    if not setup or "levels" not in setup:
         return []
     generalist = sorted(name for specs in setup.get("vectors", {}).values()
                         for name, spec in specs.items() if spec == "tuned")

@@ -103,3 +103,47 @@ def test_driver_data_is_passed_to_the_env(tmp_path):
                                                            str(drivers)))
     setup = designer_report.run_setup(args)
     assert setup["options"]["driver_data"] == str(drivers.resolve())
+
+
+def _power_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "power"
+    folder.mkdir()
+    rows = [{"item": "Crate Motor", "score_rate": 0.07, "interval": [0.042, 0.114],
+             "games": 200}, {"item": "Nitro", "score_rate": 0.5, "interval": [0.43, 0.57],
+                             "games": 200}]
+    (folder / "power.json").write_text(json.dumps(
+        {"settings": {"players": 2}, "fair_share": 0.5, "kinds": {"cards": rows}}))
+    (folder / "power.md").write_text("# Per-item power\n\n## Market cards\n\n| rank |\n")
+    return folder
+
+
+def test_joined_runs_are_flagged_and_fixes_are_rendered(tmp_path, monkeypatch):
+    """The joining mode judges the JSON of the folders it joins; with ``fix`` the flags
+    go to ``fixes.propose_fixes(flags, setup, out)`` and its fixes to the report."""
+    import sys
+    import types
+
+    calls = []
+
+    def propose_fixes(found, setup, out):
+        calls.append((found, setup, out))
+        return [{"item": "Crate Motor", "kind": "card", "verified": {"score rate": 0.48},
+                 "changes": [{"file": "data.toml", "entry": "Crate Motor", "field": "cost",
+                              "from": 5, "to": 6}]}]
+
+    fake = types.ModuleType("transit_gym.benchmarks.balance.fixes")
+    fake.propose_fixes = propose_fixes
+    monkeypatch.setitem(sys.modules, "transit_gym.benchmarks.balance.fixes", fake)
+    out = tmp_path / "out"
+    report = designer_report.build({"power": _power_folder(tmp_path)}, out,
+                                   setup={"players": 2}, fix=True)
+    summary = json.loads((out / "summary.json").read_text())
+    (flag,) = summary["flags"]
+    assert set(flag) == FLAG_KEYS and flag["item"] == "Crate Motor" and flag["rule"] == "power"
+    assert calls == [(summary["flags"], {"players": 2}, out)]
+    assert summary["fixes"][0]["changes"][0]["to"] == 6
+    text = report.read_text()
+    proposed = text[text.index("## Proposed changes"):text.index("## All flags")]
+    assert "**Crate Motor** (card): data.toml [Crate Motor] cost: 5 -> 6." in proposed
+    assert "Verified: score rate 0.48." in proposed
+    assert text.index("## Summary") < text.index("## What each card")
