@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parser.parse_args(argv)
     folders = {kind: getattr(args, kind) for kind, _, _ in PARTS if getattr(args, kind)}
     out = args.out or Path("reports") / "designer"
-    with tool_errors(parser):
+    with tool_errors(parser):   # bad arguments or files
         if args.card_data is None:
             loop_only = [f"--{k.replace('_', '-')}" for k in ("sets", "driver_data",
                                                              "sponsor_data", "fix")
@@ -310,12 +310,16 @@ def main(argv: list[str] | None = None) -> Path:
                 raise ConfigError(f"{', '.join(loop_only)} need --card-data (the designer's "
                                   f"loop runs the analyses on a card data file)")
             report = build(folders, out)
+            setup = None
         else:
             if folders:
                 raise ConfigError("give either --card-data (run the analyses) or the folders "
                                   "of finished runs (--balance, --power, --skill, --market)")
             setup = run_setup(args)
             check_out(out)
+    if setup is not None:
+        # a sub-folder of other settings, a damaged games.csv, Ray not starting, no fixes
+        with tool_errors(parser, ConfigError):
             runs = run_analyses(setup, out, plots=not args.no_plots, progress=not args.quiet)
             report = build(runs, out, card_data=setup["options"]["card_data"],
                            setup=public_setup(setup), fix=args.fix)
