@@ -378,33 +378,45 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         cls(num_players=players, **base, **sets[0][1])
         vectors = {lv: market_specs(lv, args.game, players, sets, base)
                    for lv in args.levels if is_markets_level(lv)}
-        sweeps = {lv: Sweep(args.game, players, sets,
-                            [lv] * players if lv in vectors else parse_agents(lv, players),
-                            games[lv], args.seed, base) for lv in args.levels}
+        for lv in (lv for lv in args.levels if lv not in vectors):
+            parse_agents(lv, players)   # a bad spec stops before any folder is made
         check_backend(args.workers, args.ray)
         out = args.out or Path("reports") / f"skill-{args.game}-{players}p-seed{args.seed}"
         check_out(out)
-        summaries, rows = {}, {}
-        for lv, sweep in sweeps.items():
-            if not args.quiet:
-                print(f"level {lv}", file=sys.stderr)
-            folder = level_folder(out, lv)
-            if lv in vectors:
-                summaries[lv], rows[lv] = run_markets_level(
-                    sweep, vectors[lv], folder, args.workers, args.ray, not args.no_plots,
-                    not args.quiet)
-                continue
-            summaries[lv] = run_sweep(sweep, folder, workers=args.workers,
-                                      ray_address=args.ray, plots=not args.no_plots,
-                                      progress=not args.quiet)
-            rows[lv] = [r for r in load_csv(folder / "games.csv")
-                        if int(r["game"]) < games[lv]]
-    result = compare_levels(args.levels, summaries, rows, players, args.bootstrap, args.seed)
+        result = run_levels(args.game, players, sets, games, args.seed, base, vectors, out,
+                            workers=args.workers, ray_address=args.ray,
+                            plots=not args.no_plots, progress=not args.quiet,
+                            bootstrap=args.bootstrap)
+    print(markdown(result, args.game, games, args.seed))
+    return result
+
+
+def run_levels(game: str, players: int, sets: list[tuple[str, dict[str, Any]]],
+               games: dict[str, int], seed: int, base: dict[str, Any],
+               vectors: dict[str, dict[str, str]], out: Path, workers: int | None = None,
+               ray_address: str | None | bool = False, plots: bool = True,
+               progress: bool = True, bootstrap: int = 400) -> dict[str, Any]:
+    """Play (or resume) one sweep per level (``games``: level -> games per set, in the
+    order given) in ``out/level-<agent>/``, a level of ``vectors`` (level -> set -> agent
+    spec) one sweep per set, then write ``skill.json``, ``skill.md`` and the plot."""
+    summaries, rows = {}, {}
+    for lv, count in games.items():
+        if progress:
+            print(f"level {lv}", file=sys.stderr)
+        folder = level_folder(out, lv)
+        sweep = Sweep(game, players, sets, [lv] * players if lv in vectors
+                      else parse_agents(lv, players), count, seed, base)
+        if lv in vectors:
+            summaries[lv], rows[lv] = run_markets_level(sweep, vectors[lv], folder, workers,
+                                                        ray_address, plots, progress)
+            continue
+        summaries[lv] = run_sweep(sweep, folder, workers=workers, ray_address=ray_address,
+                                  plots=plots, progress=progress)
+        rows[lv] = [r for r in load_csv(folder / "games.csv") if int(r["game"]) < count]
+    result = compare_levels(list(games), summaries, rows, players, bootstrap, seed)
     result["games"] = games
-    text = markdown(result, args.game, games, args.seed)
     (out / "skill.json").write_text(json.dumps(result, indent=2, default=float))
-    (out / "skill.md").write_text(text)
-    if not args.no_plots:
+    (out / "skill.md").write_text(markdown(result, game, games, seed))
+    if plots:
         plot(result, out)
-    print(text)
     return result
