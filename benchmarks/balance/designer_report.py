@@ -42,7 +42,15 @@ from transit_gym.benchmarks.balance.balance_report import reconstructed_markdown
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.runs.backends import check_backend, check_out
 from transit_gym.training.runs.errors import tool_errors
-from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
+from transit_gym.training.runs.options import (
+    DATA_OPTIONS,
+    add_data_arguments,
+    add_run_arguments,
+    check_counts,
+    data_options,
+    options_for,
+    parse_options,
+)
 from transit_gym.training.tool_parser import ToolParser
 
 PARTS = (("balance", "report.md", "Card-set balance"),
@@ -54,8 +62,6 @@ GAME = "automobiles"
 LEVELS = ("random", "rule_based", "tuned:markets")
 #: restricted play in the race (sponsors are played in the season campaign, a run apart)
 RACE_KINDS = "cards,drivers"
-#: env options naming data files (a tuned:markets vector is matched without them)
-DATA_OPTIONS = ("card_data", "driver_data", "sponsor_data")
 
 
 def _body(text: str) -> list[str]:
@@ -121,7 +127,10 @@ def build(folders: dict[str, Path | list[Path]], out: Path, game: str = GAME,
     record = {"game": game, "setup": setup, "inputs": {k: [str(f) for f in v]
                                                         for k, v in runs.items()},
               "flags": found, "fixes": fixes, "tables": tables}
-    (out / "summary.json").write_text(json.dumps(record, indent=2, default=float))
+    text = json.dumps(record, indent=2, default=float)
+    # paths under the working folder as relative ones: a report made in the repository
+    # names envs/... and agents/..., not the folder of the machine that made it
+    (out / "summary.json").write_text(text.replace(f"{Path.cwd()}/", ""))
     return report
 
 
@@ -202,18 +211,17 @@ def power_settings(args: argparse.Namespace, kinds: str, options: dict[str, Any]
 
 def run_setup(args: argparse.Namespace) -> dict[str, Any]:
     """The checked settings of the designer's loop (what ``--fix`` gets as ``setup``):
-    ``options`` are the race's env options (``card_data``, ``driver_data``, ``--option``),
-    ``season_options`` the season campaign's (``sponsor_data``: it takes no card data)."""
+    ``options`` are the race's env options (its data files and ``--option``),
+    ``season_options`` the season campaign's (every data file: it also takes the sponsors)."""
     from transit_gym.benchmarks.balance import skill_levels
     from transit_gym.envs.registry import game_class
 
     check_counts(args.seed, games=args.games)
-    options: dict[str, Any] = {"card_data": str(Path(args.card_data).resolve())}
-    if args.driver_data:
-        options["driver_data"] = str(Path(args.driver_data).resolve())
-    options.update(parse_options(args.option))
-    season = ({"sponsor_data": str(Path(args.sponsor_data).resolve())} if args.sponsor_data
-              else {})
+    race_game, season_game = game_class(GAME), game_class("automobiles_season")
+    data = {name: str(Path(path).resolve())
+            for name, path in data_options(args, race_game, season_game).items()}
+    options: dict[str, Any] = {**options_for(data, race_game), **parse_options(args.option)}
+    season = options_for(data, season_game)
     sets = (read_sets(args.sets) if args.sets else
             skill_levels.parse_set_specs(GAME, "suggested,expansion", args.seed, options))
     for _, set_options in sets:   # card names, data files and options valid?
@@ -269,15 +277,10 @@ def build_parser() -> argparse.ArgumentParser:
     for kind, _, _ in PARTS:
         parser.add_argument(f"--{kind}", type=Path, action="append", default=None,
                             help=f"--out folder of a finished {kind} run (repeatable)")
-    parser.add_argument("--card-data", default=None, metavar="FILE",
-                        help="run the analyses on this card data file (the designer's loop)")
+    add_data_arguments(parser)   # --card-data runs the analyses (the designer's loop)
     parser.add_argument("--sets", type=Path, default=None, metavar="FILE",
                         help="TOML or JSON: market name -> five card names (default: the 13 "
                              "suggested sets)")
-    parser.add_argument("--driver-data", default=None, metavar="FILE",
-                        help="driver data file (env option driver_data)")
-    parser.add_argument("--sponsor-data", default=None, metavar="FILE",
-                        help="sponsor data file (env option sponsor_data)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=200,
                         help="games per set and level, and per item of restricted play")
@@ -303,8 +306,7 @@ def main(argv: list[str] | None = None) -> Path:
     out = args.out or Path("reports") / "designer"
     with tool_errors(parser):   # bad arguments or files
         if args.card_data is None:
-            loop_only = [f"--{k.replace('_', '-')}" for k in ("sets", "driver_data",
-                                                             "sponsor_data", "fix")
+            loop_only = [f"--{k.replace('_', '-')}" for k in ("sets", *DATA_OPTIONS, "fix")
                          if getattr(args, k)]
             if loop_only:
                 raise ConfigError(f"{', '.join(loop_only)} need --card-data (the designer's "
