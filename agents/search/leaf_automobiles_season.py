@@ -1,10 +1,14 @@
 """Leaf evaluation of the Racing Season for the search agent: projected season points.
 
-Each player's strength is their season points plus, during a race, the points of the
-place they hold now (race position from the race evaluation's laps driven). The season
-leader wins with ``softmax(strength / temperature)``; the temperature (in points) grows
-with the races still to run, as each can move the standings by a first place's points.
-The numbers are not fitted (unlike the race evaluation's).
+Each player's strength is their season points plus, during a race, the points they can
+expect from it: the middle place's points, moved towards the first place's points by the
+chance of winning the race and (more than two players) towards the last place's by the
+chance of finishing last. Both chances come from the race evaluation
+(``leaf_automobiles``): a softmax of the laps driven at the race's temperature, so a
+lead worth little early in the race counts for little, and a lead of a fraction of a lap
+still counts (a place alone would not tell such moves apart). The season leader wins with
+``softmax(strength / temperature)``; the temperature (in points) grows with the races
+still to run, as each can move the standings by a first place's points.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import numpy as np
 
 from transit_gym.agents.search.leaf import leaf_evaluation
 from transit_gym.agents.search.leaf_automobiles import strengths as race_strengths
+from transit_gym.agents.search.leaf_automobiles import temperature as race_temperature
 from transit_gym.envs.automobiles_season.state import (
     PLAYER_OF,
     POINTS,
@@ -34,9 +39,23 @@ TEMPERATURE_PER_RACE = 2.0
 
 
 @nb.njit(cache=True)
+def _softmax(x, n, scale, out):
+    """``out[:n] = softmax(scale * x[:n])``."""
+    top = -np.inf
+    for k in range(n):
+        top = max(top, scale * x[k])
+    total = 0.0
+    for k in range(n):
+        out[k] = np.exp(scale * x[k] - top)
+        total += out[k]
+    for k in range(n):
+        out[k] /= total
+
+
+@nb.njit(cache=True)
 def strengths(s, p, out):
-    """Season points per player, plus during a race the points of the place each holds
-    now; returns the races still to run (the current one included)."""
+    """Season points per player, plus during a race the points each can expect from it;
+    returns the races still to run (the current one included)."""
     n = p[Q_NUM_PLAYERS]
     for player in range(n):
         out[player] = s[POINTS + player]
@@ -44,17 +63,17 @@ def strengths(s, p, out):
     left = p[Q_NUM_RACES] - race - 1
     if s[SEASON_PHASE] == S_RACE:
         laps = np.zeros(n, dtype=np.float64)
-        race_strengths(s, race_params(s, p), laps)
+        rest = race_strengths(s, race_params(s, p), laps)
+        inverse = 1.0 / race_temperature(rest)
+        first = np.zeros(n, dtype=np.float64)
+        last = np.zeros(n, dtype=np.float64)
+        _softmax(laps, n, inverse, first)
+        _softmax(laps, n, -inverse, last)
+        middle = p[Q_MIDDLE + race]
         for seat in range(n):
-            place = 1
-            for other in range(n):
-                if laps[other] > laps[seat] or (laps[other] == laps[seat] and other < seat):
-                    place += 1
-            gain = p[Q_MIDDLE + race]
-            if place == 1:
-                gain = p[Q_FIRST + race]
-            elif place == n and n > 2:
-                gain = p[Q_LAST + race]
+            gain = middle + (p[Q_FIRST + race] - middle) * first[seat]
+            if n > 2:
+                gain += (p[Q_LAST + race] - middle) * last[seat]
             out[s[PLAYER_OF + seat]] += gain
         left += 1
     return left

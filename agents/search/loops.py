@@ -18,14 +18,14 @@ from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.core.restrict import apply_forbidden
 from transit_gym.envs.core.rng import below
 
-# tree arrays: one row per node; HINT is the rule-based action at the node's first visit
+# tree arrays: one row per node; HINT is the guiding policy's action at the node's first visit
 # (UNKNOWN before it), the action the progressive-bias prior favours
 PARENT, ACTION, MOVER, FIRST, NEXT, HINT = 0, 1, 2, 3, 4, 5
 INT_FIELDS = 6
 UNKNOWN = -2
 VISITS, AVAIL, VALUE = 0, 1, 2
 FLOAT_FIELDS = 3
-#: the built-in agent code of the rule-based policy (the guide of the prior)
+#: the built-in agent code of the rule-based policy (the prior's guide under random rollouts)
 RULE_BASED = 1
 
 # bound per game by ``jit_templates`` (placeholders here: calling a template raises)
@@ -60,7 +60,7 @@ def simulate(root, p, seat, ints, floats, n_nodes, n_sims, exploration, prior,
         s[:] = root
         determinize(s, p, seat, rng)
         node = descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng,
-                       words, n_nodes, capacity, forbidden)
+                       words, n_nodes, capacity, forbidden, rollout_code)
         if node >= n_nodes:
             n_nodes = node + 1
         rollout(s, p, mask, obs, rollout_code, epsilon, horizon, words, forbidden)
@@ -83,22 +83,24 @@ def leaf_value(s, p, reward):
         evaluate(s, p, reward)
 
 
-def guide(s, p, player, mask, obs, words):
-    """The rule-based policy's action for ``player`` in ``s`` (``mask`` holds its legal
-    actions): the prior's choice."""
+def guide(s, p, player, mask, obs, words, guide_code):
+    """The guiding policy's action for ``player`` in ``s`` (``mask`` holds its legal
+    actions): the prior's choice. ``guide_code`` is the rollout policy's code, or the
+    rule-based agent's where the rollouts are uniformly random."""
     obs[:] = 0.0
     observe(s, p, player, obs)
-    return policy(RULE_BASED, p, obs, mask, words)
+    return policy(max(guide_code, RULE_BASED), p, obs, mask, words)
 
 
 def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, words,
-            n_nodes, capacity, forbidden):
+            n_nodes, capacity, forbidden, guide_code):
     """Selection and expansion on one determinization; return the node reached (a new
     node gets index ``n_nodes``).
 
-    With ``prior > 0`` the rule-based action at a node's first visit (its hint) is
+    With ``prior > 0`` the guiding policy's action at a node's first visit (its hint) is
     expanded first and keeps a bonus ``prior / (visits + 1)`` in the selection score
-    whenever it is legal (progressive bias); the rule-based policy runs once per node."""
+    whenever it is legal (progressive bias); the guiding policy (see :func:`guide`) runs
+    once per node."""
     node = 0
     while True:
         player = current_player(s, p)
@@ -110,7 +112,7 @@ def descend(s, p, ints, floats, mask, obs, n_actions, exploration, prior, rng, w
         hint = -1
         if prior > 0.0:
             if ints[node, HINT] == UNKNOWN:
-                ints[node, HINT] = guide(s, p, player, mask, obs, words)
+                ints[node, HINT] = guide(s, p, player, mask, obs, words, guide_code)
             hint = ints[node, HINT]
             if not mask[hint]:   # another determinization: the hint is not legal here
                 hint = -1

@@ -41,8 +41,10 @@ from transit_gym.envs.core.game import Game, State
 from transit_gym.envs.core.restrict import as_loop_argument
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words
 
-#: rollout policy codes: the built-in agents' codes of the game's policy kernel
-ROLLOUTS = {"random": 0, "rule_based": 1}
+#: rollout policy codes: the built-in agents' codes of the game's policy kernel; ``tuned``
+#: (games with a tuned policy) plays the shipped tuned vector with the tuned kernel, whose
+#: codes 0 and 1 are the same random and rule-based agents
+ROLLOUTS = {"random": 0, "rule_based": 1, "tuned": 2}
 #: UCB exploration constant for rewards in [-1, 1]
 DEFAULT_EXPLORATION = 1.4
 
@@ -141,6 +143,20 @@ def eval_kernel(game_name: str):
         raise ConfigError(f"game {game_name!r} has no leaf evaluation module "
                           f"transit_gym.agents.search.leaf_{game_name}") from exc
     return module.evaluate
+
+
+def rollout_policy(game: Game, rollout: str) -> tuple[Any, np.ndarray | None]:
+    """The policy kernel the search's rollouts and prior call, and the parameter rows it
+    needs (None: the game's own): the game's built-in agents, or for ``tuned`` the tuned
+    kernel with the shipped vector appended to every row (ConfigError for a game without
+    one)."""
+    if rollout != "tuned":
+        return policy_kernel(game.name), None
+    from transit_gym.agents.tuned import spec_vector, tuned_module
+
+    module = tuned_module(game.name)
+    rows = module.params_with_vectors(game.param_table, [spec_vector("tuned", game.name)])
+    return module.policy, np.atleast_2d(rows)
 
 
 def search_kernel(game: Game, policy, evaluate):
@@ -251,7 +267,8 @@ class MCTSAgent(Agent):
             max_nodes = 2 * (config.simulations or 20_000) + 2
         self.max_nodes = int(max_nodes)
         evaluate = eval_kernel(game.name)
-        self._kernel = search_kernel(game, policy_kernel(game.name), evaluate)
+        policy, self._rows = rollout_policy(game, config.rollout)
+        self._kernel = search_kernel(game, policy, evaluate)
         # every random stream of the search in one array (what tools that save an agent's
         # stream, like training.play, copy): the search's own words, then the rollouts'
         self._words = np.zeros(2 * RNG_WORDS, dtype=np.int64)
@@ -259,6 +276,14 @@ class MCTSAgent(Agent):
         self._floats = np.zeros((self.max_nodes, FLOAT_FIELDS), dtype=np.float64)
         self.name = "mcts" if config.simulations is None else f"mcts:{config.simulations}"
         self.reset(seed)
+
+    def _params(self, state: State) -> np.ndarray:
+        """The parameter row of ``state`` as the rollout policy reads it (extended with the
+        tuned vector for ``tuned`` rollouts)."""
+        if self._rows is None:
+            return self.game.params_of(state)
+        slot = self.game.variant_slot
+        return self._rows[0 if slot < 0 else int(state.data[slot])]
 
     def reset(self, seed: int | None = None) -> None:
         seed = fresh_seed() if seed is None else seed
@@ -300,7 +325,7 @@ class MCTSAgent(Agent):
                                                                 self.simulations - done)
             if n <= 0:
                 break
-            n_nodes = int(self._kernel(root, game.params_of(state), seat, ints, floats, n_nodes, n,
+            n_nodes = int(self._kernel(root, self._params(state), seat, ints, floats, n_nodes, n,
                                        self.exploration,
                                        config.prior_at(self.simulations),
                                        ROLLOUTS[config.rollout], float(config.epsilon),

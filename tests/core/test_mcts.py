@@ -86,6 +86,31 @@ def test_time_budget_and_bad_options():
     assert make_agent("mcts:8", game).simulations == 8
 
 
+def test_tuned_rollouts_guide_the_prior_with_the_tuned_policy():
+    """``rollout="tuned"`` plays the rollouts with the shipped tuned vector, and the prior's
+    hint (the child a node expands first) is the tuned agent's action, not the rule-based
+    one; a game without a tuned policy refuses it."""
+    game = small_game("automobiles")
+    tuned, rule_based = make_agent("tuned", game, seed=1), make_agent("rule_based", game, seed=1)
+    rng = np.random.default_rng(3)
+    state = game.new_state(3)
+    while True:
+        seat = game.current_player(state)
+        assert seat >= 0, "no state where the two policies differ"
+        choice = {"tuned": tuned.act_state(state, seat),
+                  "rule_based": rule_based.act_state(state, seat)}
+        if choice["tuned"] != choice["rule_based"]:
+            break
+        game.apply(state, int(rng.choice(game.legal_actions(state))))
+    for rollout, action in choice.items():
+        result = MCTSAgent(game, simulations=1, rollout=rollout, prior=1.0,
+                           seed=2).search(state, seat)
+        assert int(np.flatnonzero(result.visits)[0]) == action, rollout
+    assert parse_spec("mcts:9:tuned") == {"simulations": 9, "rollout": "tuned"}
+    with pytest.raises(ConfigError, match="no tuned policy"):
+        MCTSAgent(small_game("planes"), rollout="tuned")
+
+
 def test_tournament_with_search_agents_is_identical_across_worker_counts():
     """Each tournament game reseeds its agents from (seed, game index): results do not
     depend on how games are split over workers."""
