@@ -1,0 +1,388 @@
+"""Propose the smallest data change that brings a flagged item into its fair band.
+
+    transit-gym balance fix --kind card --item "Crate Motor" --players 2 --games 1000 \\
+        --seed 0 --workers 2 --out docs/reports/fixes/crate-motor
+
+The numbers a designer may change (``fixes_data``: a card's cost, value and effect
+numbers, each within a documented step of today's value) make candidates, fewest numbers
+first, then the smallest steps. Each market is played by its shipped tuned vector
+(``tuned:markets``). The search:
+
+1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
+   market, then the pairs of the ``PAIR_POOL`` closest one-number changes;
+2. re-tunes the market vectors to the changed data for the ``--retune`` closest candidates
+   (``fixes_measure``: warm start from today's vector, a short CMA-ES run, cached on disk
+   by the hash of the data files' contents) and measures them again;
+3. picks the smallest candidate whose re-tuned figures reach the band (``fixes_band``),
+   else the closest one, and verifies it on fresh seeds (``--seed + 1``) with ``--games``
+   games a market: before and after, with and without re-tuning, and the five checks on
+   every market that holds a changed card.
+
+Every measured candidate is cached in ``--out`` (a stopped run resumes); the result is
+``fix.json``, ``fix.md`` and the patch file the env takes (``card_data=FILE``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from transit_gym.benchmarks.balance import fixes_band as band
+from transit_gym.benchmarks.balance import fixes_data as fd
+from transit_gym.benchmarks.balance import fixes_measure as fm
+from transit_gym.benchmarks.balance import fixes_report
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.runs.backends import check_backend, check_out, make_backend
+from transit_gym.training.runs.errors import tool_errors
+from transit_gym.training.runs.folder import check_settings
+from transit_gym.training.runs.progress import Progress
+from transit_gym.training.tool_parser import ToolParser
+from transit_gym.training.tune import slug
+
+KINDS = ("card", "market", "driver", "sponsor", "board")
+#: kinds this search can change today (drivers, sponsors and boards need their patch files)
+SEARCHED = ("card", "market")
+#: the one-number changes whose pairs are tried
+PAIR_POOL = 8
+#: a changed card counts as still played when the other seats buy this many cubes a game
+MIN_BOUGHT = 0.5
+
+
+@dataclass
+class Search:
+    """One item's search: what is judged, where it is cached, how it is played."""
+
+    kind: str
+    item: str
+    setup: dict[str, Any]
+    out: Path
+    backend: Any
+    today: dict[str, Path]
+    markets: list[str]
+    screen_games: int = 200
+    retune: int = 4
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return int(self.setup["players"])
+
+    @property
+    def card(self) -> str | None:
+        return self.item if self.kind == "card" else None
+
+    def data(self, candidate: fd.Candidate) -> dict[str, str]:
+        return fd.write_patch(list(candidate), self.out / "patches") if candidate else {}
+
+    def vectors(self, names: list[str], candidate: fd.Candidate,
+                retuned: bool) -> dict[str, tuple[dict[str, Any], Path]]:
+        """(options, vector) of markets ``names`` under ``candidate``; re-tuned vectors
+        when ``retuned`` and the data changed."""
+        data = self.data(candidate)
+        out = {}
+        for name in names:
+            options = fm.market_options(self.setup.get("options", {}),
+                                        self.setup["sets"][name], data)
+            vector = self.today[name]
+            if retuned and candidate:
+                vector = fm.retuned_vector(options, self.players, vector, self.out / "tuned",
+                                           int(self.setup.get("workers", 2)),
+                                           replace(fm.RETUNE, **self.setup.get("tune", {})))
+            out[name] = (options, vector)
+        return out
+
+    def figures(self, candidate: fd.Candidate, retuned: bool, games: int, seed: int,
+                names: list[str] | None = None, card: str | None = "") -> dict[str, Any]:
+        """Figures of ``candidate`` in markets ``names`` (default: the item's), with the
+        power of ``card`` ("": the item's card; None: none), cached in ``out/candidates``."""
+        names = names or self.markets
+        card = self.card if card == "" else card
+        which = hashlib.sha256(json.dumps([names, card]).encode()).hexdigest()[:12]
+        key = (f"{fd.candidate_key(candidate)}-{'retuned' if retuned else 'today'}-g{games}"
+               f"-s{seed}-{which}")
+        path = self.out / "candidates" / f"{key}.json"
+        if path.is_file():
+            return json.loads(path.read_text())
+        figures = fm.measure(self.backend, card, self.vectors(names, candidate, retuned),
+                             self.players, games, seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(figures, indent=1))
+        return figures
+
+    def lengths(self, games: int, seed: int) -> dict[str, float]:
+        """Race length of every market judged, today's data and vectors."""
+        figures = self.figures((), False, games, seed, names=sorted(self.setup["sets"]),
+                               card=None)
+        return {n: m["rounds"] for n, m in figures["markets"].items()}
+
+
+# ----- the search --------------------------------------------------------------------------
+def fields(kind: str, item: str, sets: dict[str, list[str]]) -> list[tuple[str, str, str, int]]:
+    """The numbers a fix of ``item`` may change."""
+    if kind == "card":
+        return fd.card_fields(item)
+    if kind == "market":
+        if item not in sets:
+            raise ConfigError(f"market {item!r} is not among the markets judged: {sorted(sets)}")
+        return [f for card in sets[item] for f in fd.card_fields(card)]
+    raise ConfigError(f"fixes of kind {kind!r} need its patch files (drivers.toml, "
+                      f"sponsors.toml, boards), which this version cannot write; kinds "
+                      f"searched: {list(SEARCHED)}")
+
+
+def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
+          lengths: dict[str, float]) -> dict[str, Any]:
+    """A measured candidate: its changes, size, distance and headline figure."""
+    measured = band.distance(search.kind, search.item, figures, lengths, search.players)
+    return {"changes": list(candidate), "numbers": len(candidate), "size": fd.size(candidate),
+            "text": fd.describe(candidate), **headline(search, figures), **measured}
+
+
+def headline(search: Search, figures: dict[str, Any]) -> dict[str, Any]:
+    """The item's figure and interval: a card's power, a market's balance."""
+    if search.kind == "market":
+        m = figures["markets"][search.item]
+        return {"figure": m["balance"], "interval": m["balance_interval"],
+                "rounds": {search.item: m["rounds"]}}
+    return {"figure": figures["power"]["rate"], "interval": figures["power"]["interval"],
+            "rounds": {n: m["rounds"] for n, m in figures["markets"].items()}}
+
+
+def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
+    """Screen, re-tune and choose; the chosen candidate and both fronts."""
+    seed, games = int(search.setup["seed"]), search.screen_games
+    lengths = search.lengths(games, seed)
+    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"]))
+    bar = Progress(len(singles) + PAIR_POOL * (PAIR_POOL - 1) // 2 + search.retune + 1,
+                   label=f"fix {search.item} ", unit="cand") if progress else None
+
+    def screen(candidates: list[fd.Candidate]) -> list[dict[str, Any]]:
+        out = []
+        for candidate in candidates:
+            out.append(point(search, candidate,
+                             search.figures(candidate, False, games, seed), lengths))
+            if bar is not None:
+                bar.update(1)
+        return out
+
+    try:
+        baseline = screen([()])[0]
+        screened = screen([(c,) for c in singles])
+        pool = [p["changes"][0] for p in sorted(screened, key=_rank)[:PAIR_POOL]]
+        screened += screen(fd.combine(pool, 2))
+        retuned = []
+        for p in sorted(screened, key=_rank)[:search.retune]:
+            candidate = tuple(p["changes"])
+            again = point(search, candidate, search.figures(candidate, True, games, seed),
+                          lengths)
+            retuned.append({**again, "without_retune": _brief(p)})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    reached = [p for p in retuned if p["distance"] == 0]
+    chosen = min(reached, key=lambda p: fd.order_key(tuple(p["changes"]))) if reached \
+        else min(retuned, key=_rank)
+    return {"baseline": baseline, "screened": screened, "retuned": retuned,
+            "chosen": chosen,
+            "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
+                                        *retuned]),
+            "front_without_retune": band.pareto_front([baseline, *screened])}
+
+
+def _rank(p: dict[str, Any]) -> tuple:
+    return (p["distance"], fd.order_key(tuple(p["changes"])))
+
+
+def _brief(p: dict[str, Any]) -> dict[str, Any]:
+    return {k: p[k] for k in ("figure", "interval", "distance", "rounds")}
+
+
+# ----- verification ------------------------------------------------------------------------
+def checks(search: Search, figures: dict[str, Any], name: str, lengths: dict[str, float],
+           card: str) -> dict[str, bool]:
+    """The five checks of one market: balance, every seat fair, race length, the changed
+    card's power in the band and the card still bought."""
+    m = figures["markets"][name]
+    fair = 1.0 / search.players
+    median = band.median_length(lengths, {n: x["rounds"] for n, x in figures["markets"].items()})
+    power = m.get("power", figures.get("power"))
+    return {"balance": m["balance"] >= band.MIN_BALANCE,
+            "seats fair": all(lo <= fair <= hi for lo, hi in m["seat_win_interval"]),
+            "race length": band.length_distance(m["rounds"], median) == 0,
+            "card power": band.power_in_band(power["interval"], fair),
+            "card bought": power["bought"] >= MIN_BOUGHT}
+
+
+def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:
+    """Fresh seeds, ``setup["games"]`` games a market: the item before and after (with and
+    without re-tuning), and the five checks on every market holding a changed card."""
+    games, seed = int(search.setup["games"]), int(search.setup["seed"]) + 1
+    lengths = search.lengths(games, seed)
+    before = search.figures((), False, games, seed)
+    after = search.figures(candidate, True, games, seed)
+    without = search.figures(candidate, False, games, seed)
+    verified = {**_verified(search, after, lengths), "games": games, "seed": seed,
+                "before": _verified(search, before, lengths),
+                "without_retune": _verified(search, without, lengths), "other_markets": []}
+    for card in sorted({c["entry"] for c in candidate}):
+        for name in sorted(n for n, cards in search.setup["sets"].items() if card in cards):
+            was = search.figures((), False, games, seed, [name], card)
+            now = search.figures(candidate, True, games, seed, [name], card)
+            verified["other_markets"].append({
+                "market": name, "card": card,
+                "before": {**checks(search, was, name, lengths, card),
+                           **_market_figures(was["markets"][name])},
+                "after": {**checks(search, now, name, lengths, card),
+                          **_market_figures(now["markets"][name])}})
+    return verified
+
+
+def _verified(search: Search, figures: dict[str, Any], lengths: dict[str, float]
+              ) -> dict[str, Any]:
+    measured = band.distance(search.kind, search.item, figures, lengths, search.players)
+    return {**headline(search, figures), "distance": measured["distance"],
+            "median": measured["median"],
+            "in_band": band.in_band(search.kind, search.item, figures, lengths,
+                                    search.players)}
+
+
+def _market_figures(m: dict[str, Any]) -> dict[str, Any]:
+    power = m.get("power", {})
+    return {"rounds": m["rounds"], "balance_value": m["balance"],
+            "power_rate": power.get("rate"), "power_interval": power.get("interval"),
+            "bought_per_game": power.get("bought")}
+
+
+# ----- the public entry ----------------------------------------------------------------------
+def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
+    """The markets a flag's item is judged in: the flag's, else every set holding the
+    card (a market: itself)."""
+    if flag.get("markets"):
+        unknown = [m for m in flag["markets"] if m not in sets]
+        if unknown:
+            raise ConfigError(f"flag {flag['item']!r}: markets {unknown} are not among the "
+                              f"markets judged: {sorted(sets)}")
+        return list(flag["markets"])
+    if flag["kind"] == "market":
+        return [flag["item"]]
+    found = sorted(n for n, cards in sets.items() if flag["item"] in cards)
+    if not found:
+        raise ConfigError(f"card {flag['item']!r} is in none of the markets judged")
+    return found
+
+
+def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
+                  out_dir: str | Path) -> list[dict[str, Any]]:
+    """A fix dict per flag (see the module's docstring): the chosen change, its
+    verification and the Pareto front; files in ``out_dir/<item>/``."""
+    out_dir = Path(out_dir)
+    backend = make_backend(int(setup.get("workers", 2)), setup.get("ray", False))
+    fixes = []
+    try:
+        today = fm.today_vectors(int(setup["players"]), setup["sets"], setup.get("options", {}))
+        for flag in flags:
+            if flag["kind"] not in KINDS:
+                raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
+                                  f"{flag['kind']!r}")
+            search = Search(flag["kind"], flag["item"], setup, out_dir / slug(flag["item"]),
+                            backend, today, item_markets(flag, setup["sets"]),
+                            int(setup.get("screen_games", 200)), int(setup.get("retune", 4)))
+            fields(search.kind, search.item, setup["sets"])   # a kind this search can change?
+            fixes.append(fix_item(search, bool(setup.get("progress", True))))
+    finally:
+        backend.close()
+    return fixes
+
+
+def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
+    """Search, verify and write one item's fix (``fix.json``, ``fix.md``, the patch)."""
+    found = search_item(search, progress)
+    candidate = tuple(found["chosen"]["changes"])
+    verified = verify(search, candidate)
+    patch = None
+    if candidate:
+        source = Path(search.data(candidate)["card_data"])
+        patch = search.out / "patch.toml"
+        shutil.copyfile(source, patch)
+    fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
+           "markets": search.markets, "verified": verified,
+           "proposed": bool(verified["in_band"] and verified["games"] >= 1000),
+           "front": found["front"], "front_without_retune": found["front_without_retune"],
+           "retuned": found["retuned"], "patch": str(patch) if patch else None,
+           "setup": {k: v for k, v in search.setup.items() if k not in ("ray",)}}
+    (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")
+    (search.out / "fix.md").write_text(fixes_report.markdown(fix))
+    return fix
+
+
+# ----- command line ----------------------------------------------------------------------------
+def shipped_sets(players: int) -> dict[str, list[str]]:
+    """The named sets with a shipped per-market vector for ``players``."""
+    from transit_gym.agents.tuned import markets
+    from transit_gym.agents.tuned import vector as tv
+    from transit_gym.envs.automobiles.data import load_cards
+
+    named = load_cards().sets
+    out = {}
+    for path in sorted(Path(markets.__file__).parent.glob("*.json")):
+        market = tv.load(path).market
+        name = market["markets"].get("card_set")
+        if market.get("players") == players and isinstance(name, str) and name in named:
+            out[name] = list(named[name])
+    if not out:
+        raise ConfigError(f"no shipped per-market tuned vectors for {players} players")
+    return out
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example='transit-gym balance fix --kind card --item "Crate Motor" '
+                                "--games 40 --screen-games 20 --retune 1 --out reports/fix")
+    parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
+    parser.add_argument("--item", required=True, help="a card's or market's name")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1000,
+                        help="verification games a market (fresh seeds); a fix is proposed "
+                             "only from 1000")
+    parser.add_argument("--screen-games", type=int, default=200,
+                        help="games a market for each candidate while searching")
+    parser.add_argument("--retune", type=int, default=4,
+                        help="closest candidates measured again with re-tuned vectors")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--ray", nargs="?", const="", default=False,
+                        help="run on Ray (optionally a cluster address)")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    with tool_errors(parser):
+        if args.kind not in KINDS:
+            raise ConfigError(f"--kind must be one of {list(KINDS)}, got {args.kind!r}")
+        for name in ("games", "screen_games", "retune", "workers"):
+            if getattr(args, name) < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be positive, got "
+                                  f"{getattr(args, name)}")
+        check_backend(args.workers, args.ray)
+        check_out(args.out)
+        setup = {"players": args.players, "games": args.games, "seed": args.seed,
+                 "options": {}, "sets": shipped_sets(args.players), "workers": args.workers,
+                 "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
+                 "progress": not args.quiet}
+        flag = {"kind": args.kind, "item": args.item, "markets": []}
+        out = args.out / slug(args.item)
+        out.mkdir(parents=True, exist_ok=True)
+        check_settings(out, {k: setup[k] for k in ("players", "games", "seed", "screen_games",
+                                                   "retune")}, "balance fix",
+                       games_file="fix.json")
+        fixes = propose_fixes([flag], setup, args.out)
+    print(fixes_report.markdown(fixes[0]))
+    print(f"written: {out}/fix.md, fix.json" + (", patch.toml" if fixes[0]["patch"] else ""),
+          file=sys.stderr)
+    return fixes
