@@ -49,9 +49,15 @@ import numpy as np
 
 from transit_gym.agents.tuned import vector as tv
 from transit_gym.envs.core.errors import ConfigError
-from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.envs.registry import cached_game, game_class, options_key
 from transit_gym.training.runs.backends import make_backend
 from transit_gym.training.runs.folder import SETTINGS_FILE, differences, read_settings
+from transit_gym.training.runs.options import (
+    DATA_OPTIONS,
+    add_data_arguments,
+    data_options,
+    data_tag,
+)
 from transit_gym.training.runs.progress import Progress
 from transit_gym.training.stats import seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
@@ -393,8 +399,8 @@ def race_vector(spec: str) -> tuple[np.ndarray, str]:
 
 def season_market_name(options: dict[str, Any], players: int, races: str) -> str:
     """A file name for a season tuning: players, race entries and the season options."""
-    extra = "".join(f"-{k}-{v}" for k, v in sorted(options.items()))
-    return slug(f"season-{players}p-races-{races}{extra}")
+    extra = "".join(f"-{k}-{v}" for k, v in sorted(options.items()) if k not in DATA_OPTIONS)
+    return slug(f"season-{players}p-races-{races}{extra}{data_tag(options)}")
 
 
 def season_to_point(values: np.ndarray) -> np.ndarray:
@@ -541,6 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("reports") / "tune")
     parser.add_argument("--quiet", action="store_true")
+    add_data_arguments(parser)
     args = parser.parse_args(argv)
     try:
         settings = Settings(args.seed, args.generations, args.popsize, args.games, args.field,
@@ -555,8 +562,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--seed and --popsize must be non-negative, --sigma positive")
         if args.workers < 1:
             raise ConfigError(f"--workers must be positive, got {args.workers}")
+        data = data_options(args, game_class(SEASON_GAME if args.season else GAME))
         if args.season:
-            season = _season_setup(args)
+            season = _season_setup(args, data)
         elif args.race_vector is not None:
             raise ConfigError("--race-vector goes with --season")
         elif args.generalist:
@@ -566,24 +574,28 @@ def main(argv: list[str] | None = None) -> int:
             markets = [market_options(args.card_set, cards, args.track, args.drivers,
                                       args.laps)]
         if not args.season:
+            markets = [{**m, **data} for m in markets]
             for m in markets:
                 cached_game(GAME, args.players, options_key(m))   # options valid?
     except ValueError as exc:   # ConfigError: bad arguments
         parser.error(str(exc))
     if args.season:
         return _main_season(parser, args, settings, *season)
-    return _tune_cached(parser, args, settings, market_name(markets, args.players),
+    return _tune_cached(parser, args, settings,
+                        market_name(markets, args.players) + data_tag(data),
                         f"{len(markets)} market(s)", RACE_REPORT,
                         lambda: tune(markets, args.players, settings, args.workers,
                                      show=not args.quiet))
 
 
-def _season_setup(args: argparse.Namespace) -> tuple[dict[str, Any], np.ndarray, str]:
-    """The season options, the race entries and their name of ``--season`` (checked)."""
+def _season_setup(args: argparse.Namespace, data: dict[str, str]
+                  ) -> tuple[dict[str, Any], np.ndarray, str]:
+    """The season options (``data``: the data files), the race entries and their name of
+    ``--season`` (checked)."""
     if args.generalist or args.cards:
         raise ConfigError("--season takes --players, --laps, --card-set and --race-vector; "
                           "not --generalist or --cards")
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = dict(data)
     if args.laps is not None:
         options["laps"] = args.laps
     if args.card_set is not None:

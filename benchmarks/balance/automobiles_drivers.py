@@ -4,6 +4,8 @@ against random with drivers on, against itself with its driver abilities switche
 mirror games, and decisions per game with and without drivers.
 
     transit-gym balance driver-games --games 200 --players 4
+
+``--card-data``, ``--driver-data``, ``--track-data`` play every game on patched data.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from transit_gym.envs.automobiles.encode import O_DECISION
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
 from transit_gym.envs.automobiles.rules import AutomobilesGame
 from transit_gym.envs.core.rollout import play_games
+from transit_gym.training.runs.errors import tool_errors
+from transit_gym.training.runs.options import add_data_arguments, data_options
 from transit_gym.training.tool_parser import ToolParser
 
 
@@ -62,9 +66,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=2026)
+    add_data_arguments(ap)
     args = ap.parse_args(argv)
-
-    duel = AutomobilesGame(num_players=2, drivers=True)
+    with tool_errors(ap):   # a bad data file or flag
+        data = data_options(args, AutomobilesGame)
+        duel = AutomobilesGame(num_players=2, drivers=True, **data)
     wins = 0
     for seats in (["rule_based", "random"], ["random", "rule_based"]):
         result = play_games(duel, policy, seats, args.games, seed=args.seed)
@@ -87,8 +93,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{off.share(d):.2f} ({int(off.held[d])})")
 
     n = args.players
-    base = AutomobilesGame(num_players=n)
-    game = AutomobilesGame(num_players=n, drivers=True)
+    base = AutomobilesGame(num_players=n, **data)
+    game = AutomobilesGame(num_players=n, drivers=True, **data)
     plain = play_games(base, policy, ["rule_based"] * n, args.games, seed=args.seed)
     result = play_games(game, policy, ["rule_based"] * n, args.games, seed=args.seed)
     print(f"{n}p rule_based mirror: decisions per game {plain.decisions.mean():.0f} without "

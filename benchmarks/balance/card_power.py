@@ -56,7 +56,14 @@ from transit_gym.training.runs.backends import (
 )
 from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings
-from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
+from transit_gym.training.runs.options import (
+    add_data_arguments,
+    add_run_arguments,
+    check_counts,
+    data_options,
+    options_for,
+    parse_options,
+)
 from transit_gym.training.runs.seating import play_seated, restrict_agents
 from transit_gym.training.runs.specs import load_agent, parse_agents
 from transit_gym.training.stats import seat_wins, wilson_interval
@@ -154,7 +161,8 @@ def random_market(per_colour: list[list[str]], rng: np.random.Generator,
 
 
 def sponsor_names(players: int, options: dict[str, Any]) -> list[str]:
-    game = game_class("automobiles_season")(num_players=players, **options)
+    cls = game_class("automobiles_season")
+    game = cls(num_players=players, **options_for(options, cls))
     return list(game.sponsor_data.names)
 
 
@@ -337,11 +345,13 @@ def cells(plan: Plan, done: set[tuple[str, str, int, int, int]]) -> Iterator[Cel
     size = CHUNK if is_jit_spec(s.agent) else PYTHON_CHUNK
     n = plan.per_cell()
     for kind, names in plan.items.items():
-        start = game_class(GAME_OF_KIND[kind]).start_option   # seat 0 starts: the rotation
-        seat_zero = {start: 0} if start else {}               # covers every position
+        cls = game_class(GAME_OF_KIND[kind])
+        start = cls.start_option                    # seat 0 starts: the rotation
+        seat_zero = {start: 0} if start else {}     # covers every position
+        kind_options = options_for(dict(s.options), cls)
         for name in names:
             for m, market in enumerate(plan.markets[(kind, name)]):
-                options = options_key({**seat_zero, **dict(s.options), **market})
+                options = options_key({**seat_zero, **kind_options, **market})
                 for seat in range(s.players):
                     todo = [g for g in range(n) if (kind, name, m, seat, g) not in done]
                     for run in _runs(todo, size):
@@ -613,6 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="forced play: the seat buys the card until it owns this many "
                              "cubes of it, the start bag included (default 10)")
     add_run_arguments(parser, options=True)
+    add_data_arguments(parser)
     parser.add_argument("--no-plots", action="store_true")
     return parser
 
@@ -638,7 +649,9 @@ def parse_settings(args: argparse.Namespace) -> Settings:
         base_vector(agent[0])   # a vector agent?
     if not 1 <= args.forced_want <= 50:
         raise ConfigError(f"--forced-want must be 1..50 cubes, got {args.forced_want}")
-    options = parse_options(args.option)
+    games = {game_class(GAME_OF_KIND[kind]) for kind in kinds}
+    options = {**data_options(args, *sorted(games, key=lambda g: g.name)),
+               **parse_options(args.option)}
     items = tuple(i.strip() for i in args.items.split(",") if i.strip())
     return Settings(kinds, args.players, args.games, agent[0], args.seed, args.markets,
                     args.pool, tuple(sorted(options.items())), items, args.forced_want,

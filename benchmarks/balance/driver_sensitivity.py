@@ -30,6 +30,11 @@ draft run a driver's seats are the agents' picks, in a random deal a tenth each)
 Results: ``games.csv`` (resumable: the same command plays only what is missing, a larger
 ``--games`` adds games, other settings are refused before any game), ``sensitivity.md``,
 ``sensitivity.json``, ``sensitivity.png``.
+
+``--card-data``, ``--driver-data``, ``--track-data`` move the baseline itself to patched
+data (every variant is then one change from the patched game: a card variant's file holds
+the patch and its own rows after it, a shifted board the patched grid); their SHA-256 are
+settings, so a resumed run refuses changed files.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ import numpy as np
 from transit_gym.benchmarks.balance import figures
 from transit_gym.envs.automobiles import data as auto_data
 from transit_gym.envs.automobiles.data import CARD_COLOURS, EFFECTS, GEARS, WEAR
+from transit_gym.envs.core.datafile import open_data
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 from transit_gym.training.runs.backends import (
     check_backend,
@@ -59,7 +65,7 @@ from transit_gym.training.runs.backends import (
 )
 from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings, load_csv
-from transit_gym.training.runs.options import check_counts
+from transit_gym.training.runs.options import add_data_arguments, check_counts, data_options
 from transit_gym.training.stats import Z95, seat_wins, wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
@@ -146,13 +152,17 @@ def catalogue() -> dict[str, Variant]:
     return {v.name: v for v in out}
 
 
-def card_variant_toml(variant: Variant) -> str:
+def card_variant_toml(variant: Variant, card_data: str | None = None) -> str:
     """The ``card_data`` file of a card variant: only the changed numbers (ConfigError
-    when a number would leave its legal range; nothing is clamped)."""
-    cards = auto_data.load_cards()
+    when a number would leave its legal range; nothing is clamped), after the text of the
+    ``card_data`` patch it starts from (a later row of a card overrides an earlier one)."""
+    cards = auto_data.load_cards(card_data)
     column = cards.costs if variant.key == "cost" else cards.values
     lines = [f"# {TOOL} variant {variant.name}: {variant.description}.",
-             "# Only these numbers differ from the shipped data.toml.", ""]
+             "# Only these numbers differ from the shipped data.toml"
+             + (f" patched by {card_data}:" if card_data else "."), ""]
+    if card_data:
+        lines += [Path(card_data).read_text(), ""]
     for name in variant.cards:
         new = int(column[cards.card_id(name)]) + variant.delta
         if not 0 <= new <= auto_data.MAX_COST:
@@ -162,10 +172,13 @@ def card_variant_toml(variant: Variant) -> str:
     return "\n".join(lines)
 
 
-def track_variant_toml(base: str, shift: str) -> str:
+def track_variant_toml(base: str, shift: str, track_data: str | None = None) -> str:
     """A shipped board with every space's colours moved one gear ``shift`` ("down" or
-    "up"); lengths, lanes and grid are unchanged."""
+    "up"); lengths, lanes and grid are unchanged (the grid patched by ``track_data``)."""
     table = tomllib.loads(auto_data.TRACKS[base].read_text())
+    if track_data:
+        table = auto_data.patch_track(open_data(auto_data.TRACKS[base]), base,
+                                      track_data).table
     mapping = GEAR_SHIFT[shift]
     head = table["track"]
     lines = [f"# {TOOL}: {base} with every space one gear colour {shift}.", "[track]"]
@@ -194,16 +207,20 @@ def agent_variant_json(agent: str, variant: Variant) -> dict[str, Any]:
                                      "change": variant.description}).to_json()
 
 
-def variant_files(names: list[str], agent: str) -> dict[str, tuple[str, str]]:
-    """``{variant: (file name, content)}`` of every variant that needs a file."""
+def variant_files(names: list[str], agent: str, data: dict[str, str] | None = None
+                  ) -> dict[str, tuple[str, str]]:
+    """``{variant: (file name, content)}`` of every variant that needs a file (made over
+    the ``data`` options' patches)."""
+    data = data or {}
     known = catalogue()
     files = {}
     for name in names:
         variant = known[name]
         if variant.kind == "cards":
-            files[name] = (f"{name}.toml", card_variant_toml(variant))
+            files[name] = (f"{name}.toml", card_variant_toml(variant, data.get("card_data")))
         elif variant.kind == "track" and variant.board not in auto_data.TRACKS:
-            files[name] = (f"{name}.toml", track_variant_toml(BASE_TRACK, variant.board))
+            files[name] = (f"{name}.toml", track_variant_toml(BASE_TRACK, variant.board,
+                                                              data.get("track_data")))
         elif variant.kind == "agent":
             files[name] = (f"{name}.json", json.dumps(agent_variant_json(agent, variant),
                                                           indent=1)
@@ -211,13 +228,13 @@ def variant_files(names: list[str], agent: str) -> dict[str, tuple[str, str]]:
     return files
 
 
-def write_variants(names: list[str], agent: str, folder: Path
-                   ) -> dict[str, dict[str, Any]]:
+def write_variants(names: list[str], agent: str, folder: Path,
+                   data: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """Write every variant's file into ``folder`` and load it with the game's own checks
     (ConfigError naming the variant when it is not a legal data file); return per variant
     its game options and agent spec."""
     known = catalogue()
-    files = variant_files(names, agent)
+    files = variant_files(names, agent, data)
     folder.mkdir(parents=True, exist_ok=True)
     setups = {}
     for name in names:
@@ -334,7 +351,7 @@ def chunks(settings: dict[str, Any], setups: dict[str, dict[str, Any]],
     for players in settings["players"]:
         for name in settings["variants"]:
             options = {**game_options(settings["deal"], settings["track"]),
-                       **setups[name]["options"]}
+                       **settings.get("data", {}), **setups[name]["options"]}
             todo = [g for g in range(settings["games"]) if (name, players, g) not in done]
             while todo:
                 run = [todo[0]]
@@ -349,9 +366,11 @@ def chunks(settings: dict[str, Any], setups: dict[str, dict[str, Any]],
 
 # ----- the run -----------------------------------------------------------------------------
 def make_settings(players: list[int], games: int, seed: int, agent: str, deal: str,
-                  variants: list[str]) -> dict[str, Any]:
+                  variants: list[str], data: dict[str, str] | None = None
+                  ) -> dict[str, Any]:
     """The settings of a run (checked: ConfigError naming the bad value). A tuned agent's
-    vector is pinned by its SHA-256, so a resumed run refuses a changed vector."""
+    vector and the ``data`` files (options ``card_data``...) are pinned by their SHA-256,
+    so a resumed run refuses a changed vector or file."""
     from transit_gym.agents.registry import is_jit_spec
     from transit_gym.agents.tuned import is_tuned_spec, spec_vector
 
@@ -372,9 +391,16 @@ def make_settings(players: list[int], games: int, seed: int, agent: str, deal: s
         raise ConfigError(f"unknown variant(s) {unknown}; known: {list(known)}")
     if "baseline" not in variants:
         variants = ["baseline", *variants]
-    return {"players": sorted(set(players)), "games": games, "seed": seed, "agent": agent,
-            "agent_vector_sha256": vector, "deal": deal, "track": BASE_TRACK,
-            "variants": list(dict.fromkeys(variants))}
+    settings = {"players": sorted(set(players)), "games": games, "seed": seed,
+                "agent": agent, "agent_vector_sha256": vector, "deal": deal,
+                "track": BASE_TRACK, "variants": list(dict.fromkeys(variants))}
+    if data:   # absent without files: folders made before these flags still resume
+        from transit_gym.envs.registry import game_class
+
+        game = game_class("automobiles")(num_players=2, **data)   # the files valid?
+        settings["data"] = dict(sorted(data.items()))
+        settings["data_sha256"] = {k: f.sha256 for k, f in sorted(game.data_files.items())}
+    return settings
 
 
 def run(settings: dict[str, Any], out: Path, workers: int | None = None,
@@ -382,10 +408,11 @@ def run(settings: dict[str, Any], out: Path, workers: int | None = None,
     """Write the variants, play (or resume) the games, then write the table, JSON and PNG."""
     check_out(out)
     files = {name: hashlib.sha256(text.encode()).hexdigest()
-             for name, (_, text) in variant_files(settings["variants"],
-                                                  settings["agent"]).items()}
+             for name, (_, text) in variant_files(settings["variants"], settings["agent"],
+                                                  settings.get("data")).items()}
     check_settings(out, {**settings, "variant_files": files}, TOOL)   # before any write
-    setups = write_variants(settings["variants"], settings["agent"], out / "variants")
+    setups = write_variants(settings["variants"], settings["agent"], out / "variants",
+                            settings.get("data"))
     csv_path = out / "games.csv"
     rows = load_csv(csv_path, key=("variant", "players", "game"))
     done = {(r["variant"], int(r["players"]), int(r["game"])) for r in rows}
@@ -597,6 +624,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--list", action="store_true", help="list the variants and exit")
     parser.add_argument("--no-plots", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_data_arguments(parser)
     return parser
 
 
@@ -614,8 +642,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     names = list(catalogue()) if args.variants == "all" else \
         [v.strip() for v in args.variants.split(",") if v.strip()]
     with tool_errors(parser):   # ConfigError, SettingsMismatchError, DataFileError
+        from transit_gym.envs.registry import game_class
+
         settings = make_settings(players, args.games, args.seed, args.agent, args.deal,
-                                 names)
+                                 names, data_options(args, game_class("automobiles")))
         check_backend(args.workers)
         out = args.out or Path("reports") / f"{TOOL}-{args.deal}-seed{args.seed}"
         summary = run(settings, out, workers=args.workers, plots=not args.no_plots,

@@ -7,7 +7,8 @@ the same agent: ``rule_based``, ``tuned`` or ``tuned:FILE``), with 95% Wilson in
 ``--drivers on`` from players + 1; ``--drivers dealt`` deals every seat a different
 driver at random from all ten (no preference: Driver 05 too is held a tenth of the time;
 the deal of ``benchmarks.balance.driver_sensitivity``). Games are jitted; the market is drawn
-per game from all 35 cards (``card_pool="all"``) unless ``--card-set`` names one.
+per game from all 35 cards (``card_pool="all"``) unless ``--card-set`` names one;
+``--card-data``, ``--driver-data``, ``--track-data`` play patched data.
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ import numpy as np
 from transit_gym.agents.registry import play_specs
 from transit_gym.envs.automobiles import state as st
 from transit_gym.envs.automobiles.racing_season.driver_data import NUM_DRIVERS
-from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.envs.registry import cached_game, game_class, options_key
+from transit_gym.training.runs.options import add_data_arguments, data_options
 from transit_gym.training.stats import wilson_interval
 from transit_gym.training.tool_parser import ToolParser
 
 
 def driver_shares(agent: str, players: int, games: int, seed: int, drivers: str | bool,
-                  card_set: str, track: str) -> list[tuple[int, int, float, float, float]]:
+                  card_set: str, track: str, data: dict[str, str] | None = None
+                  ) -> list[tuple[int, int, float, float, float]]:
     """(driver, seats holding it, win share, low, high) per driver; ``drivers``: True
-    (draft from players + 1), ``"all"`` (draft from ten) or ``"dealt"`` (random deal)."""
+    (draft from players + 1), ``"all"`` (draft from ten) or ``"dealt"`` (random deal);
+    ``data``: the data-file options (``card_data``...)."""
     options = {"drivers": "all" if drivers == "dealt" else drivers, "card_set": card_set,
-               "track": track}
+               "track": track, **(data or {})}
     if card_set == "random":
         options["card_pool"] = "all"
     held = np.zeros(NUM_DRIVERS + 1)
@@ -66,13 +70,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drivers", default="on", choices=["on", "all", "dealt"])
     parser.add_argument("--card-set", default="random")
     parser.add_argument("--track", default="daytona")
+    add_data_arguments(parser)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be positive, got {args.games}")
     try:
         rows = driver_shares(args.agent, args.players, args.games, args.seed,
                              {"on": True}.get(args.drivers, args.drivers), args.card_set,
-                             args.track)
+                             args.track, data_options(args, game_class("automobiles")))
     except ValueError as exc:   # ConfigError: unknown agent, bad options
         parser.error(str(exc))
     print(f"{args.agent} mirror, {args.players} players, {args.games} games, drivers "

@@ -45,7 +45,7 @@ from transit_gym.benchmarks.balance import market_finalists as fin
 from transit_gym.benchmarks.balance import market_race as race
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rollout import AGENT_CODES
-from transit_gym.envs.registry import cached_game, options_key
+from transit_gym.envs.registry import cached_game, game_class, options_key
 from transit_gym.training.runs.backends import (
     WorkerDiedError,
     check_backend,
@@ -59,7 +59,7 @@ from transit_gym.training.runs.folder import (
     check_settings,
     open_rows,
 )
-from transit_gym.training.runs.options import parse_options
+from transit_gym.training.runs.options import add_data_arguments, data_options, parse_options
 from transit_gym.training.runs.specs import split_specs
 from transit_gym.training.tool_parser import ToolParser
 
@@ -545,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="any other env option, e.g. track=monza, drivers=true, laps=2 "
                              "(VALUE read as JSON, else text); repeatable")
+    add_data_arguments(parser)
     tuning = fin.Tuning()
     parser.add_argument("--tune-finalists", action="store_true",
                         help="tune a vector for each finalist market (cached in OUT/tuned/) "
@@ -582,7 +583,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
             _positive(f"--{name.replace('_', '-')}", getattr(args, name))
         if args.seed < 0:
             raise ConfigError(f"--seed must be non-negative, got {args.seed}")
-        options = parse_options(args.option)
+        options = {**data_options(args, game_class(GAME)), **parse_options(args.option)}
         if "card_set" in options or "num_players" in options:
             raise ConfigError("--option card_set / num_players: the search sets these itself")
         space = race.market_space(load_cards(options.get("card_data")), args.cards_per_colour)

@@ -3,6 +3,9 @@ same agent answering every sponsor decision uniformly at random (races still pla
 the rule-based race agent), seats alternating, on ``automobiles_season`` defaults.
 
     transit-gym balance sponsors --players 2 --seasons 300
+
+``--card-data``, ``--driver-data``, ``--sponsor-data``, ``--track-data`` play every season
+on patched data.
 """
 
 from __future__ import annotations
@@ -13,12 +16,16 @@ from transit_gym.agents.rule_based.automobiles_season import policy
 from transit_gym.envs.automobiles_season import state as ss
 from transit_gym.envs.automobiles_season_v0 import Game
 from transit_gym.envs.core.rng import seeded_words
+from transit_gym.training.runs.errors import tool_errors
+from transit_gym.training.runs.options import add_data_arguments, data_options
 from transit_gym.training.tool_parser import ToolParser
 
 
-def win_rate(players: int, seasons: int, seed: int = 0) -> float:
-    """Share of seasons won by the full agent (seat ``i % players`` in season ``i``)."""
-    game = Game(num_players=players)
+def win_rate(players: int, seasons: int, seed: int = 0,
+             data: dict[str, str] | None = None) -> float:
+    """Share of seasons won by the full agent (seat ``i % players`` in season ``i``);
+    ``data``: the data-file options (``sponsor_data``...)."""
+    game = Game(num_players=players, **(data or {}))
     rng = np.random.default_rng(seed)
     wins = 0
     for i in range(seasons):
@@ -44,8 +51,12 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seasons", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
+    add_data_arguments(parser)
     args = parser.parse_args(argv)
-    rate = win_rate(args.players, args.seasons, args.seed)
+    with tool_errors(parser):   # a bad data file or flag
+        data = data_options(args, Game)
+        Game(num_players=args.players, **data)   # the files valid?
+    rate = win_rate(args.players, args.seasons, args.seed, data)
     print(f"{args.players} players, {args.seasons} seasons: the full agent wins {rate:.3f} "
           f"(fair share {1 / args.players:.3f})")
     return rate

@@ -43,7 +43,13 @@ from transit_gym.envs.registry import cached_game, game_class, game_for_cli, opt
 from transit_gym.training.runs.backends import check_backend, check_out
 from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import load_csv
-from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
+from transit_gym.training.runs.options import (
+    add_data_arguments,
+    add_run_arguments,
+    check_counts,
+    data_options,
+    parse_options,
+)
 from transit_gym.training.runs.specs import parse_agents
 from transit_gym.training.tool_parser import ToolParser
 
@@ -348,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="N games per set at LEVEL instead of --games (e.g. mcts=40); "
                              "repeatable")
     add_run_arguments(parser, options=True)
+    add_data_arguments(parser)
     parser.add_argument("--bootstrap", type=int, default=400,
                         help="bootstrap rounds for the Kendall intervals (0: none)")
     parser.add_argument("--no-plots", action="store_true")
@@ -363,7 +370,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             raise ConfigError(f"--levels needs 3 or more different agent specs, got "
                               f"{args.levels}")
         check_counts(args.seed, games=args.games)
-        base = parse_options(args.option)
+        base = {**data_options(args, cls), **parse_options(args.option)}
         sets = parse_set_specs(args.game, args.sets, args.seed, base)
         if len(sets) < 2:
             raise ConfigError("--sets must name 2 or more sets to rank")

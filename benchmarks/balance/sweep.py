@@ -46,7 +46,13 @@ from transit_gym.training.runs.folder import (
     data_file_settings,
     load_csv,
 )
-from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
+from transit_gym.training.runs.options import (
+    add_data_arguments,
+    add_run_arguments,
+    check_counts,
+    data_options,
+    parse_options,
+)
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import (
     agent_fingerprints,
@@ -219,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rule_based | random | mcts | mcts:N | mcts:N:rule_based | checkpoint "
                              "path; one or one per seat")
     add_run_arguments(parser)
-    parser.add_argument("--card-data", default=None, help="card table file (passed to the env)")
+    add_data_arguments(parser)
     parser.add_argument("--track", default=None,
                         help="track name or file (passed to the env)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -236,9 +242,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tool_errors(parser):  # ConfigError, DataFileError: bad arguments or files
         cls, players = game_for_cli(args.game, args.players)
         check_counts(args.seed, games=args.games)
-        base: dict[str, Any] = {}
-        if args.card_data:
-            base["card_data"] = args.card_data
+        base: dict[str, Any] = data_options(args, cls)
         if args.track:
             base["track"] = args.track
         base.update(parse_options(args.option))

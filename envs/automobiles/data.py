@@ -344,14 +344,19 @@ class TrackData:
         return out
 
 
-def load_track(track: str | Path | UserFile) -> TrackData:
-    """A shipped board by name (``TRACKS``) or a TOML file by path."""
+def load_track(track: str | Path | UserFile,
+               patch: str | Path | UserFile | None = None) -> TrackData:
+    """A shipped board by name (``TRACKS``) or a TOML file by path; ``patch`` (the
+    ``track_data`` file) changes a shipped board's grid slots (``patch_track``)."""
     if isinstance(track, UserFile):
         path: Path | UserFile = track
     else:
         path = TRACKS[track] if isinstance(track, str) and track in TRACKS else Path(track)
     top = open_source(path)
     source = str(path)
+    if patch is not None:
+        top = patch_track(top, track if isinstance(track, str) else "", patch)
+        source = top.source
     top.unknown_keys({"track", "spaces", "grid"})
     head = top.sub("track")
     head.unknown_keys({"name", "lap_length", "lanes", "direction"})
@@ -403,6 +408,33 @@ def load_track(track: str | Path | UserFile) -> TrackData:
         adj=adj, adj_dist=dist, adj_same=same, next_same=nxt, cover=cover, grid=grid,
         allowance=allowance, source=source, parent=parent, flag=flag_a,
     )
+
+
+#: the keys of one grid slot of a ``track_data`` patch
+GRID_PATCH_KEYS = {"slot", "lane", "at", "allowance", "own_space"}
+
+
+def patch_track(top: Entry, board: str, patch: str | Path | UserFile) -> Entry:
+    """The board ``top`` (the shipped board named ``board``) with the ``track_data`` patch
+    laid over it: tables named after shipped boards, each with ``[[<board>.grid]]`` rows
+    matched by ``slot`` (1 = P1) whose keys replace the slot's. A board the game does not
+    play is left alone; a name that is no shipped board is an error."""
+    user = open_source(patch, "track_data")
+    user.unknown_keys(set(TRACKS))
+    if not user.has(board):
+        return top
+    table = user.sub(board)
+    table.unknown_keys({"grid"})
+    grid = [dict(slot) for slot in top.get("grid", list)]
+    seen: set[int] = set()
+    for row in table.subs("grid"):
+        row.unknown_keys(GRID_PATCH_KEYS)
+        slot = row.int_in("slot", 1, len(grid))
+        if slot in seen:
+            row.fail(f"grid slot {slot} is listed twice")
+        seen.add(slot)
+        grid[slot - 1].update({k: v for k, v in row.table.items() if k != "slot"})
+    return Entry(f"{patch} (over {top.source})", "<top>", {**top.table, "grid": grid})
 
 
 def _load_spaces(top: Entry, lap: int, lanes: int):

@@ -20,7 +20,13 @@ Options (the rulebook's choices and every ambiguity, with documented defaults):
 - ``card_pool="base"``: the cards ``card_set="random"`` draws from: ``"base"`` (the 20
   base cards), ``"expansion"`` (the 15 Racing Season cards: the expansion played alone)
   or ``"all"``.
-- ``card_data=None``: a TOML file with the printed costs/values (see ``data.toml``).
+- ``card_data=None``: a TOML file laid over ``data.toml`` (cards matched by name; only
+  the keys given change, e.g. a card's ``cost``/``value``).
+- ``track_data=None``: a TOML file changing shipped boards' grid slots:
+  ``[[daytona.grid]] slot = 1  allowance = 12`` (slots matched by number, 1 = P1; only
+  the keys given change; boards the game does not play are left alone).
+- ``driver_data=None``: a TOML file laid over the Racing Season's ``drivers.toml``
+  (drivers matched by ``number``; only the keys given change, e.g. ``amount``).
 - ``open_bags=False``: online rules' deviation: everyone sees every bag's contents.
 - ``accelerated_play=False``: online variant: Boost's free draws for the other players
   wait until each of them starts their own turn.
@@ -95,6 +101,7 @@ from transit_gym.envs.automobiles.track_options import (  # Racing Season tracks
     resolve_track,
     weaving_flag,
 )
+from transit_gym.envs.core.embedded import UserFile
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.functional import *  # noqa: F403  (the functional API)
 from transit_gym.envs.core.functional import make_new_game
@@ -125,6 +132,7 @@ class AutomobilesGame(Game):
 
     def _build(self, laps: int | None = None, track: str | list[str] = "daytona",
                card_set: str | list[str] = "First Game", card_data: str | None = None,
+               driver_data: str | None = None, track_data: str | None = None,
                card_pool: str = "base",
                open_bags: bool = False, accelerated_play: bool = False,
                start_player: int | str = "random", branch_from_car: bool = False,
@@ -133,23 +141,27 @@ class AutomobilesGame(Game):
                weaving: bool = False, track_seed: int | None = None,
                drivers: bool | str = False,
                exclude_sets: list[str | list[str]] | tuple = ()) -> None:
-        for key, value in (("track", track), ("card_data", card_data)):
+        data_options = (("card_data", card_data), ("driver_data", driver_data),
+                        ("track_data", track_data))
+        for key, value in (("track", track), *data_options):
             if isinstance(value, Path):
                 self._options[key] = str(value)
         if isinstance(card_set, tuple):
             self._options["card_set"] = list(card_set)   # JSON-safe, equal after a round trip
         if isinstance(track, (list, tuple)):
             self._options["track"] = [str(name) for name in track]
-        if card_data is not None and not isinstance(card_data, (str, Path)):
-            raise ConfigError(f"card_data must be a path to a TOML file or None, "
-                              f"got {card_data!r}")
+        for key, value in data_options:
+            if value is not None and not isinstance(value, (str, Path, UserFile)):
+                raise ConfigError(f"{key} must be a path to a TOML file or None, "
+                                  f"got {value!r}")
         names = resolve_track(track, track_seed)   # Racing Season: random boards
         for name in names:
             check_track(name)
         weave = weaving_flag(weaving)
         cards = auto_data.load_cards(self._data_file("card_data", card_data))
-        boards = [auto_data.load_track(self._data_file("track", name, auto_data.TRACKS))
-                  for name in names]
+        board_patch = self._data_file("track_data", track_data)
+        boards = [auto_data.load_track(self._data_file("track", name, auto_data.TRACKS),
+                                       board_patch) for name in names]
         laps = opt.laps_option(laps, cards)
         for board_data in boards:
             opt.check_grid(board_data, self.num_players)
@@ -170,7 +182,7 @@ class AutomobilesGame(Game):
         if "exclude_sets" in self._options:   # checked: JSON-safe, equal after a round trip
             self._options["exclude_sets"] = [x if isinstance(x, str) else list(x)
                                              for x in exclude_sets]
-        self.drivers = drv_data.load_drivers()
+        self.drivers = drv_data.load_drivers(self._data_file("driver_data", driver_data))
         #: the board of each parameter row (one row per board and driver mode)
         self.row_board = tuple(b for b in range(len(boards)) for _ in modes)
         self.param_table = np.stack([   # one parameter row per board and driver mode

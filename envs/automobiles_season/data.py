@@ -96,34 +96,77 @@ def _gain_mask(entry: Entry) -> list[int]:
     return masks
 
 
-def load_sponsors(path: str | Path | UserFile | None = None) -> SponsorData:
-    """The sponsor table of ``path`` (a whole file in the format of ``sponsors.toml``), or
-    the shipped one."""
-    top = open_source(path if path is not None else SPONSOR_FILE, "sponsor_data")
-    source = str(path) if path is not None else str(SPONSOR_FILE)
-    top.unknown_keys({"standard_removal", "sponsor"})
-    std = top.sub("standard_removal")
-    std.unknown_keys(set(PLACES))
-    standard = np.array([std.int_in(k, 0, MAX_AMOUNT) for k in PLACES], dtype=np.int64)
-    rows = top.subs("sponsor")
+def _sponsor_row(entry: Entry, base: dict[str, list[int]] | None) -> dict[str, list[int]]:
+    """One checked sponsor: its family's keys (3 values each: first, middle, last; the
+    gain colours as masks). ``base`` is the shipped row a patch entry lays its keys over
+    (None: every key of the family is required)."""
+    name = entry.get("name", str)
+    if len(name) < 2 or name[0] not in FAMILIES:
+        entry.fail(f"'name' must start with its family letter {list(FAMILIES)}, got {name!r}")
+    allowed = FAMILY_KEYS[name[0]]
+    entry.unknown_keys({"name"} | allowed)
+    row = dict(base or {})
+    for key in sorted(allowed):
+        if entry.has(key):
+            row[key] = _gain_mask(entry) if key == "gain_colours" else _place_list(entry, key)
+        elif key not in row:
+            entry.fail(f"family {name[0]} needs {key!r} (3 values: first, middle, last)")
+    return row
+
+
+def _sponsor_rows(entries: list[Entry], source: str,
+                  base: dict[str, dict[str, list[int]]] | None) -> dict[str, dict]:
+    """The ``[[sponsor]]`` entries by name, in file order; with ``base`` (a patch) each is
+    laid over the shipped sponsor of its name and the rest of ``base`` is kept."""
+    rows = dict(base or {})
+    seen: set[str] = set()
+    for entry in entries:
+        name = entry.get("name", str)
+        if name in seen:
+            entry.fail(f"sponsor {name!r} appears twice")
+        seen.add(name)
+        rows[name] = _sponsor_row(entry, rows.get(name))
     if not 1 <= len(rows) <= MAX_SPONSORS:
         raise DataFileError(f"{source}: needs 1-{MAX_SPONSORS} [[sponsor]] entries, "
                             f"got {len(rows)}")
-    names: list[str] = []
+    return rows
+
+
+def _standard(entry: Entry, base: np.ndarray | None) -> np.ndarray:
+    """``[standard_removal]``: cubes per place (a patch keeps the places it omits)."""
+    entry.unknown_keys(set(PLACES))
+    return np.array([entry.int_in(k, 0, MAX_AMOUNT, ... if base is None else int(base[i]))
+                     for i, k in enumerate(PLACES)], dtype=np.int64)
+
+
+def is_whole_table(top: Entry) -> bool:
+    """A sponsor file is a whole table (its sponsors are the deck) when its
+    ``[standard_removal]`` gives all three places; otherwise it is a patch."""
+    return top.has("standard_removal") and all(
+        k in top.sub("standard_removal").table for k in PLACES)
+
+
+def load_sponsors(path: str | Path | UserFile | None = None) -> SponsorData:
+    """The shipped sponsor table, with ``path`` (the ``sponsor_data`` file) laid over it:
+    its sponsors matched by name, only the keys given changing, new names added to the
+    deck; a whole table (``is_whole_table``) replaces the shipped one."""
+    shipped = open_data(SPONSOR_FILE)
+    shipped.unknown_keys({"standard_removal", "sponsor"})
+    standard = _standard(shipped.sub("standard_removal"), None)
+    rows = _sponsor_rows(shipped.subs("sponsor"), str(SPONSOR_FILE), None)
+    source = str(SPONSOR_FILE)
+    if path is not None:
+        source = str(path)
+        top = open_source(path, "sponsor_data")
+        top.unknown_keys({"standard_removal", "sponsor"})
+        whole = is_whole_table(top)
+        if top.has("standard_removal"):
+            standard = _standard(top.sub("standard_removal"), None if whole else standard)
+        entries = top.subs("sponsor") if top.has("sponsor") or whole else []
+        rows = _sponsor_rows(entries, source, None if whole else rows)
     table = np.zeros((len(rows), 3, SP_COLUMNS), dtype=np.int64)
-    for i, row in enumerate(rows):
-        name = row.get("name", str)
-        if len(name) < 2 or name[0] not in FAMILIES:
-            row.fail(f"'name' must start with its family letter {list(FAMILIES)}, got {name!r}")
-        if name in names:
-            row.fail(f"sponsor {name!r} appears twice")
-        names.append(name)
-        allowed = FAMILY_KEYS[name[0]]
-        row.unknown_keys({"name"} | allowed)
-        for key in sorted(allowed - {"gain_colours"}):
-            if not row.has(key):
-                row.fail(f"family {name[0]} needs {key!r} (3 values: first, middle, last)")
-            table[i, :, KEY_COLUMN[key]] = _place_list(row, key)
-        if "gain" in allowed:
-            table[i, :, SP_GAIN_MASK] = _gain_mask(row)
-    return SponsorData(names=tuple(names), standard=standard, table=table, source=source)
+    for i, row in enumerate(rows.values()):
+        for key, values in row.items():
+            column = SP_GAIN_MASK if key == "gain_colours" else KEY_COLUMN[key]
+            table[i, :, column] = values
+    return SponsorData(names=tuple(rows), standard=standard, table=table, source=source)

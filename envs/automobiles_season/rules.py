@@ -11,8 +11,12 @@ Options:
 - ``laps=1``: laps of every race (the same on every track; "decide the number of laps").
   One lap by default: a season of three one-lap races is about as long as one standard
   3-lap race (``laps=None`` takes the race game's default).
-- ``sponsors=True``: the sponsors module; ``sponsor_data=None``: a TOML file replacing
-  ``sponsors.toml`` (same format).
+- ``sponsors=True``: the sponsors module; ``sponsor_data=None``: a TOML file laid over
+  ``sponsors.toml`` (sponsors matched by name, only the keys given change), or a whole
+  sponsor table (a file whose ``[standard_removal]`` gives all three places: its
+  sponsors are the deck).
+- ``card_data=None``, ``driver_data=None``, ``track_data=None``: TOML files laid over the
+  cards, the drivers and the boards of every race, as for ``AutomobilesGame``.
 - ``drivers=True``: the drivers module, mandatory in a season (R-YUC "Players must use
   the drivers module when playing a season campaign"): drafted once, before race 1, and
   kept by each player for the whole season. ``"all"``: the Board Game Arena table
@@ -100,7 +104,9 @@ class AutomobilesSeasonGame(Game):
 
     def _build(self, tracks: str | list[str] = "random", races: int | None = None,
                laps: int | None = 1, sponsors: bool = True,
-               sponsor_data: str | None = None, drivers: bool | str = True,
+               sponsor_data: str | None = None, card_data: str | None = None,
+               driver_data: str | None = None, track_data: str | None = None,
+               drivers: bool | str = True,
                card_set: str | list[str] = "First Game", card_pool: str = "base",
                start_player: int | str = "random", open_bags: bool = False,
                accelerated_play: bool = False, branch_from_car: bool = False,
@@ -118,7 +124,11 @@ class AutomobilesSeasonGame(Game):
             "accelerated_play": accelerated_play, "branch_from_car": branch_from_car,
             "draft_behind_space": draft_behind_space,
             "grid_crossing_counts": grid_crossing_counts, "buy_wear": buy_wear,
-            "max_rounds": max_rounds, "drivers": drivers}
+            "max_rounds": max_rounds, "drivers": drivers,
+            # the season reads its files once and hands the read copies to every race
+            "card_data": self._data_file("card_data", card_data),
+            "driver_data": self._data_file("driver_data", driver_data),
+            "track_data": self._data_file("track_data", track_data)}
         self.drivers = drivers
         self.races_games = [AutomobilesGame(num_players=self.num_players, track=name,
                                             **race_options) for name in pool]

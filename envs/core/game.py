@@ -249,8 +249,13 @@ class Game(ABC):
         ``builtin`` names are returned as they are (the game's shipped files); a path (str
         or ``Path``) becomes a :class:`UserFile`, read once here, or, for a game rebuilt
         from a saved state, taken from the state's embedded copy without opening the
-        path. Any other value is a ``ConfigError`` naming the option."""
+        path; a :class:`UserFile` (a game passing its own file on to the games it is made
+        of) is taken as it is. Any other value is a ``ConfigError`` naming the option."""
         if value is None or (isinstance(value, str) and value in builtin):
+            return value
+        if isinstance(value, UserFile):
+            self._options[option] = value.path
+            self._data_files[option] = value
             return value
         if not isinstance(value, str):   # a Path kept as a string; else a ConfigError
             value = str(check_path(value, option))

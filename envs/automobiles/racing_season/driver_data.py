@@ -1,16 +1,23 @@
 """The Racing Season driver table (``drivers.toml``): number, name, phase and numbers of
 each of the ten driver cards (R-YUC "Drivers" appendix). The kernels in ``drivers.py``
 dispatch on the driver number; every amount they use comes from this table through the
-parameter vector."""
+parameter vector.
+
+The ``driver_data=`` option lays a user file over the shipped table: its ``[[drivers]]``
+are matched by ``number`` and only the keys they give change (``[draft]`` likewise), so
+``[[drivers]] number = 1  amount = 2`` is a whole file; a full copy of ``drivers.toml``
+is accepted too."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from transit_gym.envs.core.datafile import open_data
+from transit_gym.envs.core.datafile import Entry, open_data
+from transit_gym.envs.core.embedded import UserFile, open_source
 
 DRIVERS_FILE = Path(__file__).resolve().parent / "drivers.toml"
 NUM_DRIVERS = 10
@@ -19,6 +26,8 @@ PHASES = ("action", "buy", "car", "decline", "end")
 EXPECTED_PHASES = ("decline", "action", "action", "buy", "buy", "car", "decline", "end",
                    "end", "end")
 MAX_AMOUNT = 12
+#: the keys of one ``[[drivers]]`` row
+DRIVER_KEYS = {"number", "name", "phase", "amount", "price", "status"}
 
 
 @dataclass(frozen=True)
@@ -31,32 +40,66 @@ class DriverData:
     source: str
 
 
-def load_drivers(path: str | Path = DRIVERS_FILE) -> DriverData:
-    """Read and check the driver table (one row per driver 1..10, in order)."""
-    top = open_data(path)
+def _driver_row(entry: Entry, base: dict[str, Any] | None) -> dict[str, Any]:
+    """One checked driver row; ``base`` is the shipped row a user entry lays its keys over
+    (None: the shipped row itself, every key but ``price`` and ``status`` required)."""
+    entry.unknown_keys(DRIVER_KEYS)
+    number = entry.int_in("number", 1, NUM_DRIVERS)
+    row = dict(base or {})
+    phase = entry.get("phase", str, row.get("phase", ...))
+    if phase != EXPECTED_PHASES[number - 1]:
+        entry.fail(f"phase of driver {number} must be {EXPECTED_PHASES[number - 1]!r} (the "
+                   f"card's phase), got {phase!r}")
+    row.update(number=number, phase=phase,
+               name=entry.get("name", str, row.get("name", ...)),
+               amount=entry.int_in("amount", 0, MAX_AMOUNT, row.get("amount", ...)),
+               price=entry.int_in("price", 0, MAX_AMOUNT, row.get("price", 0)),
+               status=entry.get("status", str, row.get("status", "")))
+    return row
+
+
+def _shipped_rows() -> tuple[list[dict[str, Any]], int]:
+    """The shipped rows (in number order, checked) and the draft's ``extra``."""
+    top = open_data(DRIVERS_FILE)
     top.unknown_keys({"draft", "drivers"})
     draft = top.sub("draft")
     draft.unknown_keys({"extra"})
-    extra = draft.int_in("extra", 0, NUM_DRIVERS)
     rows = top.subs("drivers")
     if len(rows) != NUM_DRIVERS:
         top.fail(f"[[drivers]] must list {NUM_DRIVERS} drivers, got {len(rows)}")
-    names, phases = [], []
-    amounts = np.zeros(NUM_DRIVERS, dtype=np.int64)
-    prices = np.zeros(NUM_DRIVERS, dtype=np.int64)
-    for k, row in enumerate(rows):
-        row.unknown_keys({"number", "name", "phase", "amount", "price", "status"})
-        number = row.int_in("number", 1, NUM_DRIVERS)
-        if number != k + 1:
-            row.fail(f"drivers must be listed in order: expected number {k + 1}, got {number}")
-        phase = row.get("phase", str)
-        if phase != EXPECTED_PHASES[k]:
-            row.fail(f"phase of driver {number} must be {EXPECTED_PHASES[k]!r} (the card's "
-                     f"phase), got {phase!r}")
-        names.append(row.get("name", str))
-        phases.append(phase)
-        amounts[k] = row.int_in("amount", 0, MAX_AMOUNT)
-        prices[k] = row.int_in("price", 0, MAX_AMOUNT, 0)
-        row.get("status", str, "")
-    return DriverData(names=tuple(names), phases=tuple(phases), amounts=amounts,
-                      prices=prices, extra=extra, source=str(path))
+    out = []
+    for k, entry in enumerate(rows):
+        row = _driver_row(entry, None)
+        if row["number"] != k + 1:
+            entry.fail(f"drivers must be listed in order: expected number {k + 1}, "
+                       f"got {row['number']}")
+        out.append(row)
+    return out, draft.int_in("extra", 0, NUM_DRIVERS)
+
+
+def load_drivers(path: str | Path | UserFile | None = None) -> DriverData:
+    """The shipped driver table (one row per driver 1..10), with the drivers and keys of
+    ``path`` (the ``driver_data`` file) laid over it; errors name the file, the entry and
+    the key."""
+    rows, extra = _shipped_rows()
+    source = str(DRIVERS_FILE)
+    if path is not None:
+        source = str(path)
+        user = open_source(path, "driver_data")
+        user.unknown_keys({"draft", "drivers"})
+        if user.has("draft"):
+            draft = user.sub("draft")
+            draft.unknown_keys({"extra"})
+            extra = draft.int_in("extra", 0, NUM_DRIVERS, extra)
+        seen: set[int] = set()
+        for entry in user.subs("drivers") if user.has("drivers") else []:
+            number = entry.int_in("number", 1, NUM_DRIVERS)
+            if number in seen:
+                entry.fail(f"driver {number} is listed twice")
+            seen.add(number)
+            rows[number - 1] = _driver_row(entry, rows[number - 1])
+    amounts = np.array([r["amount"] for r in rows], dtype=np.int64)
+    prices = np.array([r["price"] for r in rows], dtype=np.int64)
+    return DriverData(names=tuple(r["name"] for r in rows),
+                      phases=tuple(r["phase"] for r in rows), amounts=amounts,
+                      prices=prices, extra=extra, source=source)
