@@ -77,7 +77,12 @@ class Search:
         return self.item if self.kind == "card" else None
 
     def data(self, candidate: fd.Candidate) -> dict[str, str]:
-        return fd.write_patch(list(candidate), self.out / "patches") if candidate else {}
+        """The env options of ``candidate``'s patch files (one folder per candidate, so a
+        path always holds the same data)."""
+        if not candidate:
+            return {}
+        return fd.write_patch(list(candidate),
+                              self.out / "patches" / fd.candidate_key(candidate))
 
     def vectors(self, names: list[str], candidate: fd.Candidate,
                 retuned: bool) -> dict[str, tuple[dict[str, Any], Path]]:
@@ -306,16 +311,15 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
     found = search_item(search, progress)
     candidate = tuple(found["chosen"]["changes"])
     verified = verify(search, candidate)
-    patch = None
-    if candidate:
-        source = Path(search.data(candidate)["card_data"])
-        patch = search.out / "patch.toml"
-        shutil.copyfile(source, patch)
+    patch = []
+    for option, source in search.data(candidate).items():
+        patch.append(search.out / f"{option}.toml")
+        shutil.copyfile(source, patch[-1])
     fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
            "markets": search.markets, "verified": verified,
            "proposed": bool(verified["in_band"] and verified["games"] >= 1000),
            "front": found["front"], "front_without_retune": found["front_without_retune"],
-           "retuned": found["retuned"], "patch": str(patch) if patch else None,
+           "retuned": found["retuned"], "patch": [str(p) for p in patch],
            "setup": {k: v for k, v in search.setup.items() if k not in ("ray",)}}
     (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")
     (search.out / "fix.md").write_text(fixes_report.markdown(fix))
@@ -383,6 +387,5 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                        games_file="fix.json")
         fixes = propose_fixes([flag], setup, args.out)
     print(fixes_report.markdown(fixes[0]))
-    print(f"written: {out}/fix.md, fix.json" + (", patch.toml" if fixes[0]["patch"] else ""),
-          file=sys.stderr)
+    print(f"written: {out}/fix.md, fix.json " + " ".join(fixes[0]["patch"]), file=sys.stderr)
     return fixes

@@ -1,9 +1,11 @@
 """The numbers a fix search may change, the candidates made of them, and their patch files.
 
 A *change* is ``{"file", "entry", "field", "from", "to"}``: one number of a shipped data
-file (``data.toml`` for a card, the entry its name). A *candidate* is a tuple of changes to
-different fields. Each field moves by a documented step (``STEPS``) from today's value,
-within the data loader's bounds; a candidate whose patch the loader refuses is never made.
+file (``data.toml`` for a card, the entry its name; ``drivers.toml`` for a driver, the
+entry its number), written by ``transit_gym.envs.automobiles.patches``. A *candidate* is
+a tuple of changes to different fields. Each field moves by a documented step (``STEPS``)
+from today's value, within the loaders' bounds; a candidate whose patch a loader refuses is
+never made.
 
 Candidates are ordered as the designer asked: fewest numbers first, then the smallest
 steps (the sum of the changes' sizes), then by file, entry and field.
@@ -21,6 +23,7 @@ from typing import Any
 from transit_gym.envs.core.errors import ConfigError, DataFileError
 
 CARD_FILE = "data.toml"
+DRIVER_FILE = "drivers.toml"
 #: the changes each field of a card may take from today's value (the designer's step):
 #: cost and value in money, the effect numbers (count, bonus, wear) in cubes or spaces
 STEPS: dict[str, tuple[int, ...]] = {
@@ -29,6 +32,8 @@ STEPS: dict[str, tuple[int, ...]] = {
     "count": (-2, -1, 1, 2),
     "bonus": (-2, -1, 1, 2),
     "wear": (-2, -1, 1, 2),
+    "amount": (-2, -1, 1, 2),
+    "price": (-2, -1, 1, 2),
 }
 #: fields every card has; the effect numbers are searched only where today's value is
 #: not 0 (a 0 there is a number the card's effect does not read)
@@ -39,48 +44,20 @@ Change = dict[str, Any]
 Candidate = tuple[Change, ...]
 
 
-# ----- patches (a card-only writer until the shared patches module lands) ----------------------
+# ----- patches (the shared writer of transit_gym.envs.automobiles.patches) --------------------
 def shipped_value(file: str, entry: str, field: str) -> int:
-    """Today's value of ``field`` of ``entry`` in the shipped ``file`` (cards only here)."""
-    if file != CARD_FILE:
-        raise ConfigError(f"this fix search changes cards ({CARD_FILE}) only; got file {file!r}")
-    from transit_gym.envs.automobiles.data import load_cards
+    """Today's value of ``field`` of ``entry`` in the shipped ``file``."""
+    from transit_gym.envs.automobiles import patches
 
-    cards = load_cards()
-    if entry not in cards.names:
-        raise ConfigError(f"{file}: no card {entry!r}; cards: {sorted(cards.names)}")
-    columns = {"cost": cards.costs, "value": cards.values, "count": cards.count,
-               "bonus": cards.bonus, "wear": cards.wear}
-    if field not in columns:
-        raise ConfigError(f"{file}: a card has no number {field!r}; numbers: {sorted(columns)}")
-    return int(columns[field][cards.card_id(entry)])
-
-
-def patch_text(changes: list[Change]) -> str:
-    """The ``card_data`` TOML of ``changes`` (cards matched by name, only changed keys)."""
-    by_card: dict[str, dict[str, int]] = {}
-    for change in changes:
-        if change["file"] != CARD_FILE:
-            raise ConfigError(f"this fix search writes card patches only; got {change!r}")
-        by_card.setdefault(change["entry"], {})[change["field"]] = int(change["to"])
-    lines = ["# A fix proposed by transit-gym balance fix: card_data=THIS_FILE", ""]
-    for name in sorted(by_card):
-        lines += ["[[cards]]", f"name = {json.dumps(name)}"]
-        lines += [f"{k} = {v}" for k, v in sorted(by_card[name].items())]
-        lines.append("")
-    return "\n".join(lines)
+    return int(patches.shipped_value(file, entry, field))
 
 
 def write_patch(changes: list[Change], folder: str | Path) -> dict[str, str]:
-    """Write the patch of ``changes`` into ``folder`` (named by its contents' hash, so a
-    file never changes under its name); the env options that load it."""
-    text = patch_text(changes)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"cards-{hashlib.sha256(text.encode()).hexdigest()[:12]}.toml"
-    if not path.is_file():
-        path.write_text(text)
-    return {"card_data": str(path)}
+    """Write the patch files of ``changes`` into ``folder``; the env options that load
+    them (paths as text)."""
+    from transit_gym.envs.automobiles import patches
+
+    return {k: str(v) for k, v in patches.write_patch(list(changes), folder).items()}
 
 
 def data_hash(options: dict[str, Any]) -> str:
@@ -93,13 +70,11 @@ def data_hash(options: dict[str, Any]) -> str:
 
 
 def loader_accepts(changes: list[Change]) -> bool:
-    """Whether the data loader takes the patch of ``changes`` (its bounds and rules)."""
-    from transit_gym.envs.automobiles.data import load_cards
-
+    """Whether the game's loaders take the patch of ``changes`` (bounds and rules)."""
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            load_cards(write_patch(changes, tmp)["card_data"])
-        except DataFileError:
+            write_patch(changes, tmp)
+        except (ConfigError, DataFileError):
             return False
     return True
 
@@ -115,6 +90,17 @@ def card_fields(card: str) -> list[tuple[str, str, str, int]]:
     return out
 
 
+def driver_fields(driver: str) -> list[tuple[str, str, str, int]]:
+    """``(file, entry, field, today)`` of a driver's numbers (``Driver 01`` or ``1``): its
+    amount, and its price where it has one."""
+    entry = str(int(driver.split()[-1])) if driver.split()[-1].isdigit() else driver
+    out = [(DRIVER_FILE, entry, "amount", shipped_value(DRIVER_FILE, entry, "amount"))]
+    price = shipped_value(DRIVER_FILE, entry, "price")
+    if price:
+        out.append((DRIVER_FILE, entry, "price", price))
+    return out
+
+
 def single_changes(fields: list[tuple[str, str, str, int]]) -> list[Change]:
     """Every one-number change of ``fields`` within its step that the loader accepts."""
     out = []
@@ -122,7 +108,9 @@ def single_changes(fields: list[tuple[str, str, str, int]]) -> list[Change]:
         for step in STEPS[field]:
             change = {"file": file, "entry": entry, "field": field, "from": today,
                       "to": today + step}
-            if change["to"] >= 0 and loader_accepts([change]):
+            # an amount of 0 means "any number" (drivers.toml): not a step from a number
+            zero_means_any = field == "amount" and change["to"] == 0
+            if change["to"] >= 0 and not zero_means_any and loader_accepts([change]):
                 out.append(change)
     return out
 

@@ -3,6 +3,7 @@ the Pareto front and the checks on every market that holds a changed card."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from transit_gym.benchmarks.balance import fixes_band as band
@@ -85,8 +86,9 @@ def markdown(fix: dict[str, Any]) -> str:
     lines += ["", "What it costs elsewhere: " + ("checks this change breaks: " + "; ".join(broken)
                                                 if broken else "no check that passed before "
                                                 "fails after the change."), ""]
-    if fix.get("patch"):
-        lines += [f"Patch: `{fix['patch']}` (env option `card_data=FILE`).", ""]
+    for path in fix.get("patch") or []:
+        option = Path(path).stem
+        lines += [f"Patch: `{Path(path).name}` (env option `{option}=FILE`).", ""]
     return "\n".join(lines)
 
 

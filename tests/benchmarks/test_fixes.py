@@ -63,9 +63,9 @@ def test_candidates_come_fewest_numbers_first_then_smallest_steps():
 
 
 def test_an_unknown_card_or_number_is_a_clear_error():
-    with pytest.raises(ConfigError, match="no card 'Crate Mtr'"):
+    with pytest.raises(ConfigError, match="has no entry 'Crate Mtr'"):
         fixes_data.shipped_value("data.toml", "Crate Mtr", "cost")
-    with pytest.raises(ConfigError, match="no number 'price'"):
+    with pytest.raises(ConfigError, match="has no field 'price'"):
         fixes_data.shipped_value("data.toml", "Crate Motor", "price")
 
 
@@ -182,7 +182,7 @@ def test_a_fix_outside_the_band_is_reported_as_such():
     entry = {"figure": 0.2, "interval": [0.15, 0.25], "rounds": {"m": 8.0}, "median": 15.0,
              "distance": 0.5, "in_band": False}
     fix = {"kind": "card", "item": "C", "changes": [change("C", "cost", 5, 6)],
-           "markets": ["m"], "proposed": False, "front": [], "patch": None,
+           "markets": ["m"], "proposed": False, "front": [], "patch": [],
            "setup": {"players": 2, "sets": {"m": []}, "screen_games": 20, "retune": 1},
            "verified": {**entry, "games": 40, "seed": 1, "before": entry,
                         "without_retune": entry, "other_markets": []}}
