@@ -45,8 +45,10 @@ from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.tune import slug
 
 KINDS = ("card", "market", "driver", "sponsor", "board")
-#: kinds this search can change today (drivers, sponsors and boards need their patch files)
-SEARCHED = ("card", "market")
+#: kinds this search can change (sponsors and boards: not yet)
+SEARCHED = ("card", "market", "driver")
+#: options of the markets a driver is judged in (every driver on offer, as in card_power)
+DRIVER_OPTIONS = {"drivers": "all"}
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
 #: a changed card counts as still played when the other seats buy this many cubes a game
@@ -74,7 +76,12 @@ class Search:
 
     @property
     def card(self) -> str | None:
-        return self.item if self.kind == "card" else None
+        """The item whose power is measured (a card or driver; a market: none)."""
+        return None if self.kind == "market" else self.item
+
+    def options(self) -> dict[str, Any]:
+        extra = DRIVER_OPTIONS if self.kind == "driver" else {}
+        return {**self.setup.get("options", {}), **extra}
 
     def data(self, candidate: fd.Candidate) -> dict[str, str]:
         """The env options of ``candidate``'s patch files (one folder per candidate, so a
@@ -91,8 +98,7 @@ class Search:
         data = self.data(candidate)
         out = {}
         for name in names:
-            options = fm.market_options(self.setup.get("options", {}),
-                                        self.setup["sets"][name], data)
+            options = fm.market_options(self.options(), self.setup["sets"][name], data)
             vector = self.today[name]
             if retuned and candidate:
                 vector = fm.retuned_vector(options, self.players, vector, self.out / "tuned",
@@ -135,9 +141,10 @@ def fields(kind: str, item: str, sets: dict[str, list[str]]) -> list[tuple[str, 
         if item not in sets:
             raise ConfigError(f"market {item!r} is not among the markets judged: {sorted(sets)}")
         return [f for card in sets[item] for f in fd.card_fields(card)]
-    raise ConfigError(f"fixes of kind {kind!r} need its patch files (drivers.toml, "
-                      f"sponsors.toml, boards), which this version cannot write; kinds "
-                      f"searched: {list(SEARCHED)}")
+    if kind == "driver":
+        return fd.driver_fields(item)
+    raise ConfigError(f"fixes of kind {kind!r} are not searched yet; kinds searched: "
+                      f"{list(SEARCHED)}")
 
 
 def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
@@ -222,7 +229,7 @@ def checks(search: Search, figures: dict[str, Any], name: str, lengths: dict[str
             "seats fair": all(lo <= fair <= hi for lo, hi in m["seat_win_interval"]),
             "race length": band.length_distance(m["rounds"], median) == 0,
             "card power": band.power_in_band(power["interval"], fair),
-            "card bought": power["bought"] >= MIN_BOUGHT}
+            "card bought": power["bought"] is None or power["bought"] >= MIN_BOUGHT}
 
 
 def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:
@@ -236,8 +243,8 @@ def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:
     verified = {**_verified(search, after, lengths), "games": games, "seed": seed,
                 "before": _verified(search, before, lengths),
                 "without_retune": _verified(search, without, lengths), "other_markets": []}
-    for card in sorted({c["entry"] for c in candidate}):
-        for name in sorted(n for n, cards in search.setup["sets"].items() if card in cards):
+    for card in sorted({fd.item_name(c) for c in candidate}):
+        for name in holders(search, card):
             was = search.figures((), False, games, seed, [name], card)
             now = search.figures(candidate, True, games, seed, [name], card)
             verified["other_markets"].append({
@@ -247,6 +254,14 @@ def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:
                 "after": {**checks(search, now, name, lengths, card),
                           **_market_figures(now["markets"][name])}})
     return verified
+
+
+def holders(search: Search, item: str) -> list[str]:
+    """The markets judged that use ``item``: the sets holding a card; for a driver, the
+    markets it was judged in (every driver is on offer there)."""
+    if item.startswith("Driver "):
+        return list(search.markets)
+    return sorted(n for n, cards in search.setup["sets"].items() if item in cards)
 
 
 def _verified(search: Search, figures: dict[str, Any], lengths: dict[str, float]
@@ -277,6 +292,8 @@ def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
         return list(flag["markets"])
     if flag["kind"] == "market":
         return [flag["item"]]
+    if flag["kind"] == "driver":
+        raise ConfigError(f"flag {flag['item']!r}: name the markets a driver is judged in")
     found = sorted(n for n, cards in sets.items() if flag["item"] in cards)
     if not found:
         raise ConfigError(f"card {flag['item']!r} is in none of the markets judged")
@@ -351,6 +368,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                                 "--games 40 --screen-games 20 --retune 1 --out reports/fix")
     parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
     parser.add_argument("--item", required=True, help="a card's or market's name")
+    parser.add_argument("--markets", default="",
+                        help="comma-separated named sets the item is judged in (default: the "
+                             "sets holding the card, the market itself; a driver needs them)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1000,
                         help="verification games a market (fresh seeds); a fix is proposed "
@@ -379,7 +399,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                  "options": {}, "sets": shipped_sets(args.players), "workers": args.workers,
                  "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
                  "progress": not args.quiet}
-        flag = {"kind": args.kind, "item": args.item, "markets": []}
+        flag = {"kind": args.kind, "item": args.item,
+                "markets": [m.strip() for m in args.markets.split(",") if m.strip()]}
         out = args.out / slug(args.item)
         out.mkdir(parents=True, exist_ok=True)
         check_settings(out, {k: setup[k] for k in ("players", "games", "seed", "screen_games",

@@ -137,12 +137,19 @@ def combine(singles: list[Change], numbers: int) -> list[Candidate]:
     return sorted(out, key=order_key)
 
 
+def item_name(change: Change) -> str:
+    """The card or driver a change is to (``Driver 01`` for drivers.toml entry ``1``)."""
+    if change["file"] == DRIVER_FILE:
+        return f"Driver {int(change['entry']):02d}"
+    return change["entry"]
+
+
 def describe(candidate: Candidate) -> str:
     """``Crate Motor cost 5->6, count 3->2`` (or ``no change``)."""
     if not candidate:
         return "no change"
     parts = []
-    for entry, group in itertools.groupby(candidate, key=lambda c: c["entry"]):
+    for entry, group in itertools.groupby(candidate, key=item_name):
         parts.append(f"{entry} " + ", ".join(f"{c['field']} {c['from']}->{c['to']}"
                                              for c in group))
     return "; ".join(parts)

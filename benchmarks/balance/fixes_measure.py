@@ -1,5 +1,6 @@
 """What a fix search measures of one data version: race length, seat balance and a card's
-power per market, played by each market's tuned vector, today's or one re-tuned to the data.
+(or driver's) power per market, played by each market's tuned vector, today's or one
+re-tuned to the data.
 
 Figures are played by the existing tools' workers: a card's power by restricted play
 (``card_power.run_cell``: the seat that may not buy it, the seat rotated), a market's
@@ -98,10 +99,15 @@ def tasks(card: str | None, markets: dict[str, tuple[dict[str, Any], Path]],
             cell_options = tuple(sorted((key, tuple(v) if isinstance(v, list) else v)
                                         for key, v in options.items()))
             for seat in range(players):
-                cell = card_power.Cell("cards", card, k, cell_options, seat, 0, per_seat,
-                                       players, spec, seed)
+                cell = card_power.Cell(restricted_kind(card), card, k, cell_options, seat, 0,
+                                       per_seat, players, spec, seed)
                 out.append((_tagged, (("power", name), card_power.run_cell, cell)))
     return out
+
+
+def restricted_kind(item: str) -> str:
+    """``card_power``'s kind of an item: ``drivers`` for ``Driver NN``, else ``cards``."""
+    return "drivers" if item.startswith("Driver ") else "cards"
 
 
 def measure(backend, card: str | None, markets: dict[str, tuple[dict[str, Any], Path]],
@@ -130,9 +136,9 @@ def measure(backend, card: str | None, markets: dict[str, tuple[dict[str, Any], 
 
 def power_figure(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Score rate of the restricted seats with its Wilson interval, and the cubes of the
-    card the unrestricted seats bought per game."""
+    card the unrestricted seats bought per game (None for a driver)."""
     scores = np.array([r["score"] for r in rows])
     low, high = wilson_interval(float(scores.sum()), len(scores))
     bought = [r["others_bought"] for r in rows if r.get("others_bought") is not None]
     return {"rate": float(scores.mean()), "interval": [low, high], "games": len(scores),
-            "bought": float(np.mean(bought)) if bought else 0.0}
+            "bought": float(np.mean(bought)) if bought else None}

@@ -69,9 +69,18 @@ def test_an_unknown_card_or_number_is_a_clear_error():
         fixes_data.shipped_value("data.toml", "Crate Motor", "price")
 
 
-def test_drivers_sponsors_and_boards_are_refused_until_their_patches_exist():
+def test_a_drivers_numbers_are_its_amount_and_its_price_where_it_has_one():
+    """drivers.toml: Driver 01 amount 1; Driver 05 amount 0 ("any number") at price 1."""
+    assert fixes_data.driver_fields("Driver 01") == [("drivers.toml", "1", "amount", 1)]
+    assert [f for _, _, f, _ in fixes_data.driver_fields("Driver 05")] == ["amount", "price"]
+    singles = fixes_data.single_changes(fixes_data.driver_fields("Driver 01"))
+    assert [c["to"] for c in singles] == [2, 3]   # 0 would mean "any number"
+    assert fixes_data.describe((singles[0],)) == "Driver 01 amount 1->2"
+
+
+def test_sponsors_and_boards_are_refused_with_the_kinds_searched():
     with pytest.raises(ConfigError, match="kinds searched"):
-        fixes.fields("driver", "Driver 01", {})
+        fixes.fields("sponsor", "Sponsor", {})
 
 
 # ----- the band and the front -----------------------------------------------------------------
