@@ -51,8 +51,6 @@ SEARCHED = ("card", "market", "driver")
 DRIVER_OPTIONS = {"drivers": "all"}
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
-#: a changed card counts as still played when the other seats buy this many cubes a game
-MIN_BOUGHT = 0.5
 
 
 @dataclass
@@ -198,6 +196,7 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     finally:
         if bar is not None:
             bar.close()
+    retuned.sort(key=lambda p: fd.order_key(tuple(p["changes"])))   # the front's ties
     reached = [p for p in retuned if p["distance"] == 0]
     chosen = min(reached, key=lambda p: fd.order_key(tuple(p["changes"]))) if reached \
         else min(retuned, key=_rank)
@@ -229,7 +228,7 @@ def checks(search: Search, figures: dict[str, Any], name: str, lengths: dict[str
             "seats fair": all(lo <= fair <= hi for lo, hi in m["seat_win_interval"]),
             "race length": band.length_distance(m["rounds"], median) == 0,
             "card power": band.power_in_band(power["interval"], fair),
-            "card bought": power["bought"] is None or power["bought"] >= MIN_BOUGHT}
+            "card bought": power["bought"] is None or power["bought"] >= band.MIN_BOUGHT}
 
 
 def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:

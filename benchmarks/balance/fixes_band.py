@@ -3,12 +3,14 @@ of (numbers changed, distance from the band).
 
 - a card (driver, sponsor): its power, the score rate of the seat that may not take it,
   within ``POWER_TOLERANCE`` of the fair share ``1 / players``; a card's markets must also
-  keep their race length within ``LENGTH_TOLERANCE`` of the median over the markets judged;
+  keep their race length within ``LENGTH_TOLERANCE`` of the median over the markets judged,
+  and a card must still be bought (``MIN_BOUGHT`` cubes a player and game at least);
 - a market: balance (1 - the largest gap between seat win rates) at least ``MIN_BALANCE``
   and its race length within ``LENGTH_TOLERANCE`` of that median.
 
 The distance from the band is the sum of how far each figure lies outside its band (score
-rate and balance in their own units, race length as a fraction of the median); 0 inside.
+rate and balance in their own units, race length as a fraction of the median, cubes bought
+short of ``MIN_BOUGHT``); 0 inside.
 The search ranks by the distance of the point figures; a fix is in the band only when the
 intervals are (:func:`power_in_band`, the whole Wilson interval within the band).
 """
@@ -22,6 +24,9 @@ import numpy as np
 POWER_TOLERANCE = 0.05
 LENGTH_TOLERANCE = 0.20
 MIN_BALANCE = 0.90
+#: a card the unrestricted seats buy fewer cubes of a game is no longer played: forbidding
+#: it then costs nothing, so its power sits at the fair share without the card being fair
+MIN_BOUGHT = 1.0
 
 
 def power_distance(rate: float, fair: float, tolerance: float = POWER_TOLERANCE) -> float:
@@ -65,15 +70,19 @@ def distance(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, f
         parts[f"balance {item}"] = balance_distance(markets[item]["balance"])
     else:
         parts[f"power {item}"] = power_distance(figures["power"]["rate"], 1.0 / players)
+        bought = figures["power"].get("bought")
+        if bought is not None:   # a card (a driver has no cubes)
+            parts[f"bought {item}"] = max(0.0, MIN_BOUGHT - bought)
     return {"distance": float(sum(parts.values())), "parts": parts, "median": median}
 
 
 def in_band(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, float],
             players: int) -> bool:
-    """The band test of a verified measurement: race lengths within the band, and the
-    power's whole interval (a card) or the balance (a market) within its band."""
+    """The band test of a verified measurement: race lengths within the band, a card still
+    bought, and the power's whole interval (a card) or the balance (a market) within its
+    band."""
     measured = distance(kind, item, figures, lengths, players)
-    if any(v > 0 for k, v in measured["parts"].items() if k.startswith("length")):
+    if any(v > 0 for k, v in measured["parts"].items() if not k.startswith("power")):
         return False
     if kind == "market":
         return figures["markets"][item]["balance"] >= MIN_BALANCE

@@ -31,7 +31,8 @@ def markdown(fix: dict[str, Any]) -> str:
     what = ("power: score rate of the seat that may not buy it" if kind != "market"
             else "balance: 1 - the largest gap between seat win rates")
     band_text = (f"power within {100 * band.POWER_TOLERANCE:.0f} points of the fair share "
-                 f"{1 / players:.3f} (the whole 95% interval)" if kind != "market"
+                 f"{1 / players:.3f} (the whole 95% interval), the card still bought "
+                 f"({band.MIN_BOUGHT:g} cube a player and game at least)" if kind != "market"
                  else f"balance at least {band.MIN_BALANCE:.2f}")
     change = describe(tuple(fix["changes"]))
     if fix["proposed"]:
@@ -68,8 +69,8 @@ def markdown(fix: dict[str, Any]) -> str:
                      f"{p['distance']:.3f} | {_figure(kind, old)}, {old['distance']:.3f} |")
     lines += ["", "## The checks on every market holding a changed card", "",
               "Before: today's data and vectors; after: the change, vectors re-tuned. "
-              f"Checks: {', '.join(CHECKS)} (the card bought at least 0.5 cubes a player "
-              "and game).", "",
+              f"Checks: {', '.join(CHECKS)} (the card bought at least "
+              f"{band.MIN_BOUGHT:g} cube a player and game).", "",
               "| market | card | " + " | ".join(CHECKS) + " | rounds | balance |",
               "| --- | --- | " + " | ".join("---" for _ in CHECKS) + " | ---: | ---: |"]
     for m in v["other_markets"]:

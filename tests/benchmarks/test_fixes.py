@@ -198,3 +198,42 @@ def test_a_fix_outside_the_band_is_reported_as_such():
     text = fixes_report.markdown(fix)
     assert "No fix reaches the band" in text and "Proposed fix" not in text
     json.dumps(fix)
+
+
+# ----- a whole search, tiny ---------------------------------------------------------------------
+def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monkeypatch):
+    """Aerodynamics (Well Oiled Machine only): the fix dict the report's caller reads,
+    fix.md and a patch the env loads; a second run reads every figure from the folder."""
+    from transit_gym.envs.registry import game_class
+
+    sets = {n: list(c) for n, c in load_cards().sets.items()
+            if n in ("Well Oiled Machine", "First Game", "Squeaky Clean")}
+    setup = {"players": 2, "games": 8, "seed": 3, "options": {}, "sets": sets, "workers": 1,
+             "ray": False, "screen_games": 4, "retune": 1, "progress": False,
+             "tune": {"generations": 1, "games": 4, "eval_games": 2, "popsize": 4}}
+    flag = {"kind": "card", "item": "Aerodynamics", "rule": "", "figure": 0.3,
+            "interval": [0.2, 0.4], "markets": [], "severity": "high", "text": ""}
+    fix = fixes.propose_fixes([flag], setup, tmp_path)[0]
+    assert fix["item"] == "Aerodynamics" and fix["markets"] == ["Well Oiled Machine"]
+    assert 1 <= len(fix["changes"]) <= 2
+    assert {"figure", "interval", "games", "before", "without_retune",
+            "other_markets"} <= set(fix["verified"])
+    assert fix["verified"]["games"] == 8 and not fix["proposed"]   # too few games to propose
+    assert [m["market"] for m in fix["verified"]["other_markets"]] == ["Well Oiled Machine"]
+    numbers = [p["numbers"] for p in fix["front"]]
+    assert numbers == sorted(set(numbers)) and numbers[0] == 0
+    assert (tmp_path / "aerodynamics" / "fix.md").is_file()
+    options = {Path(p).stem: p for p in fix["patch"]}
+    game = game_class("automobiles")(num_players=2, card_set="Well Oiled Machine", **options)
+    aero = game.cards.card_id("Aerodynamics")
+    got = {c["field"]: c["to"] for c in fix["changes"]}
+    assert all(int(getattr(game.cards, {"cost": "costs", "value": "values"}[f])[aero]) == v
+               for f, v in got.items())
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a resumed search played games")
+
+    monkeypatch.setattr(fixes_measure, "measure", no_games)
+    monkeypatch.setattr(fixes_measure.tune, "tune", no_games)
+    again = fixes.propose_fixes([flag], setup, tmp_path)[0]
+    assert again["changes"] == fix["changes"] and again["verified"] == fix["verified"]
