@@ -9,8 +9,10 @@ first, then the smallest steps. Each market is played by its shipped tuned vecto
 (``tuned:markets``). The search:
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
-   market, then the pairs of the ``PAIR_POOL`` closest one-number changes;
-2. re-tunes the market vectors to the changed data for the ``--retune`` closest candidates
+   market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
+   closest one-number changes;
+2. re-tunes the market vectors to the changed data for ``--retune`` candidates (the
+   closest of each count of numbers, then the closest others)
    (``fixes_measure``: warm start from today's vector, a short CMA-ES run, cached on disk
    by the hash of the data files' contents) and measures them again;
 3. picks the smallest candidate whose re-tuned figures reach the band (``fixes_band``),
@@ -66,6 +68,7 @@ class Search:
     markets: list[str]
     screen_games: int = 200
     retune: int = 4
+    numbers: int = 2
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -168,7 +171,9 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     seed, games = int(search.setup["seed"]), search.screen_games
     lengths = search.lengths(games, seed)
     singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"]))
-    bar = Progress(len(singles) + PAIR_POOL * (PAIR_POOL - 1) // 2 + search.retune + 1,
+    pool_size = min(PAIR_POOL, len(singles))
+    combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
+    bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
                    label=f"fix {search.item} ", unit="cand") if progress else None
 
     def screen(candidates: list[fd.Candidate]) -> list[dict[str, Any]]:
@@ -184,9 +189,10 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
         baseline = screen([()])[0]
         screened = screen([(c,) for c in singles])
         pool = [p["changes"][0] for p in sorted(screened, key=_rank)[:PAIR_POOL]]
-        screened += screen(fd.combine(pool, 2))
+        for k in range(2, search.numbers + 1):
+            screened += screen(fd.combine(pool, k))
         retuned = []
-        for p in sorted(screened, key=_rank)[:search.retune]:
+        for p in to_retune(screened, search.retune):
             candidate = tuple(p["changes"])
             again = point(search, candidate, search.figures(candidate, True, games, seed),
                           lengths)
@@ -205,6 +211,18 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
             "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
                                         *retuned]),
             "front_without_retune": band.pareto_front([baseline, *screened])}
+
+
+def to_retune(screened: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """The candidates measured again with re-tuned vectors: the closest of each count of
+    numbers (so the front covers every count), then the closest others, ``count`` in all
+    (at least one a count)."""
+    ranked = sorted(screened, key=_rank)
+    chosen = []
+    for numbers in sorted({p["numbers"] for p in ranked}):
+        chosen.append(next(p for p in ranked if p["numbers"] == numbers))
+    chosen += [p for p in ranked if p not in chosen][:max(0, count - len(chosen))]
+    return chosen
 
 
 def _rank(p: dict[str, Any]) -> tuple:
@@ -314,7 +332,8 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
                                   f"{flag['kind']!r}")
             search = Search(flag["kind"], flag["item"], setup, out_dir / slug(flag["item"]),
                             backend, today, item_markets(flag, setup["sets"]),
-                            int(setup.get("screen_games", 200)), int(setup.get("retune", 4)))
+                            int(setup.get("screen_games", 200)), int(setup.get("retune", 4)),
+                            int(setup.get("numbers", 2)))
             fields(search.kind, search.item, setup["sets"])   # a kind this search can change?
             fixes.append(fix_item(search, bool(setup.get("progress", True))))
     finally:
@@ -378,6 +397,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                         help="games a market for each candidate while searching")
     parser.add_argument("--retune", type=int, default=4,
                         help="closest candidates measured again with re-tuned vectors")
+    parser.add_argument("--numbers", type=int, default=2,
+                        help="most numbers changed together (combinations of the "
+                             f"{PAIR_POOL} closest one-number changes)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ray", nargs="?", const="", default=False,
@@ -388,7 +410,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     with tool_errors(parser):
         if args.kind not in KINDS:
             raise ConfigError(f"--kind must be one of {list(KINDS)}, got {args.kind!r}")
-        for name in ("games", "screen_games", "retune", "workers"):
+        for name in ("games", "screen_games", "retune", "workers", "numbers"):
             if getattr(args, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be positive, got "
                                   f"{getattr(args, name)}")
@@ -397,13 +419,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         setup = {"players": args.players, "games": args.games, "seed": args.seed,
                  "options": {}, "sets": shipped_sets(args.players), "workers": args.workers,
                  "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
+                 "numbers": args.numbers,
                  "progress": not args.quiet}
         flag = {"kind": args.kind, "item": args.item,
                 "markets": [m.strip() for m in args.markets.split(",") if m.strip()]}
         out = args.out / slug(args.item)
         out.mkdir(parents=True, exist_ok=True)
         check_settings(out, {k: setup[k] for k in ("players", "games", "seed", "screen_games",
-                                                   "retune")}, "balance fix",
+                                                   "retune", "numbers")}, "balance fix",
                        games_file="fix.json")
         fixes = propose_fixes([flag], setup, args.out)
     print(fixes_report.markdown(fixes[0]))
