@@ -6,7 +6,8 @@
 The numbers a designer may change (``fixes_data``: a card's cost, value and effect
 numbers, each within a documented step of today's value) make candidates, fewest numbers
 first, then the smallest steps. Each market is played by its shipped tuned vector
-(``tuned:markets``). The search:
+(``tuned:markets``); a driver, whose market vectors never tuned their driver entries, by
+the shipped generalist (``tuned``, the agent of the driver power runs). The search:
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
    market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
@@ -111,10 +112,14 @@ class Search:
     def figures(self, candidate: fd.Candidate, retuned: bool, games: int, seed: int,
                 names: list[str] | None = None, card: str | None = "") -> dict[str, Any]:
         """Figures of ``candidate`` in markets ``names`` (default: the item's), with the
-        power of ``card`` ("": the item's card; None: none), cached in ``out/candidates``."""
+        power of ``card`` ("": the item's card; None: none), cached in ``out/candidates``
+        under the candidate, the games, the seed, the markets, the options and the contents
+        of today's vectors."""
         names = names or self.markets
         card = self.card if card == "" else card
-        which = hashlib.sha256(json.dumps([names, card]).encode()).hexdigest()[:12]
+        starts = [hashlib.sha256(Path(self.today[n]).read_bytes()).hexdigest() for n in names]
+        which = hashlib.sha256(json.dumps([names, card, starts, self.options()],
+                                          sort_keys=True).encode()).hexdigest()[:12]
         key = (f"{fd.candidate_key(candidate)}-{'retuned' if retuned else 'today'}-g{games}"
                f"-s{seed}-{which}")
         path = self.out / "candidates" / f"{key}.json"
@@ -203,7 +208,7 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
         if bar is not None:
             bar.close()
     retuned.sort(key=lambda p: fd.order_key(tuple(p["changes"])))   # the front's ties
-    reached = [p for p in retuned if p["distance"] == 0]
+    reached = [p for p in [baseline, *retuned] if p["distance"] == 0]
     chosen = min(reached, key=lambda p: fd.order_key(tuple(p["changes"]))) if reached \
         else min(retuned, key=_rank)
     return {"baseline": baseline, "screened": screened, "retuned": retuned,
@@ -326,12 +331,14 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
     fixes = []
     try:
         today = fm.today_vectors(int(setup["players"]), setup["sets"], setup.get("options", {}))
+        drivers = {name: fm.generalist_vector() for name in today}
         for flag in flags:
             if flag["kind"] not in KINDS:
                 raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
                                   f"{flag['kind']!r}")
             search = Search(flag["kind"], flag["item"], setup, out_dir / slug(flag["item"]),
-                            backend, today, item_markets(flag, setup["sets"]),
+                            backend, drivers if flag["kind"] == "driver" else today,
+                            item_markets(flag, setup["sets"]),
                             int(setup.get("screen_games", 200)), int(setup.get("retune", 4)),
                             int(setup.get("numbers", 2)))
             fields(search.kind, search.item, setup["sets"])   # a kind this search can change?
@@ -352,13 +359,24 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
         shutil.copyfile(source, patch[-1])
     fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
            "markets": search.markets, "verified": verified,
-           "proposed": bool(verified["in_band"] and verified["games"] >= 1000),
+           "proposed": bool(candidate and verified["in_band"] and verified["games"] >= 1000),
+           "status": status(candidate, verified),
            "front": found["front"], "front_without_retune": found["front_without_retune"],
            "retuned": found["retuned"], "patch": [str(p) for p in patch],
            "setup": {k: v for k, v in search.setup.items() if k not in ("ray",)}}
     (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")
     (search.out / "fix.md").write_text(fixes_report.markdown(fix))
     return fix
+
+
+def status(candidate: fd.Candidate, verified: dict[str, Any]) -> str:
+    """``in band today`` (no change needed), ``fix`` (verified in the band with 1000 games
+    or more), ``unverified`` (in the band on fewer games) or ``closest`` (outside)."""
+    if not candidate:
+        return "in band today" if verified["in_band"] else "closest"
+    if verified["in_band"]:
+        return "fix" if verified["games"] >= 1000 else "unverified"
+    return "closest"
 
 
 # ----- command line ----------------------------------------------------------------------------

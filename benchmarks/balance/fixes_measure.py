@@ -48,6 +48,13 @@ def today_vectors(players: int, sets: dict[str, list[str]],
             for name, cards in sets.items()}
 
 
+def generalist_vector() -> Path:
+    """The shipped generalist vector (spec ``tuned``): its driver entries are tuned."""
+    from transit_gym.agents.tuned import SHIPPED
+
+    return SHIPPED[GAME]
+
+
 # ----- re-tuning -------------------------------------------------------------------------------
 def retune_key(options: dict[str, Any], players: int, start: Path,
                settings: tune.Settings) -> str:

@@ -28,21 +28,27 @@ def markdown(fix: dict[str, Any]) -> str:
     kind, item, v = fix["kind"], fix["item"], fix["verified"]
     setup = fix["setup"]
     players = int(setup["players"])
-    what = ("power: score rate of the seat that may not buy it" if kind != "market"
+    who = "take it in the draft" if kind == "driver" else "buy it"
+    what = (f"power: score rate of the seat that may not {who}" if kind != "market"
             else "balance: 1 - the largest gap between seat win rates")
     band_text = (f"power within {100 * band.POWER_TOLERANCE:.0f} points of the fair share "
-                 f"{1 / players:.3f} (the whole 95% interval), the card still bought "
-                 f"({band.MIN_BOUGHT:g} cube a player and game at least)" if kind != "market"
+                 f"{1 / players:.3f} (the whole 95% interval)" if kind != "market"
                  else f"balance at least {band.MIN_BALANCE:.2f}")
+    if kind == "card":
+        band_text += f", the card still bought ({band.MIN_BOUGHT:g} cube a player and game)"
+    agent = ("the shipped generalist vector (tuned)" if kind == "driver"
+             else "its own tuned vector (tuned:markets)")
     change = describe(tuple(fix["changes"]))
-    if fix["proposed"]:
-        verdict = f"**Proposed fix: {change}.** Verified inside the band."
-    else:
-        verdict = (f"**No fix reaches the band.** The closest candidate, {change}, is "
-                   f"shown; it is not proposed.")
+    verdict = {
+        "fix": f"**Proposed fix: {change}.** Verified inside the band.",
+        "in band today": "**No change needed**: the item is inside the band today.",
+        "unverified": f"**{change} reaches the band on {v['games']} games**, too few to "
+                      f"propose it (1000 or more).",
+    }.get(fix.get("status", ""), f"**No fix reaches the band.** The closest candidate, "
+                                  f"{change}, is shown; it is not proposed.")
     lines = [f"# Fix search: {item} ({kind})", "",
-             f"{players} players, each market played by its own tuned vector (tuned:markets) "
-             f"in every seat; markets judged for the item: {', '.join(fix['markets'])}. "
+             f"{players} players, each market played by {agent} in every seat; markets "
+             f"judged for the item: {', '.join(fix['markets'])}. "
              f"Figure: {what}. Band: {band_text}, and the race length of these markets within "
              f"{100 * band.LENGTH_TOLERANCE:.0f}% of the median over all "
              f"{len(setup['sets'])} markets. Search: {setup.get('screen_games')} games a "
@@ -60,7 +66,7 @@ def markdown(fix: dict[str, Any]) -> str:
                      f"{'yes' if entry['in_band'] else 'no'} |")
     lines += ["", "## Pareto front: numbers changed against distance from the band", "",
               "Distance: how far the figures lie outside their bands (0: inside), from the "
-              "search's games; re-tuned vectors, and in brackets today's.", "",
+              "search's games: with the vectors re-tuned to the change, and with today's.", "",
               "| numbers | change | figure (re-tuned) | distance | without re-tuning |",
               "| ---: | --- | --- | ---: | --- |"]
     for p in fix["front"]:

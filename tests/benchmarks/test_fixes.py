@@ -176,6 +176,7 @@ def test_a_measured_candidate_is_not_played_again(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fixes_measure, "measure", fake_measure)
     setup = {"players": 2, "sets": {"m": ["a"]}, "options": {}}
+    (tmp_path / "v.json").write_text("{}")
     search = fixes.Search("card", "Crate Motor", setup, tmp_path, None,
                           {"m": tmp_path / "v.json"}, ["m"])
     first = search.figures((), False, 20, 0)
@@ -184,7 +185,10 @@ def test_a_measured_candidate_is_not_played_again(tmp_path, monkeypatch):
     assert first == again and played == ["Crate Motor"]
     search.figures((), False, 40, 0)   # other games: measured
     assert len(played) == 2
-    assert len(list((tmp_path / "candidates").glob("*.json"))) == 2
+    (tmp_path / "v.json").write_text('{"other": 1}')   # today's vector changed: measured
+    search.figures((), False, 40, 0)
+    assert len(played) == 3
+    assert len(list((tmp_path / "candidates").glob("*.json"))) == 3
 
 
 def test_a_fix_outside_the_band_is_reported_as_such():
