@@ -1,7 +1,7 @@
 """Propose the smallest data change that brings a flagged item into its fair band.
 
     transit-gym balance fix --kind card --item "Crate Motor" --players 2 --games 1000 \\
-        --seed 0 --workers 2 --out docs/reports/fixes/crate-motor
+        --seed 0 --workers 2 --out reports/fixes/crate-motor
 
 The numbers a designer may change (``fixes_data``: a card's cost, value and effect
 numbers, each within a documented step of today's value) make candidates, fewest numbers
@@ -323,9 +323,12 @@ def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
 
 
 def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
-                  out_dir: str | Path) -> list[dict[str, Any]]:
+                  out_dir: str | Path, per_item: bool = True) -> list[dict[str, Any]]:
     """A fix dict per flag (see the module's docstring): the chosen change, its
-    verification and the Pareto front; files in ``out_dir/<item>/``."""
+    verification and the Pareto front; files in ``out_dir/<item>/`` (``per_item=False``:
+    in ``out_dir`` itself, for one flag)."""
+    if not per_item and len(flags) != 1:
+        raise ConfigError(f"one folder holds one item's fix; got {len(flags)} flags")
     out_dir = Path(out_dir)
     backend = make_backend(int(setup.get("workers", 2)), setup.get("ray", False))
     fixes = []
@@ -336,7 +339,8 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
             if flag["kind"] not in KINDS:
                 raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
                                   f"{flag['kind']!r}")
-            search = Search(flag["kind"], flag["item"], setup, out_dir / slug(flag["item"]),
+            folder = out_dir / slug(flag["item"]) if per_item else out_dir
+            search = Search(flag["kind"], flag["item"], setup, folder,
                             backend, drivers if flag["kind"] == "driver" else today,
                             item_markets(flag, setup["sets"]),
                             int(setup.get("screen_games", 200)), int(setup.get("retune", 4)),
@@ -441,12 +445,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                  "progress": not args.quiet}
         flag = {"kind": args.kind, "item": args.item,
                 "markets": [m.strip() for m in args.markets.split(",") if m.strip()]}
-        out = args.out / slug(args.item)
+        out = args.out
         out.mkdir(parents=True, exist_ok=True)
         check_settings(out, {k: setup[k] for k in ("players", "games", "seed", "screen_games",
                                                    "retune", "numbers")}, "balance fix",
                        games_file="fix.json")
-        fixes = propose_fixes([flag], setup, args.out)
+        fixes = propose_fixes([flag], setup, args.out, per_item=False)
     print(fixes_report.markdown(fixes[0]))
     print(f"written: {out}/fix.md, fix.json " + " ".join(fixes[0]["patch"]), file=sys.stderr)
     return fixes
