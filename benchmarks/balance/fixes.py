@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sys
 from dataclasses import dataclass, field, replace
@@ -43,6 +44,7 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.training.runs.backends import check_backend, check_out, make_backend
 from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import check_settings
+from transit_gym.training.runs.options import add_run_arguments, check_counts
 from transit_gym.training.runs.progress import Progress
 from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.tune import slug
@@ -339,13 +341,13 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
             if flag["kind"] not in KINDS:
                 raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
                                   f"{flag['kind']!r}")
+            fields(flag["kind"], flag["item"], setup["sets"])   # a kind searched, a known item?
             folder = out_dir / slug(flag["item"]) if per_item else out_dir
             search = Search(flag["kind"], flag["item"], setup, folder,
                             backend, drivers if flag["kind"] == "driver" else today,
                             item_markets(flag, setup["sets"]),
                             int(setup.get("screen_games", 200)), int(setup.get("retune", 4)),
                             int(setup.get("numbers", 2)))
-            fields(search.kind, search.item, setup["sets"])   # a kind this search can change?
             fixes.append(fix_item(search, bool(setup.get("progress", True))))
     finally:
         backend.close()
@@ -422,24 +424,21 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--numbers", type=int, default=2,
                         help="most numbers changed together (combinations of the "
                              f"{PAIR_POOL} closest one-number changes)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--ray", nargs="?", const="", default=False,
-                        help="run on Ray (optionally a cluster address)")
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--quiet", action="store_true")
+    add_run_arguments(parser, out_help="the folder of fix.md, fix.json, the patch and the "
+                                        "caches a stopped run resumes from (required)")
     args = parser.parse_args(argv)
     with tool_errors(parser):
         if args.kind not in KINDS:
             raise ConfigError(f"--kind must be one of {list(KINDS)}, got {args.kind!r}")
-        for name in ("games", "screen_games", "retune", "workers", "numbers"):
-            if getattr(args, name) < 1:
-                raise ConfigError(f"--{name.replace('_', '-')} must be positive, got "
-                                  f"{getattr(args, name)}")
+        if args.out is None:
+            raise ConfigError("--out is required (the fix's folder)")
+        check_counts(args.seed, games=args.games, screen_games=args.screen_games,
+                     retune=args.retune, numbers=args.numbers)
         check_backend(args.workers, args.ray)
+        workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
         setup = {"players": args.players, "games": args.games, "seed": args.seed,
-                 "options": {}, "sets": shipped_sets(args.players), "workers": args.workers,
+                 "options": {}, "sets": shipped_sets(args.players), "workers": workers,
                  "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
                  "numbers": args.numbers,
                  "progress": not args.quiet}

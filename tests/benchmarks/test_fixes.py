@@ -241,3 +241,15 @@ def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monk
     monkeypatch.setattr(fixes_measure.tune, "tune", no_games)
     again = fixes.propose_fixes([flag], setup, tmp_path)[0]
     assert again["changes"] == fix["changes"] and again["verified"] == fix["verified"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--kind", "sponsor", "--item", "Sponsor"], "kinds searched"),
+    (["--kind", "card", "--item", "Crate Mtr"], "has no entry 'Crate Mtr'"),
+    (["--kind", "driver", "--item", "Driver 01"], "name the markets a driver is judged in"),
+    (["--kind", "card", "--item", "Crate Motor", "--games", "0"], "--games must be positive"),
+])
+def test_the_command_names_what_is_wrong(argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        fixes.main([*argv, "--out", str(tmp_path / "fix")])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
