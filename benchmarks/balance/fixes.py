@@ -211,8 +211,9 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
             bar.close()
     retuned.sort(key=lambda p: fd.order_key(tuple(p["changes"])))   # the front's ties
     reached = [p for p in [baseline, *retuned] if p["distance"] == 0]
+    # none in the band: the closest, today's data when no candidate comes closer
     chosen = min(reached, key=lambda p: fd.order_key(tuple(p["changes"]))) if reached \
-        else min(retuned, key=_rank)
+        else min([baseline, *retuned], key=_rank)
     return {"baseline": baseline, "screened": screened, "retuned": retuned,
             "chosen": chosen,
             "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
@@ -377,9 +378,10 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
 
 def status(candidate: fd.Candidate, verified: dict[str, Any]) -> str:
     """``in band today`` (no change needed), ``fix`` (verified in the band with 1000 games
-    or more), ``unverified`` (in the band on fewer games) or ``closest`` (outside)."""
+    or more), ``unverified`` (in the band on fewer games), ``closest`` (outside) or ``none
+    closer`` (no candidate came closer to the band than today's data)."""
     if not candidate:
-        return "in band today" if verified["in_band"] else "closest"
+        return "in band today" if verified["in_band"] else "none closer"
     if verified["in_band"]:
         return "fix" if verified["games"] >= 1000 else "unverified"
     return "closest"

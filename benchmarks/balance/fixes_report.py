@@ -42,6 +42,8 @@ def markdown(fix: dict[str, Any]) -> str:
     verdict = {
         "fix": f"**Proposed fix: {change}.** Verified inside the band.",
         "in band today": "**No change needed**: the item is inside the band today.",
+        "none closer": "**No fix reaches the band**, and no candidate searched comes closer "
+                       "to it than today's data (the front below).",
         "unverified": f"**{change} reaches the band on {v['games']} games**, too few to "
                       f"propose it (1000 or more).",
     }.get(fix.get("status", ""), f"**No fix reaches the band.** The closest candidate, "
