@@ -69,12 +69,9 @@ def markdown(fix: dict[str, Any]) -> str:
     lines += ["", "## Pareto front: numbers changed against distance from the band", "",
               "Distance: how far the figures lie outside their bands (0: inside), from the "
               "search's games: with the vectors re-tuned to the change, and with today's.", "",
-              "| numbers | change | figure (re-tuned) | distance | without re-tuning |",
-              "| ---: | --- | --- | ---: | --- |"]
-    for p in fix["front"]:
-        old = p.get("without_retune") or p
-        lines.append(f"| {p['numbers']} | {p['text']} | {_figure(kind, p)} | "
-                     f"{p['distance']:.3f} | {_figure(kind, old)}, {old['distance']:.3f} |")
+              *_points(kind, fix["front"]), "",
+              "Every candidate measured with re-tuned vectors (the front is drawn from them):",
+              "", *_points(kind, fix.get("retuned", []))]
     lines += ["", "## The checks on every market holding a changed card", "",
               "Before: today's data and vectors; after: the change, vectors re-tuned. "
               f"Checks: {', '.join(CHECKS)} (the card bought at least "
@@ -99,6 +96,17 @@ def markdown(fix: dict[str, Any]) -> str:
         option = Path(path).stem
         lines += [f"Patch: `{Path(path).name}` (env option `{option}=FILE`).", ""]
     return "\n".join(lines)
+
+
+def _points(kind: str, points: list[dict[str, Any]]) -> list[str]:
+    """A table of measured candidates: re-tuned figure and distance, then today's."""
+    lines = ["| numbers | change | figure (re-tuned) | distance | without re-tuning |",
+             "| ---: | --- | --- | ---: | --- |"]
+    for p in points:
+        old = p.get("without_retune") or p
+        lines.append(f"| {p['numbers']} | {p['text']} | {_figure(kind, p)} | "
+                     f"{p['distance']:.3f} | {_figure(kind, old)}, {old['distance']:.3f} |")
+    return lines
 
 
 def _ok(value: bool) -> str:
