@@ -32,7 +32,7 @@ import json
 import os
 import shutil
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +72,6 @@ class Search:
     screen_games: int = 200
     retune: int = 4
     numbers: int = 2
-    cache: dict[str, Any] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
@@ -115,12 +114,13 @@ class Search:
                 names: list[str] | None = None, card: str | None = "") -> dict[str, Any]:
         """Figures of ``candidate`` in markets ``names`` (default: the item's), with the
         power of ``card`` ("": the item's card; None: none), cached in ``out/candidates``
-        under the candidate, the games, the seed, the markets, the options and the contents
-        of today's vectors."""
+        under the candidate, the games, the seed, the markets, the options, the contents
+        of today's vectors and the re-tuning's settings."""
         names = names or self.markets
         card = self.card if card == "" else card
         starts = [hashlib.sha256(Path(self.today[n]).read_bytes()).hexdigest() for n in names]
-        which = hashlib.sha256(json.dumps([names, card, starts, self.options()],
+        tuning = self.setup.get("tune", {}) if retuned else {}
+        which = hashlib.sha256(json.dumps([names, card, starts, self.options(), tuning],
                                           sort_keys=True).encode()).hexdigest()[:12]
         key = (f"{fd.candidate_key(candidate)}-{'retuned' if retuned else 'today'}-g{games}"
                f"-s{seed}-{which}")
