@@ -54,6 +54,8 @@ KINDS = ("card", "market", "driver", "sponsor", "board")
 SEARCHED = ("card", "market", "driver")
 #: options of the markets a driver is judged in (every driver on offer, as in card_power)
 DRIVER_OPTIONS = {"drivers": "all"}
+#: the markets a driver is judged in when its flag names none (the base game's first set)
+DRIVER_MARKETS = ("First Game",)
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
 
@@ -308,7 +310,7 @@ def _market_figures(m: dict[str, Any]) -> dict[str, Any]:
 # ----- the public entry ----------------------------------------------------------------------
 def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
     """The markets a flag's item is judged in: the flag's, else every set holding the
-    card (a market: itself)."""
+    card (a market: itself; a driver: ``DRIVER_MARKETS``)."""
     if flag.get("markets"):
         unknown = [m for m in flag["markets"] if m not in sets]
         if unknown:
@@ -318,7 +320,11 @@ def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
     if flag["kind"] == "market":
         return [flag["item"]]
     if flag["kind"] == "driver":
-        raise ConfigError(f"flag {flag['item']!r}: name the markets a driver is judged in")
+        found = [m for m in DRIVER_MARKETS if m in sets]
+        if not found:
+            raise ConfigError(f"flag {flag['item']!r}: name the markets a driver is judged "
+                              f"in (the default {list(DRIVER_MARKETS)} is not judged)")
+        return found
     found = sorted(n for n, cards in sets.items() if flag["item"] in cards)
     if not found:
         raise ConfigError(f"card {flag['item']!r} is in none of the markets judged")
@@ -342,7 +348,13 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
             if flag["kind"] not in KINDS:
                 raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
                                   f"{flag['kind']!r}")
-            fields(flag["kind"], flag["item"], setup["sets"])   # a kind searched, a known item?
+            if flag["kind"] not in SEARCHED:
+                fixes.append({"item": flag["item"], "kind": flag["kind"], "changes": [],
+                              "status": "not searched", "proposed": False,
+                              "reason": f"kind {flag['kind']!r} is not searched yet; kinds "
+                                        f"searched: {list(SEARCHED)}"})
+                continue
+            fields(flag["kind"], flag["item"], setup["sets"])   # a known item?
             folder = out_dir / slug(flag["item"]) if per_item else out_dir
             search = Search(flag["kind"], flag["item"], setup, folder,
                             backend, drivers if flag["kind"] == "driver" else today,
@@ -409,12 +421,14 @@ def shipped_sets(players: int) -> dict[str, list[str]]:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example='transit-gym balance fix --kind card --item "Crate Motor" '
-                                "--games 40 --screen-games 20 --retune 1 --out reports/fix")
+                                "--games 20 --screen-games 10 --numbers 1 --retune 1 "
+                                "--out reports/fix")
     parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
     parser.add_argument("--item", required=True, help="a card's or market's name")
     parser.add_argument("--markets", default="",
                         help="comma-separated named sets the item is judged in (default: the "
-                             "sets holding the card, the market itself; a driver needs them)")
+                             "sets holding the card, the market itself; for a driver First "
+                             "Game)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1000,
                         help="verification games a market (fresh seeds); a fix is proposed "
@@ -434,6 +448,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             raise ConfigError(f"--kind must be one of {list(KINDS)}, got {args.kind!r}")
         if args.out is None:
             raise ConfigError("--out is required (the fix's folder)")
+        if args.kind in KINDS and args.kind not in SEARCHED:
+            raise ConfigError(f"--kind {args.kind!r} is not searched yet; kinds searched: "
+                              f"{list(SEARCHED)}")
         check_counts(args.seed, games=args.games, screen_games=args.screen_games,
                      retune=args.retune, numbers=args.numbers)
         check_backend(args.workers, args.ray)

@@ -76,11 +76,21 @@ def test_a_drivers_numbers_are_its_amount_and_its_price_where_it_has_one():
     singles = fixes_data.single_changes(fixes_data.driver_fields("Driver 01"))
     assert [c["to"] for c in singles] == [2, 3]   # 0 would mean "any number"
     assert fixes_data.describe((singles[0],)) == "Driver 01 amount 1->2"
+    flag = {"kind": "driver", "item": "Driver 01", "markets": []}
+    assert fixes.item_markets(flag, {"First Game": [], "Squeaky Clean": []}) == ["First Game"]
 
 
-def test_sponsors_and_boards_are_refused_with_the_kinds_searched():
+def test_sponsors_and_boards_are_refused_with_the_kinds_searched(tmp_path):
     with pytest.raises(ConfigError, match="kinds searched"):
         fixes.fields("sponsor", "Sponsor", {})
+    sets = {"First Game": list(load_cards().sets["First Game"])}
+    setup = {"players": 2, "games": 10, "seed": 0, "options": {}, "sets": sets, "workers": 1}
+    flag = {"kind": "board", "item": "Daytona Beach", "markets": []}
+    got = fixes.propose_fixes([flag], setup, tmp_path)   # a report's other flags go on
+    assert got == [{"item": "Daytona Beach", "kind": "board", "changes": [],
+                    "status": "not searched", "proposed": False,
+                    "reason": "kind 'board' is not searched yet; kinds searched: "
+                              "['card', 'market', 'driver']"}]
 
 
 # ----- the band and the front -----------------------------------------------------------------
@@ -246,7 +256,8 @@ def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monk
 @pytest.mark.parametrize("argv, message", [
     (["--kind", "sponsor", "--item", "Sponsor"], "kinds searched"),
     (["--kind", "card", "--item", "Crate Mtr"], "has no entry 'Crate Mtr'"),
-    (["--kind", "driver", "--item", "Driver 01"], "name the markets a driver is judged in"),
+    (["--kind", "driver", "--item", "Driver 01", "--markets", "No Such Set"],
+     "not among the markets judged"),
     (["--kind", "card", "--item", "Crate Motor", "--games", "0"], "--games must be positive"),
 ])
 def test_the_command_names_what_is_wrong(argv, message, tmp_path, capsys):
