@@ -82,6 +82,8 @@ TABLE: dict[str, tuple[tuple[str, str, str], ...]] = {
          "Racing Season drivers with the built-in agents"),
         ("balance sponsors", "benchmarks.balance.season_sponsors",
          "does the season agent's sponsor play matter?"),
+        ("balance fix", "benchmarks.balance.fixes",
+         "the smallest data change that brings a flagged item into its band"),
         ("balance report", "benchmarks.balance.designer_report",
          "one report for a designer from the analyses above"),
     ),

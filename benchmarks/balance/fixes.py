@@ -1,0 +1,474 @@
+"""Propose the smallest data change that brings a flagged item into its fair band.
+
+    transit-gym balance fix --kind card --item "Crate Motor" --players 2 --games 1000 \\
+        --seed 0 --workers 2 --out reports/fixes/crate-motor
+
+The numbers a designer may change (``fixes_data``: a card's cost, value and effect
+numbers, each within a documented step of today's value) make candidates, fewest numbers
+first, then the smallest steps. Each market is played by its shipped tuned vector
+(``tuned:markets``); a driver, whose market vectors never tuned their driver entries, by
+the shipped generalist (``tuned``, the agent of the driver power runs). The search:
+
+1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
+   market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
+   closest one-number changes;
+2. re-tunes the market vectors to the changed data for ``--retune`` candidates (the
+   closest of each count of numbers, then the closest others)
+   (``fixes_measure``: warm start from today's vector, a short CMA-ES run, cached on disk
+   by the hash of the data files' contents) and measures them again;
+3. picks the smallest candidate whose re-tuned figures reach the band (``fixes_band``),
+   else the closest one, and verifies it on fresh seeds (``--seed + 1``) with ``--games``
+   games a market: before and after, with and without re-tuning, and the five checks on
+   every market that holds a changed card.
+
+Every measured candidate is cached in ``--out`` (a stopped run resumes); the result is
+``fix.json``, ``fix.md`` and the patch file the env takes (``card_data=FILE``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from transit_gym.benchmarks.balance import fixes_band as band
+from transit_gym.benchmarks.balance import fixes_data as fd
+from transit_gym.benchmarks.balance import fixes_measure as fm
+from transit_gym.benchmarks.balance import fixes_report
+from transit_gym.envs.core.errors import ConfigError
+from transit_gym.training.runs.backends import check_backend, check_out, make_backend
+from transit_gym.training.runs.errors import tool_errors
+from transit_gym.training.runs.folder import check_settings
+from transit_gym.training.runs.options import add_run_arguments, check_counts
+from transit_gym.training.runs.progress import Progress
+from transit_gym.training.tool_parser import ToolParser
+from transit_gym.training.tune import slug
+
+KINDS = ("card", "market", "driver", "sponsor", "board")
+#: kinds this search can change (sponsors and boards: not yet)
+SEARCHED = ("card", "market", "driver")
+#: options of the markets a driver is judged in (every driver on offer, as in card_power)
+DRIVER_OPTIONS = {"drivers": "all"}
+#: the markets a driver is judged in when its flag names none (the base game's first set)
+DRIVER_MARKETS = ("First Game",)
+#: the one-number changes whose pairs are tried
+PAIR_POOL = 8
+
+
+@dataclass
+class Search:
+    """One item's search: what is judged, where it is cached, how it is played."""
+
+    kind: str
+    item: str
+    setup: dict[str, Any]
+    out: Path
+    backend: Any
+    today: dict[str, Path]
+    markets: list[str]
+    screen_games: int = 200
+    retune: int = 4
+    numbers: int = 2
+
+    @property
+    def players(self) -> int:
+        return int(self.setup["players"])
+
+    @property
+    def card(self) -> str | None:
+        """The item whose power is measured (a card or driver; a market: none)."""
+        return None if self.kind == "market" else self.item
+
+    def options(self) -> dict[str, Any]:
+        extra = DRIVER_OPTIONS if self.kind == "driver" else {}
+        return {**self.setup.get("options", {}), **extra}
+
+    def data(self, candidate: fd.Candidate) -> dict[str, str]:
+        """The env options of ``candidate``'s patch files (one folder per candidate, so a
+        path always holds the same data)."""
+        if not candidate:
+            return {}
+        return fd.write_patch(list(candidate),
+                              self.out / "patches" / fd.candidate_key(candidate))
+
+    def vectors(self, names: list[str], candidate: fd.Candidate,
+                retuned: bool) -> dict[str, tuple[dict[str, Any], Path]]:
+        """(options, vector) of markets ``names`` under ``candidate``; re-tuned vectors
+        when ``retuned`` and the data changed."""
+        data = self.data(candidate)
+        out = {}
+        for name in names:
+            options = fm.market_options(self.options(), self.setup["sets"][name], data)
+            vector = self.today[name]
+            if retuned and candidate:
+                vector = fm.retuned_vector(options, self.players, vector, self.out / "tuned",
+                                           int(self.setup.get("workers", 2)),
+                                           replace(fm.RETUNE, **self.setup.get("tune", {})))
+            out[name] = (options, vector)
+        return out
+
+    def figures(self, candidate: fd.Candidate, retuned: bool, games: int, seed: int,
+                names: list[str] | None = None, card: str | None = "") -> dict[str, Any]:
+        """Figures of ``candidate`` in markets ``names`` (default: the item's), with the
+        power of ``card`` ("": the item's card; None: none), cached in ``out/candidates``
+        under the candidate, the games, the seed, the markets, the options, the contents
+        of today's vectors and the re-tuning's settings."""
+        names = names or self.markets
+        card = self.card if card == "" else card
+        starts = [hashlib.sha256(Path(self.today[n]).read_bytes()).hexdigest() for n in names]
+        tuning = self.setup.get("tune", {}) if retuned else {}
+        which = hashlib.sha256(json.dumps([names, card, starts, self.options(), tuning],
+                                          sort_keys=True).encode()).hexdigest()[:12]
+        key = (f"{fd.candidate_key(candidate)}-{'retuned' if retuned else 'today'}-g{games}"
+               f"-s{seed}-{which}")
+        path = self.out / "candidates" / f"{key}.json"
+        if path.is_file():
+            return json.loads(path.read_text())
+        figures = fm.measure(self.backend, card, self.vectors(names, candidate, retuned),
+                             self.players, games, seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(figures, indent=1))
+        return figures
+
+    def lengths(self, games: int, seed: int) -> dict[str, float]:
+        """Race length of every market judged, today's data and vectors."""
+        figures = self.figures((), False, games, seed, names=sorted(self.setup["sets"]),
+                               card=None)
+        return {n: m["rounds"] for n, m in figures["markets"].items()}
+
+
+# ----- the search --------------------------------------------------------------------------
+def fields(kind: str, item: str, sets: dict[str, list[str]]) -> list[tuple[str, str, str, int]]:
+    """The numbers a fix of ``item`` may change."""
+    if kind == "card":
+        return fd.card_fields(item)
+    if kind == "market":
+        if item not in sets:
+            raise ConfigError(f"market {item!r} is not among the markets judged: {sorted(sets)}")
+        return [f for card in sets[item] for f in fd.card_fields(card)]
+    if kind == "driver":
+        return fd.driver_fields(item)
+    raise ConfigError(f"fixes of kind {kind!r} are not searched yet; kinds searched: "
+                      f"{list(SEARCHED)}")
+
+
+def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
+          lengths: dict[str, float]) -> dict[str, Any]:
+    """A measured candidate: its changes, size, distance and headline figure."""
+    measured = band.distance(search.kind, search.item, figures, lengths, search.players)
+    return {"changes": list(candidate), "numbers": len(candidate), "size": fd.size(candidate),
+            "text": fd.describe(candidate), **headline(search, figures), **measured}
+
+
+def headline(search: Search, figures: dict[str, Any]) -> dict[str, Any]:
+    """The item's figure and interval: a card's power, a market's balance."""
+    if search.kind == "market":
+        m = figures["markets"][search.item]
+        return {"figure": m["balance"], "interval": m["balance_interval"],
+                "rounds": {search.item: m["rounds"]}}
+    return {"figure": figures["power"]["rate"], "interval": figures["power"]["interval"],
+            "rounds": {n: m["rounds"] for n, m in figures["markets"].items()}}
+
+
+def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
+    """Screen, re-tune and choose; the chosen candidate and both fronts."""
+    seed, games = int(search.setup["seed"]), search.screen_games
+    lengths = search.lengths(games, seed)
+    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"]))
+    pool_size = min(PAIR_POOL, len(singles))
+    combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
+    bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
+                   label=f"fix {search.item} ", unit="cand") if progress else None
+
+    def screen(candidates: list[fd.Candidate]) -> list[dict[str, Any]]:
+        out = []
+        for candidate in candidates:
+            out.append(point(search, candidate,
+                             search.figures(candidate, False, games, seed), lengths))
+            if bar is not None:
+                bar.update(1)
+        return out
+
+    try:
+        baseline = screen([()])[0]
+        screened = screen([(c,) for c in singles])
+        pool = [p["changes"][0] for p in sorted(screened, key=_rank)[:PAIR_POOL]]
+        for k in range(2, search.numbers + 1):
+            screened += screen(fd.combine(pool, k))
+        retuned = []
+        for p in to_retune(screened, search.retune):
+            candidate = tuple(p["changes"])
+            again = point(search, candidate, search.figures(candidate, True, games, seed),
+                          lengths)
+            retuned.append({**again, "without_retune": _brief(p)})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    retuned.sort(key=lambda p: fd.order_key(tuple(p["changes"])))   # the front's ties
+    reached = [p for p in [baseline, *retuned] if p["distance"] == 0]
+    # none in the band: the closest, today's data when no candidate comes closer
+    chosen = min(reached, key=lambda p: fd.order_key(tuple(p["changes"]))) if reached \
+        else min([baseline, *retuned], key=_rank)
+    return {"baseline": baseline, "screened": screened, "retuned": retuned,
+            "chosen": chosen,
+            "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
+                                        *retuned]),
+            "front_without_retune": band.pareto_front([baseline, *screened])}
+
+
+def to_retune(screened: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """The candidates measured again with re-tuned vectors: the closest of each count of
+    numbers (so the front covers every count), then the closest others, ``count`` in all
+    (at least one a count)."""
+    ranked = sorted(screened, key=_rank)
+    chosen = []
+    for numbers in sorted({p["numbers"] for p in ranked}):
+        chosen.append(next(p for p in ranked if p["numbers"] == numbers))
+    chosen += [p for p in ranked if p not in chosen][:max(0, count - len(chosen))]
+    return chosen
+
+
+def _rank(p: dict[str, Any]) -> tuple:
+    return (p["distance"], fd.order_key(tuple(p["changes"])))
+
+
+def _brief(p: dict[str, Any]) -> dict[str, Any]:
+    return {k: p[k] for k in ("figure", "interval", "distance", "rounds")}
+
+
+# ----- verification ------------------------------------------------------------------------
+def checks(search: Search, figures: dict[str, Any], name: str, lengths: dict[str, float],
+           card: str) -> dict[str, bool]:
+    """The five checks of one market: balance, every seat fair, race length, the changed
+    card's power in the band and the card still bought."""
+    m = figures["markets"][name]
+    fair = 1.0 / search.players
+    median = band.median_length(lengths, {n: x["rounds"] for n, x in figures["markets"].items()})
+    power = m.get("power", figures.get("power"))
+    return {"balance": m["balance"] >= band.MIN_BALANCE,
+            "seats fair": all(lo <= fair <= hi for lo, hi in m["seat_win_interval"]),
+            "race length": band.length_distance(m["rounds"], median) == 0,
+            "card power": band.power_in_band(power["interval"], fair),
+            "card bought": power["bought"] is None or power["bought"] >= band.MIN_BOUGHT}
+
+
+def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:
+    """Fresh seeds, ``setup["games"]`` games a market: the item before and after (with and
+    without re-tuning), and the five checks on every market holding a changed card."""
+    games, seed = int(search.setup["games"]), int(search.setup["seed"]) + 1
+    lengths = search.lengths(games, seed)
+    before = search.figures((), False, games, seed)
+    after = search.figures(candidate, True, games, seed)
+    without = search.figures(candidate, False, games, seed)
+    verified = {**_verified(search, after, lengths), "games": games, "seed": seed,
+                "before": _verified(search, before, lengths),
+                "without_retune": _verified(search, without, lengths), "other_markets": []}
+    for card in sorted({fd.item_name(c) for c in candidate}):
+        for name in holders(search, card):
+            was = search.figures((), False, games, seed, [name], card)
+            now = search.figures(candidate, True, games, seed, [name], card)
+            verified["other_markets"].append({
+                "market": name, "card": card,
+                "before": {**checks(search, was, name, lengths, card),
+                           **_market_figures(was["markets"][name])},
+                "after": {**checks(search, now, name, lengths, card),
+                          **_market_figures(now["markets"][name])}})
+    return verified
+
+
+def holders(search: Search, item: str) -> list[str]:
+    """The markets judged that use ``item``: the sets holding a card; for a driver, the
+    markets it was judged in (every driver is on offer there)."""
+    if item.startswith("Driver "):
+        return list(search.markets)
+    return sorted(n for n, cards in search.setup["sets"].items() if item in cards)
+
+
+def _verified(search: Search, figures: dict[str, Any], lengths: dict[str, float]
+              ) -> dict[str, Any]:
+    measured = band.distance(search.kind, search.item, figures, lengths, search.players)
+    return {**headline(search, figures), "distance": measured["distance"],
+            "median": measured["median"],
+            "in_band": band.in_band(search.kind, search.item, figures, lengths,
+                                    search.players)}
+
+
+def _market_figures(m: dict[str, Any]) -> dict[str, Any]:
+    power = m.get("power", {})
+    return {"rounds": m["rounds"], "balance_value": m["balance"],
+            "power_rate": power.get("rate"), "power_interval": power.get("interval"),
+            "bought_per_game": power.get("bought")}
+
+
+# ----- the public entry ----------------------------------------------------------------------
+def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
+    """The markets a flag's item is judged in: the flag's, else every set holding the
+    card (a market: itself; a driver: ``DRIVER_MARKETS``)."""
+    if flag.get("markets"):
+        unknown = [m for m in flag["markets"] if m not in sets]
+        if unknown:
+            raise ConfigError(f"flag {flag['item']!r}: markets {unknown} are not among the "
+                              f"markets judged: {sorted(sets)}")
+        return list(flag["markets"])
+    if flag["kind"] == "market":
+        return [flag["item"]]
+    if flag["kind"] == "driver":
+        found = [m for m in DRIVER_MARKETS if m in sets]
+        if not found:
+            raise ConfigError(f"flag {flag['item']!r}: name the markets a driver is judged "
+                              f"in (the default {list(DRIVER_MARKETS)} is not judged)")
+        return found
+    found = sorted(n for n, cards in sets.items() if flag["item"] in cards)
+    if not found:
+        raise ConfigError(f"card {flag['item']!r} is in none of the markets judged")
+    return found
+
+
+def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
+                  out_dir: str | Path, per_item: bool = True) -> list[dict[str, Any]]:
+    """A fix dict per flag (see the module's docstring): the chosen change, its
+    verification and the Pareto front; files in ``out_dir/<item>/`` (``per_item=False``:
+    in ``out_dir`` itself, for one flag)."""
+    if not per_item and len(flags) != 1:
+        raise ConfigError(f"one folder holds one item's fix; got {len(flags)} flags")
+    out_dir = Path(out_dir)
+    backend = make_backend(int(setup.get("workers", 2)), setup.get("ray", False))
+    fixes = []
+    try:
+        today = fm.today_vectors(int(setup["players"]), setup["sets"], setup.get("options", {}))
+        drivers = {name: fm.generalist_vector() for name in today}
+        for flag in flags:
+            if flag["kind"] not in KINDS:
+                raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
+                                  f"{flag['kind']!r}")
+            if flag["kind"] not in SEARCHED:
+                fixes.append({"item": flag["item"], "kind": flag["kind"], "changes": [],
+                              "status": "not searched", "proposed": False,
+                              "reason": f"kind {flag['kind']!r} is not searched yet; kinds "
+                                        f"searched: {list(SEARCHED)}"})
+                continue
+            fields(flag["kind"], flag["item"], setup["sets"])   # a known item?
+            folder = out_dir / slug(flag["item"]) if per_item else out_dir
+            search = Search(flag["kind"], flag["item"], setup, folder,
+                            backend, drivers if flag["kind"] == "driver" else today,
+                            item_markets(flag, setup["sets"]),
+                            int(setup.get("screen_games", 200)), int(setup.get("retune", 4)),
+                            int(setup.get("numbers", 2)))
+            fixes.append(fix_item(search, bool(setup.get("progress", True))))
+    finally:
+        backend.close()
+    return fixes
+
+
+def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
+    """Search, verify and write one item's fix (``fix.json``, ``fix.md``, the patch)."""
+    found = search_item(search, progress)
+    candidate = tuple(found["chosen"]["changes"])
+    verified = verify(search, candidate)
+    patch = []
+    for option, source in search.data(candidate).items():
+        patch.append(search.out / f"{option}.toml")
+        shutil.copyfile(source, patch[-1])
+    fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
+           "markets": search.markets, "verified": verified,
+           "proposed": bool(candidate and verified["in_band"] and verified["games"] >= 1000),
+           "status": status(candidate, verified),
+           "front": found["front"], "front_without_retune": found["front_without_retune"],
+           "retuned": found["retuned"], "patch": [str(p) for p in patch],
+           "setup": {k: v for k, v in search.setup.items() if k not in ("ray",)}}
+    (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")
+    (search.out / "fix.md").write_text(fixes_report.markdown(fix))
+    return fix
+
+
+def status(candidate: fd.Candidate, verified: dict[str, Any]) -> str:
+    """``in band today`` (no change needed), ``fix`` (verified in the band with 1000 games
+    or more), ``unverified`` (in the band on fewer games), ``closest`` (outside) or ``none
+    closer`` (no candidate came closer to the band than today's data)."""
+    if not candidate:
+        return "in band today" if verified["in_band"] else "none closer"
+    if verified["in_band"]:
+        return "fix" if verified["games"] >= 1000 else "unverified"
+    return "closest"
+
+
+# ----- command line ----------------------------------------------------------------------------
+def shipped_sets(players: int) -> dict[str, list[str]]:
+    """The named sets with a shipped per-market vector for ``players``."""
+    from transit_gym.agents.tuned import markets
+    from transit_gym.agents.tuned import vector as tv
+    from transit_gym.envs.automobiles.data import load_cards
+
+    named = load_cards().sets
+    out = {}
+    for path in sorted(Path(markets.__file__).parent.glob("*.json")):
+        market = tv.load(path).market
+        name = market["markets"].get("card_set")
+        if market.get("players") == players and isinstance(name, str) and name in named:
+            out[name] = list(named[name])
+    if not out:
+        raise ConfigError(f"no shipped per-market tuned vectors for {players} players")
+    return out
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example='transit-gym balance fix --kind card --item "Crate Motor" '
+                                "--games 20 --screen-games 10 --numbers 1 --retune 1 "
+                                "--out reports/fix")
+    parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
+    parser.add_argument("--item", required=True, help="a card's or market's name")
+    parser.add_argument("--markets", default="",
+                        help="comma-separated named sets the item is judged in (default: the "
+                             "sets holding the card, the market itself; for a driver First "
+                             "Game)")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1000,
+                        help="verification games a market (fresh seeds); a fix is proposed "
+                             "only from 1000")
+    parser.add_argument("--screen-games", type=int, default=200,
+                        help="games a market for each candidate while searching")
+    parser.add_argument("--retune", type=int, default=4,
+                        help="closest candidates measured again with re-tuned vectors")
+    parser.add_argument("--numbers", type=int, default=2,
+                        help="most numbers changed together (combinations of the "
+                             f"{PAIR_POOL} closest one-number changes)")
+    add_run_arguments(parser, out_help="the folder of fix.md, fix.json, the patch and the "
+                                        "caches a stopped run resumes from (required)")
+    args = parser.parse_args(argv)
+    with tool_errors(parser):
+        if args.kind not in KINDS:
+            raise ConfigError(f"--kind must be one of {list(KINDS)}, got {args.kind!r}")
+        if args.out is None:
+            raise ConfigError("--out is required (the fix's folder)")
+        if args.kind in KINDS and args.kind not in SEARCHED:
+            raise ConfigError(f"--kind {args.kind!r} is not searched yet; kinds searched: "
+                              f"{list(SEARCHED)}")
+        check_counts(args.seed, games=args.games, screen_games=args.screen_games,
+                     retune=args.retune, numbers=args.numbers)
+        check_backend(args.workers, args.ray)
+        workers = args.workers or os.cpu_count() or 1
+        check_out(args.out)
+        setup = {"players": args.players, "games": args.games, "seed": args.seed,
+                 "options": {}, "sets": shipped_sets(args.players), "workers": workers,
+                 "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
+                 "numbers": args.numbers,
+                 "progress": not args.quiet}
+        flag = {"kind": args.kind, "item": args.item,
+                "markets": [m.strip() for m in args.markets.split(",") if m.strip()]}
+        out = args.out
+        out.mkdir(parents=True, exist_ok=True)
+        check_settings(out, {k: setup[k] for k in ("players", "games", "seed", "screen_games",
+                                                   "retune", "numbers")}, "balance fix",
+                       games_file="fix.json")
+        fixes = propose_fixes([flag], setup, args.out, per_item=False)
+    print(fixes_report.markdown(fixes[0]))
+    print(f"written: {out}/fix.md, fix.json " + " ".join(fixes[0]["patch"]), file=sys.stderr)
+    return fixes

@@ -1,0 +1,100 @@
+"""The fair band a fix must reach, how far a measurement is from it, and the Pareto front
+of (numbers changed, distance from the band).
+
+- a card (driver, sponsor): its power, the score rate of the seat that may not take it,
+  within ``POWER_TOLERANCE`` of the fair share ``1 / players``; a card's markets must also
+  keep their race length within ``LENGTH_TOLERANCE`` of the median over the markets judged,
+  and a card must still be bought (``MIN_BOUGHT`` cubes a player and game at least);
+- a market: balance (1 - the largest gap between seat win rates) at least ``MIN_BALANCE``
+  and its race length within ``LENGTH_TOLERANCE`` of that median.
+
+The distance from the band is the sum of how far each figure lies outside its band (score
+rate and balance in their own units, race length as a fraction of the median, cubes bought
+short of ``MIN_BOUGHT``); 0 inside.
+The search ranks by the distance of the point figures; a fix is in the band only when the
+intervals are (:func:`power_in_band`, the whole Wilson interval within the band).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+POWER_TOLERANCE = 0.05
+LENGTH_TOLERANCE = 0.20
+MIN_BALANCE = 0.90
+#: a card the unrestricted seats buy fewer cubes of a game is no longer played: forbidding
+#: it then costs nothing, so its power sits at the fair share without the card being fair
+MIN_BOUGHT = 1.0
+
+
+def power_distance(rate: float, fair: float, tolerance: float = POWER_TOLERANCE) -> float:
+    """How far a score rate lies outside ``fair +- tolerance`` (0 inside)."""
+    return max(0.0, abs(rate - fair) - tolerance)
+
+
+def power_in_band(interval: list[float], fair: float,
+                  tolerance: float = POWER_TOLERANCE) -> bool:
+    """Whether the whole interval lies within ``fair +- tolerance``."""
+    low, high = interval
+    return fair - tolerance <= low and high <= fair + tolerance
+
+
+def length_distance(rounds: float, median: float,
+                    tolerance: float = LENGTH_TOLERANCE) -> float:
+    """How far a race length lies outside ``median * (1 +- tolerance)``, as a fraction of
+    the median (0 inside)."""
+    return max(0.0, abs(rounds / median - 1.0) - tolerance)
+
+
+def balance_distance(value: float, minimum: float = MIN_BALANCE) -> float:
+    """How far a balance lies below ``minimum`` (0 at or above it)."""
+    return max(0.0, minimum - value)
+
+
+def median_length(lengths: dict[str, float], changed: dict[str, float]) -> float:
+    """The median race length over the markets judged, ``changed`` markets replaced."""
+    return float(np.median([changed.get(name, rounds) for name, rounds in lengths.items()]))
+
+
+def distance(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, float],
+             players: int) -> dict[str, Any]:
+    """The item's distance from its band, and its parts, for ``figures`` of its markets
+    (``fixes_measure.measure``) with ``lengths`` the race lengths of every market judged."""
+    markets = figures["markets"]
+    median = median_length(lengths, {n: m["rounds"] for n, m in markets.items()})
+    parts = {f"length {name}": length_distance(m["rounds"], median)
+             for name, m in markets.items()}
+    if kind == "market":
+        parts[f"balance {item}"] = balance_distance(markets[item]["balance"])
+    else:
+        parts[f"power {item}"] = power_distance(figures["power"]["rate"], 1.0 / players)
+        bought = figures["power"].get("bought")
+        if bought is not None:   # a card (a driver has no cubes)
+            parts[f"bought {item}"] = max(0.0, MIN_BOUGHT - bought)
+    return {"distance": float(sum(parts.values())), "parts": parts, "median": median}
+
+
+def in_band(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, float],
+            players: int) -> bool:
+    """The band test of a verified measurement: race lengths within the band, a card still
+    bought, and the power's whole interval (a card) or the balance (a market) within its
+    band."""
+    measured = distance(kind, item, figures, lengths, players)
+    if any(v > 0 for k, v in measured["parts"].items() if not k.startswith("power")):
+        return False
+    if kind == "market":
+        return figures["markets"][item]["balance"] >= MIN_BALANCE
+    return power_in_band(figures["power"]["interval"], 1.0 / players)
+
+
+def pareto_front(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The points no other point beats on both (``numbers``, ``distance``): fewer numbers
+    and no larger distance, or as few numbers and a smaller distance. Sorted by numbers;
+    of equal points the first given is kept."""
+    front = []
+    for p in sorted(points, key=lambda q: (q["numbers"], q["distance"])):
+        if not front or p["distance"] < front[-1]["distance"]:
+            front.append(p)
+    return front

@@ -1,0 +1,161 @@
+"""The numbers a fix search may change, the candidates made of them, and their patch files.
+
+A *change* is ``{"file", "entry", "field", "from", "to"}``: one number of a shipped data
+file (``data.toml`` for a card, the entry its name; ``drivers.toml`` for a driver, the
+entry its number), written by ``transit_gym.envs.automobiles.patches``. A *candidate* is
+a tuple of changes to different fields. Each field moves by a documented step (``STEPS``)
+from today's value, within the loaders' bounds; a candidate whose patch a loader refuses is
+never made.
+
+Candidates are ordered as the designer asked: fewest numbers first, then the smallest
+steps (the sum of the changes' sizes), then by file, entry and field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from transit_gym.envs.core.errors import ConfigError, DataFileError
+
+CARD_FILE = "data.toml"
+DRIVER_FILE = "drivers.toml"
+#: the changes each field of a card may take from today's value (the designer's step):
+#: cost and value in money, the effect numbers (count, bonus, wear) in cubes or spaces
+STEPS: dict[str, tuple[int, ...]] = {
+    "cost": (-3, -2, -1, 1, 2, 3),
+    "value": (-2, -1, 1, 2),
+    "count": (-2, -1, 1, 2),
+    "bonus": (-2, -1, 1, 2),
+    "wear": (-2, -1, 1, 2),
+    "amount": (-2, -1, 1, 2),
+    "price": (-2, -1, 1, 2),
+}
+#: fields every card has; the effect numbers are searched only where today's value is
+#: not 0 (a 0 there is a number the card's effect does not read)
+PRICE_FIELDS = ("cost", "value")
+EFFECT_FIELDS = ("count", "bonus", "wear")
+
+Change = dict[str, Any]
+Candidate = tuple[Change, ...]
+
+
+# ----- patches (the shared writer of transit_gym.envs.automobiles.patches) --------------------
+def shipped_value(file: str, entry: str, field: str) -> int:
+    """Today's value of ``field`` of ``entry`` in the shipped ``file``."""
+    from transit_gym.envs.automobiles import patches
+
+    return int(patches.shipped_value(file, entry, field))
+
+
+def write_patch(changes: list[Change], folder: str | Path) -> dict[str, str]:
+    """Write the patch files of ``changes`` into ``folder``; the env options that load
+    them (paths as text)."""
+    from transit_gym.envs.automobiles import patches
+
+    return {k: str(v) for k, v in patches.write_patch(list(changes), folder).items()}
+
+
+def data_hash(options: dict[str, Any]) -> str:
+    """SHA-256 of the contents of the data files ``options`` name (the shipped data: "")."""
+    digest = hashlib.sha256()
+    for key in sorted(options):
+        if key.endswith("_data") and options[key]:
+            digest.update(key.encode() + b"\0" + Path(options[key]).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def loader_accepts(changes: list[Change]) -> bool:
+    """Whether the game's loaders take the patch of ``changes`` (bounds and rules)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            write_patch(changes, tmp)
+        except (ConfigError, DataFileError):
+            return False
+    return True
+
+
+# ----- candidates ------------------------------------------------------------------------------
+def card_fields(card: str) -> list[tuple[str, str, str, int]]:
+    """``(file, entry, field, today)`` of the numbers of ``card`` a fix may change."""
+    out = []
+    for field in (*PRICE_FIELDS, *EFFECT_FIELDS):
+        today = shipped_value(CARD_FILE, card, field)
+        if field in PRICE_FIELDS or today != 0:
+            out.append((CARD_FILE, card, field, today))
+    return out
+
+
+def driver_fields(driver: str) -> list[tuple[str, str, str, int]]:
+    """``(file, entry, field, today)`` of a driver's numbers (``Driver 01`` or ``1``): its
+    amount, and its price where it has one."""
+    entry = str(int(driver.split()[-1])) if driver.split()[-1].isdigit() else driver
+    out = [(DRIVER_FILE, entry, "amount", shipped_value(DRIVER_FILE, entry, "amount"))]
+    price = shipped_value(DRIVER_FILE, entry, "price")
+    if price:
+        out.append((DRIVER_FILE, entry, "price", price))
+    return out
+
+
+def single_changes(fields: list[tuple[str, str, str, int]]) -> list[Change]:
+    """Every one-number change of ``fields`` within its step that the loader accepts."""
+    out = []
+    for file, entry, field, today in fields:
+        for step in STEPS[field]:
+            change = {"file": file, "entry": entry, "field": field, "from": today,
+                      "to": today + step}
+            # an amount of 0 means "any number" (drivers.toml): not a step from a number
+            zero_means_any = field == "amount" and change["to"] == 0
+            if change["to"] >= 0 and not zero_means_any and loader_accepts([change]):
+                out.append(change)
+    return out
+
+
+def size(candidate: Candidate) -> int:
+    """The steps of a candidate: the sum of its changes' sizes."""
+    return sum(abs(c["to"] - c["from"]) for c in candidate)
+
+
+def order_key(candidate: Candidate) -> tuple:
+    """Fewest numbers first, then the smallest steps, then by name."""
+    return (len(candidate), size(candidate),
+            [(c["file"], c["entry"], c["field"], c["to"]) for c in candidate])
+
+
+def combine(singles: list[Change], numbers: int) -> list[Candidate]:
+    """Candidates of ``numbers`` changes, each to another field, drawn from ``singles``,
+    that the loader accepts, in :func:`order_key` order."""
+    out = []
+    for combo in itertools.combinations(singles, numbers):
+        fields = {(c["file"], c["entry"], c["field"]) for c in combo}
+        if len(fields) == numbers and (numbers == 1 or loader_accepts(list(combo))):
+            out.append(tuple(combo))
+    return sorted(out, key=order_key)
+
+
+def item_name(change: Change) -> str:
+    """The card or driver a change is to (``Driver 01`` for drivers.toml entry ``1``)."""
+    if change["file"] == DRIVER_FILE:
+        return f"Driver {int(change['entry']):02d}"
+    return change["entry"]
+
+
+def describe(candidate: Candidate) -> str:
+    """``Crate Motor cost 5->6, count 3->2`` (or ``no change``)."""
+    if not candidate:
+        return "no change"
+    parts = []
+    for entry, group in itertools.groupby(candidate, key=item_name):
+        parts.append(f"{entry} " + ", ".join(f"{c['field']} {c['from']}->{c['to']}"
+                                             for c in group))
+    return "; ".join(parts)
+
+
+def candidate_key(candidate: Candidate) -> str:
+    """A stable name of a candidate (its changes, sorted)."""
+    items = sorted((c["file"], c["entry"], c["field"], int(c["to"])) for c in candidate)
+    return hashlib.sha256(json.dumps(items).encode()).hexdigest()[:16]

@@ -1,0 +1,266 @@
+"""The fix search's pieces (benchmarks/balance/fixes*.py): the numbers it may change and
+the order of its candidates, the fair band, the Pareto front, the caches by data hash,
+resuming, and the patch file the env loads. No games are played here but the one env
+built from a patch."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from transit_gym.benchmarks.balance import (
+    fixes,
+    fixes_band,
+    fixes_data,
+    fixes_measure,
+    fixes_report,
+)
+from transit_gym.envs.automobiles.data import MAX_COST, load_cards
+from transit_gym.envs.core.errors import ConfigError
+
+
+def change(entry: str, field: str, old: int, new: int) -> dict:
+    return {"file": "data.toml", "entry": entry, "field": field, "from": old, "to": new}
+
+
+# ----- candidates --------------------------------------------------------------------------
+def test_crate_motor_numbers_are_its_price_and_effect_numbers():
+    """Crate Motor: cost 5, value 1, count 3, bonus 1 (data.toml); wear 0 is not searched."""
+    got = {f: today for _, _, f, today in fixes_data.card_fields("Crate Motor")}
+    assert got == {"cost": 5, "value": 1, "count": 3, "bonus": 1}
+
+
+def test_single_changes_stay_within_the_steps_and_the_loaders_bounds():
+    singles = fixes_data.single_changes(fixes_data.card_fields("Crate Motor"))
+    for c in singles:
+        assert c["to"] - c["from"] in fixes_data.STEPS[c["field"]]
+        assert 0 <= c["to"] <= MAX_COST
+    costs = sorted(c["to"] for c in singles if c["field"] == "cost")
+    assert costs == [2, 3, 4, 6, 7, 8]
+    values = sorted(c["to"] for c in singles if c["field"] == "value")
+    assert values == [0, 2, 3]   # 1 - 2 = -1 is no value
+
+
+def test_a_value_the_loader_refuses_is_never_a_candidate():
+    """Tires moves exactly ``count`` spaces: count 0 is refused by the loader (data.py)."""
+    assert not fixes_data.loader_accepts([change("Tires", "count", 1, 0)])
+    singles = fixes_data.single_changes(fixes_data.card_fields("Tires"))
+    assert [c["to"] for c in singles if c["field"] == "count"] == [2, 3]
+
+
+def test_candidates_come_fewest_numbers_first_then_smallest_steps():
+    singles = fixes_data.single_changes(fixes_data.card_fields("Crate Motor"))
+    ones = fixes_data.combine(singles, 1)
+    twos = fixes_data.combine(singles, 2)
+    ordered = sorted(twos + ones, key=fixes_data.order_key)
+    assert [len(c) for c in ordered] == sorted(len(c) for c in ordered)
+    sizes = [fixes_data.size(c) for c in ordered if len(c) == 1]
+    assert sizes == sorted(sizes) and sizes[0] == 1
+    for pair in twos:   # two different numbers, never one number twice
+        assert pair[0]["field"] != pair[1]["field"]
+
+
+def test_an_unknown_card_or_number_is_a_clear_error():
+    with pytest.raises(ConfigError, match="has no entry 'Crate Mtr'"):
+        fixes_data.shipped_value("data.toml", "Crate Mtr", "cost")
+    with pytest.raises(ConfigError, match="has no field 'price'"):
+        fixes_data.shipped_value("data.toml", "Crate Motor", "price")
+
+
+def test_a_drivers_numbers_are_its_amount_and_its_price_where_it_has_one():
+    """drivers.toml: Driver 01 amount 1; Driver 05 amount 0 ("any number") at price 1."""
+    assert fixes_data.driver_fields("Driver 01") == [("drivers.toml", "1", "amount", 1)]
+    assert [f for _, _, f, _ in fixes_data.driver_fields("Driver 05")] == ["amount", "price"]
+    singles = fixes_data.single_changes(fixes_data.driver_fields("Driver 01"))
+    assert [c["to"] for c in singles] == [2, 3]   # 0 would mean "any number"
+    assert fixes_data.describe((singles[0],)) == "Driver 01 amount 1->2"
+    flag = {"kind": "driver", "item": "Driver 01", "markets": []}
+    assert fixes.item_markets(flag, {"First Game": [], "Squeaky Clean": []}) == ["First Game"]
+
+
+def test_sponsors_and_boards_are_refused_with_the_kinds_searched(tmp_path):
+    with pytest.raises(ConfigError, match="kinds searched"):
+        fixes.fields("sponsor", "Sponsor", {})
+    sets = {"First Game": list(load_cards().sets["First Game"])}
+    setup = {"players": 2, "games": 10, "seed": 0, "options": {}, "sets": sets, "workers": 1}
+    flag = {"kind": "board", "item": "Daytona Beach", "markets": []}
+    got = fixes.propose_fixes([flag], setup, tmp_path)   # a report's other flags go on
+    assert got == [{"item": "Daytona Beach", "kind": "board", "changes": [],
+                    "status": "not searched", "proposed": False,
+                    "reason": "kind 'board' is not searched yet; kinds searched: "
+                              "['card', 'market', 'driver']"}]
+
+
+# ----- the band and the front -----------------------------------------------------------------
+def test_power_band_is_five_points_around_the_fair_share():
+    assert fixes_band.power_distance(0.47, 0.5) == 0.0
+    assert fixes_band.power_distance(0.07, 0.5) == pytest.approx(0.38)
+    assert fixes_band.power_in_band([0.46, 0.54], 0.5)
+    assert not fixes_band.power_in_band([0.44, 0.52], 0.5)   # the interval sticks out
+
+
+def test_market_band_is_balance_and_race_length_within_twenty_percent_of_the_median():
+    assert fixes_band.balance_distance(0.92) == 0.0
+    assert fixes_band.balance_distance(0.35) == pytest.approx(0.55)
+    assert fixes_band.length_distance(12.4, 15.4) == 0.0
+    assert fixes_band.length_distance(6.3, 15.4) == pytest.approx(1 - 6.3 / 15.4 - 0.2)
+    lengths = {"a": 6.0, "b": 15.0, "c": 20.0}
+    assert fixes_band.median_length(lengths, {"a": 30.0}) == 20.0
+
+
+def test_distance_adds_the_parts_outside_their_bands():
+    figures = {"power": {"rate": 0.10, "interval": [0.05, 0.15]},
+               "markets": {"m": {"rounds": 6.0, "balance": 0.9}}}
+    lengths = {"m": 6.0, "x": 15.0, "y": 15.0}
+    got = fixes_band.distance("card", "C", figures, lengths, 2)
+    assert got["median"] == 15.0
+    assert got["distance"] == pytest.approx(0.35 + (1 - 6 / 15 - 0.2))
+    assert not fixes_band.in_band("card", "C", figures, lengths, 2)
+
+
+def test_pareto_front_keeps_only_undominated_points():
+    points = [{"numbers": 0, "distance": 0.5}, {"numbers": 1, "distance": 0.3},
+              {"numbers": 1, "distance": 0.4}, {"numbers": 2, "distance": 0.35},
+              {"numbers": 2, "distance": 0.1}]
+    front = fixes_band.pareto_front(points)
+    assert [(p["numbers"], p["distance"]) for p in front] == [(0, 0.5), (1, 0.3), (2, 0.1)]
+
+
+# ----- patches and caches ---------------------------------------------------------------------
+def test_patch_loads_in_the_env_with_the_changed_numbers(tmp_path):
+    from transit_gym.envs.registry import game_class
+
+    options = fixes_data.write_patch([change("Crate Motor", "cost", 5, 6),
+                                      change("Crate Motor", "count", 3, 2)], tmp_path)
+    game = game_class("automobiles")(num_players=2, card_set="Well Oiled Machine", **options)
+    cards = game.cards
+    crate = cards.card_id("Crate Motor")
+    assert (cards.costs[crate], cards.count[crate], cards.values[crate]) == (6, 2, 1)
+    assert load_cards().costs[crate] == 5   # the shipped table is untouched
+
+
+def test_retune_cache_key_follows_the_data_files_contents(tmp_path):
+    start = Path(fixes_measure.today_vectors(2, {"Squeaky Clean": list(
+        load_cards().sets["Squeaky Clean"])}, {})["Squeaky Clean"])
+    patch = tmp_path / "cards.toml"
+    patch.write_text('[[cards]]\nname = "Crate Motor"\ncost = 6\n')
+    options = {"card_set": ["x"], "card_data": str(patch)}
+    first = fixes_measure.retune_key(options, 2, start, fixes_measure.RETUNE)
+    assert fixes_measure.retune_key(dict(options), 2, start, fixes_measure.RETUNE) == first
+    patch.write_text('[[cards]]\nname = "Crate Motor"\ncost = 7\n')   # same path, new data
+    assert fixes_measure.retune_key(options, 2, start, fixes_measure.RETUNE) != first
+
+
+def test_retuned_vector_is_tuned_once_then_read_from_the_cache(tmp_path, monkeypatch):
+    from transit_gym.agents.tuned import vector as tv
+
+    calls = []
+
+    def fake_tune(markets, players, settings, workers, show):
+        calls.append(settings.start)
+        return tv.TunedVector(tv.rule_based_vector(), market={}, meta={}), []
+
+    monkeypatch.setattr(fixes_measure.tune, "tune", fake_tune)
+    start = tmp_path / "start.json"
+    tv.TunedVector(tv.rule_based_vector(), market={}, meta={}).save(start)
+    patch = tmp_path / "cards.toml"
+    patch.write_text('[[cards]]\nname = "Crate Motor"\ncost = 6\n')
+    options = {"card_set": ["x"], "card_data": str(patch)}
+    one = fixes_measure.retuned_vector(options, 2, start, tmp_path / "tuned", 1)
+    two = fixes_measure.retuned_vector(options, 2, start, tmp_path / "tuned", 1)
+    assert one == two and calls == [str(start)]   # warm-started from today's vector
+    patch.write_text('[[cards]]\nname = "Crate Motor"\ncost = 7\n')
+    fixes_measure.retuned_vector(options, 2, start, tmp_path / "tuned", 1)
+    assert len(calls) == 2   # changed data: a cache miss
+
+
+def test_a_measured_candidate_is_not_played_again(tmp_path, monkeypatch):
+    """Resuming: figures found in the folder are read, not measured."""
+    played = []
+
+    def fake_measure(backend, card, markets, players, games, seed):
+        played.append(card)
+        return {"markets": {n: {"rounds": 10.0} for n in markets}}
+
+    monkeypatch.setattr(fixes_measure, "measure", fake_measure)
+    setup = {"players": 2, "sets": {"m": ["a"]}, "options": {}}
+    (tmp_path / "v.json").write_text("{}")
+    search = fixes.Search("card", "Crate Motor", setup, tmp_path, None,
+                          {"m": tmp_path / "v.json"}, ["m"])
+    first = search.figures((), False, 20, 0)
+    again = fixes.Search("card", "Crate Motor", setup, tmp_path, None,
+                         {"m": tmp_path / "v.json"}, ["m"]).figures((), False, 20, 0)
+    assert first == again and played == ["Crate Motor"]
+    search.figures((), False, 40, 0)   # other games: measured
+    assert len(played) == 2
+    (tmp_path / "v.json").write_text('{"other": 1}')   # today's vector changed: measured
+    search.figures((), False, 40, 0)
+    assert len(played) == 3
+    assert len(list((tmp_path / "candidates").glob("*.json"))) == 3
+
+
+def test_a_fix_outside_the_band_is_reported_as_such():
+    entry = {"figure": 0.2, "interval": [0.15, 0.25], "rounds": {"m": 8.0}, "median": 15.0,
+             "distance": 0.5, "in_band": False}
+    fix = {"kind": "card", "item": "C", "changes": [change("C", "cost", 5, 6)],
+           "markets": ["m"], "proposed": False, "front": [], "patch": [],
+           "setup": {"players": 2, "sets": {"m": []}, "screen_games": 20, "retune": 1},
+           "verified": {**entry, "games": 40, "seed": 1, "before": entry,
+                        "without_retune": entry, "other_markets": []}}
+    text = fixes_report.markdown(fix)
+    assert "No fix reaches the band" in text and "Proposed fix" not in text
+    json.dumps(fix)
+
+
+# ----- a whole search, tiny ---------------------------------------------------------------------
+def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monkeypatch):
+    """Aerodynamics (Well Oiled Machine only): the fix dict the report's caller reads,
+    fix.md and a patch the env loads; a second run reads every figure from the folder."""
+    from transit_gym.envs.registry import game_class
+
+    sets = {n: list(c) for n, c in load_cards().sets.items()
+            if n in ("Well Oiled Machine", "First Game", "Squeaky Clean")}
+    setup = {"players": 2, "games": 8, "seed": 3, "options": {}, "sets": sets, "workers": 1,
+             "ray": False, "screen_games": 4, "retune": 1, "progress": False,
+             "tune": {"generations": 1, "games": 4, "eval_games": 2, "popsize": 4}}
+    flag = {"kind": "card", "item": "Aerodynamics", "rule": "", "figure": 0.3,
+            "interval": [0.2, 0.4], "markets": [], "severity": "high", "text": ""}
+    fix = fixes.propose_fixes([flag], setup, tmp_path)[0]
+    assert fix["item"] == "Aerodynamics" and fix["markets"] == ["Well Oiled Machine"]
+    assert 1 <= len(fix["changes"]) <= 2
+    assert {"figure", "interval", "games", "before", "without_retune",
+            "other_markets"} <= set(fix["verified"])
+    assert fix["verified"]["games"] == 8 and not fix["proposed"]   # too few games to propose
+    assert [m["market"] for m in fix["verified"]["other_markets"]] == ["Well Oiled Machine"]
+    numbers = [p["numbers"] for p in fix["front"]]
+    assert numbers == sorted(set(numbers)) and numbers[0] == 0
+    assert (tmp_path / "aerodynamics" / "fix.md").is_file()
+    options = {Path(p).stem: p for p in fix["patch"]}
+    game = game_class("automobiles")(num_players=2, card_set="Well Oiled Machine", **options)
+    aero = game.cards.card_id("Aerodynamics")
+    got = {c["field"]: c["to"] for c in fix["changes"]}
+    assert all(int(getattr(game.cards, {"cost": "costs", "value": "values"}[f])[aero]) == v
+               for f, v in got.items())
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a resumed search played games")
+
+    monkeypatch.setattr(fixes_measure, "measure", no_games)
+    monkeypatch.setattr(fixes_measure.tune, "tune", no_games)
+    again = fixes.propose_fixes([flag], setup, tmp_path)[0]
+    assert again["changes"] == fix["changes"] and again["verified"] == fix["verified"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--kind", "sponsor", "--item", "Sponsor"], "kinds searched"),
+    (["--kind", "card", "--item", "Crate Mtr"], "has no entry 'Crate Mtr'"),
+    (["--kind", "driver", "--item", "Driver 01", "--markets", "No Such Set"],
+     "not among the markets judged"),
+    (["--kind", "card", "--item", "Crate Motor", "--games", "0"], "--games must be positive"),
+])
+def test_the_command_names_what_is_wrong(argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        fixes.main([*argv, "--out", str(tmp_path / "fix")])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
