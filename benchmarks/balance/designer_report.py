@@ -134,17 +134,28 @@ def build(folders: dict[str, Path | list[Path]], out: Path, game: str = GAME,
     return report
 
 
+#: flagged items the report's ``--fix`` searches unless ``--fix-top`` says otherwise
+FIX_TOP = 4
+
+
+def fix_targets(found: list[dict[str, Any]], top: int) -> list[dict[str, Any]]:
+    """The ``top`` most severe flagged items, each once (its most severe flag): a card
+    flagged by two rules is searched once."""
+    targets, seen = [], set()
+    for flag in found:
+        if (flag["kind"], flag["item"]) not in seen:
+            seen.add((flag["kind"], flag["item"]))
+            targets.append(flag)
+    return targets[:top]
+
+
 def propose(found: list[dict[str, Any]], setup: dict[str, Any], out: Path) -> list[Any]:
-    """``benchmarks.balance.fixes.propose_fixes(found, setup, out)`` as a list; a
-    ConfigError when that module is not installed."""
-    try:
-        from transit_gym.benchmarks.balance.fixes import propose_fixes
-    except ModuleNotFoundError as exc:
-        if exc.name != "transit_gym.benchmarks.balance.fixes":
-            raise
-        raise ConfigError("--fix needs transit_gym.benchmarks.balance.fixes (propose_fixes), "
-                          "which this installation lacks") from None
-    return list(propose_fixes(found, setup, out))
+    """The fix search (``benchmarks.balance.fixes.propose_fixes``) on the
+    ``setup["fix_top"]`` most severe flagged items, its files in ``out/fixes``."""
+    from transit_gym.benchmarks.balance.fixes import propose_fixes
+
+    targets = fix_targets(found, int(setup.get("fix_top", FIX_TOP)))
+    return list(propose_fixes(targets, setup, out / "fixes"))
 
 
 # ----- the designer's loop: run the analyses, then report ------------------------------
@@ -216,7 +227,7 @@ def run_setup(args: argparse.Namespace) -> dict[str, Any]:
     from transit_gym.benchmarks.balance import skill_levels
     from transit_gym.envs.registry import game_class
 
-    check_counts(args.seed, games=args.games)
+    check_counts(args.seed, games=args.games, fix_top=args.fix_top)
     race_game, season_game = game_class(GAME), game_class("automobiles_season")
     data = {name: str(Path(path).resolve())
             for name, path in data_options(args, race_game, season_game).items()}
@@ -236,7 +247,8 @@ def run_setup(args: argparse.Namespace) -> dict[str, Any]:
             "options": options, "season_options": season,
             "sets": set_cards(sets, options["card_data"]), "workers": args.workers,
             "ray": args.ray, "levels": levels, "power_agent": args.power_agent,
-            "markets": args.markets, "set_options": sets, "power_settings": power}
+            "markets": args.markets, "set_options": sets, "power_settings": power,
+            "fix_top": args.fix_top}
 
 
 def run_analyses(setup: dict[str, Any], out: Path, plots: bool = True,
@@ -292,8 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--markets", type=int, default=4,
                         help="random markets per item of restricted play")
     parser.add_argument("--fix", action="store_true",
-                        help="propose data-file changes for the flags "
-                             "(benchmarks.balance.fixes)")
+                        help="propose data-file changes for the most severe flagged items "
+                             "(the fix search of 'transit-gym balance fix')")
+    parser.add_argument("--fix-top", type=int, default=FIX_TOP, metavar="N",
+                        help=f"--fix: how many flagged items to search, most severe first "
+                             f"(default {FIX_TOP}; each takes minutes)")
     add_run_arguments(parser, options=True)
     parser.add_argument("--no-plots", action="store_true")
     return parser

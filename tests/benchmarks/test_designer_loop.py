@@ -5,7 +5,6 @@ and ``summary.json`` (flags ranked, fixes, tables), resumes, and refuses what it
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -87,11 +86,23 @@ def test_loop_flags_need_card_data(tmp_path, extra, capsys):
     assert stop.value.code == 2 and "need --card-data" in capsys.readouterr().err
 
 
-def test_fix_without_the_fixes_module_is_a_clear_error(tmp_path):
-    if importlib.util.find_spec("transit_gym.benchmarks.balance.fixes") is not None:
-        pytest.skip("benchmarks.balance.fixes is installed here")
-    with pytest.raises(ConfigError, match="--fix needs transit_gym.benchmarks.balance.fixes"):
-        designer_report.propose([], {}, tmp_path)
+def test_fix_searches_the_most_severe_items_each_once():
+    """``--fix`` hands the fix search the ``--fix-top`` most severe flagged items, a card
+    flagged by two rules once (its most severe flag)."""
+    found = [{"kind": "card", "item": "Crate Motor", "rule": "power"},
+             {"kind": "market", "item": "Well Oiled Machine", "rule": "race_length"},
+             {"kind": "card", "item": "Crate Motor", "rule": "dominant_card"},
+             {"kind": "driver", "item": "Driver 01", "rule": "power"}]
+    assert [f["rule"] for f in designer_report.fix_targets(found, 4)] == [
+        "power", "race_length", "power"]
+    assert [f["item"] for f in designer_report.fix_targets(found, 2)] == [
+        "Crate Motor", "Well Oiled Machine"]
+
+
+def test_fix_top_must_be_positive(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        designer_report.main(_loop(tmp_path, "--fix", "--fix-top", "0"))
+    assert stop.value.code == 2 and "--fix-top must be positive" in capsys.readouterr().err
 
 
 def test_driver_data_is_passed_to_the_env(tmp_path):
@@ -139,7 +150,7 @@ def test_joined_runs_are_flagged_and_fixes_are_rendered(tmp_path, monkeypatch):
     summary = json.loads((out / "summary.json").read_text())
     (flag,) = summary["flags"]
     assert set(flag) == FLAG_KEYS and flag["item"] == "Crate Motor" and flag["rule"] == "power"
-    assert calls == [(summary["flags"], {"players": 2}, out)]
+    assert calls == [(summary["flags"], {"players": 2}, out / "fixes")]
     assert summary["fixes"][0]["changes"][0]["to"] == 6
     text = report.read_text()
     proposed = text[text.index("## Proposed changes"):text.index("## All flags")]
