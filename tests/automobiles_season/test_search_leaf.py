@@ -29,8 +29,8 @@ PLAYERS = 3
 @pytest.fixture(scope="module")
 def race_state():
     game = game_class("automobiles_season")(num_players=PLAYERS)
-    state = reach(game, lambda s: (s.data[SEASON_PHASE] == S_RACE
-                                   and s.data[CAR_ABS:CAR_ABS + PLAYERS].max() > 20))
+    state = reach(game, lambda s: (s.data[SEASON_PHASE] == S_RACE   # cars apart
+                                   and len(set(s.data[CAR_ABS:CAR_ABS + PLAYERS])) == PLAYERS))
     return game, state
 
 
