@@ -85,7 +85,7 @@ TABLE: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("balance fix", "benchmarks.balance.fixes",
          "the smallest data change that brings a flagged item into its band"),
         ("balance report", "benchmarks.balance.designer_report",
-         "one report for a designer from the analyses above"),
+         "the designer's loop: flags (--fix: proposed changes) for a data file"),
     ),
     "speed": (
         ("bench throughput", "benchmarks.speed.throughput",
