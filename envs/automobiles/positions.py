@@ -14,17 +14,18 @@ is the movement still allowed before that end, which a saved state can tell:
   of this turn until it is handed out after the End Phase;
 - the turns left: once the end is in sight (``end_triggered``, or a car already past the
   line, which triggers it when the turn ends) the turns up to the start player's; before
-  that, a whole round, counted from a car that has not crossed the line.
+  that, a whole round, counted from a car that has not crossed the line; before the
+  first turn (the driver draft, the setup purchases) a fresh turn and a whole round.
 
-A car's reach is the front edge of its space (a cube's move starts from the front of the
-car's segment; Momentum keeps the space), and for the seat on turn also the placed cubes
-and the moving cube (the Car Phase moves the car to the farthest). ``positions_broken``
-requires reach plus the longest space times the steps left to stay within the ceiling of
-``position_range``: the most a car reaches from the start of a turn in which no car has
-crossed the line, when the end comes into sight and a whole round follows. No step adds
-more to a reach than the steps it uses up, and a turn that starts ends its own steps, so
-every legal move from an accepted state leads to an accepted state; real play stays far
-below the ceiling.
+A car's reach is the front edge of its space (Momentum moves a car up within its space;
+a step leaves from the front of a segment), and for the seat on turn also the fronts of
+the turn's placed cubes and of the moving cube (the Car Phase moves the car onto the
+farthest). ``positions_broken`` requires each reach plus the longest space per step still
+allowed to stay within the ceiling of ``position_range``. A step uses up one of the steps
+allowed and adds at most the longest space; a turn that ends leaves one turn fewer; and
+while no car has crossed the line, a new turn starts with every reach less than a space
+past the line, which the ceiling allows for with a whole round after it. So every legal
+move from an accepted state leads to an accepted state, and real play is accepted.
 """
 
 from __future__ import annotations
@@ -55,10 +56,12 @@ from transit_gym.envs.automobiles.state import (
     PH_CRATE_MOVE,
     PH_DRIVER_CAR,
     PH_DRIVER_DECLINE,
+    PH_DRIVER_DRAFT,
     PH_DRIVER_EXTRA,
     PH_DRIVER_REDRAW,
     PH_DRIVER_WEAR,
     PH_OVER,
+    PH_SETUP_BUY,
     PHASE,
     PK_LEFT,
     PLACED_ABS,
@@ -102,10 +105,10 @@ def finish_line(p):
 
 @nb.njit(cache=True)
 def position_range(p):
-    """``(low, high)``: the range of every unwrapped position. ``low`` lies four laps
-    behind the start; ``high`` is the finish line plus, in steps of the longest space, a
-    fresh turn with every awarded space (plus one step for the car's segment) and a
-    round of turns after it."""
+    """``(low, high)``: the range of every unwrapped position. ``low`` is ``laps + 4``
+    laps before the line, far behind every start; ``high`` is the finish line plus, in
+    steps of the longest space, a fresh turn with every awarded space (and one step for
+    the segment of a car not past the line) and a round of turns after it."""
     n = p[P_NUM_PLAYERS]
     spaces = bonus_caps(p)[2]
     fresh = _turn_steps(p) + spaces + 1
@@ -114,11 +117,21 @@ def position_range(p):
 
 
 @nb.njit(cache=True)
+def _before_first_turn(s):
+    """The driver draft and the setup purchases go round the table before the first turn:
+    the first round, a fresh turn of the start player first, is still to come (the seat
+    deciding is not the one whose turn comes first)."""
+    return s[PHASE] in (PH_DRIVER_DRAFT, PH_SETUP_BUY)
+
+
+@nb.njit(cache=True)
 def _own_steps(s, p):
     """The steps the seat on turn may still make itself this turn (see the module)."""
     phase = s[PHASE]
     path = MAX_PATH - s[PATH_N]
     drivers = _driver_steps(p)
+    if _before_first_turn(s):
+        return MAX_PATH + 2 * drivers
     if phase == PH_DRIVER_DECLINE:
         return s[PK_LEFT]
     if phase == PH_DRIVER_CAR:
@@ -135,6 +148,8 @@ def _own_steps(s, p):
 def _turns_after(s, p):
     """Whole turns that may still follow this one before the race ends."""
     n = p[P_NUM_PLAYERS]
+    if _before_first_turn(s):
+        return n - 1
     line = finish_line(p)
     in_sight = s[END_TRIGGERED] != 0
     for seat in range(n):
@@ -155,6 +170,8 @@ def positions_broken(s, p, where):
     low, high = position_range(p)
     step = _longest(p)
     turn = s[TURN_SEAT]
+    if _before_first_turn(s):   # the seats take turns at the purchases; the start player's
+        turn = s[START_PLAYER]  # turn is the first to move a car
     # the award of this turn is handed out after the End Phase (then moved at once,
     # or, with Accelerated Play, at each player's own turn)
     pending = bonus_caps(p)[1]

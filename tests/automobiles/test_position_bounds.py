@@ -118,3 +118,17 @@ def test_the_end_in_sight_leaves_only_the_rest_of_the_round():
     assert laps_last_turn > laps_first_turn
     assert int(state["car_abs"][waiting]) > finish_line(game.params_of(state))
     assert closure_failures(game, state.data.copy()) == []
+
+
+@pytest.mark.parametrize(("options", "phase"), [({}, st.PH_SETUP_BUY),
+                                              ({"drivers": True}, st.PH_DRIVER_DRAFT)],
+                         ids=["setup purchases", "driver draft"])
+def test_cars_at_their_farthest_before_the_first_turn_admit_every_move(options, phase):
+    """Setup 7-9 (and the Racing Season driver draft before them): the seats decide in
+    turn before the start player's first turn, so the whole first round is still to come
+    while the deciding seat changes. Each car at its farthest accepted position still
+    admits every move."""
+    game = game_class("automobiles")(num_players=3, **options)
+    state = reach(game, at_phase(phase))
+    for seat in range(3):
+        _edge(game, state.copy(), "car_abs", seat)
