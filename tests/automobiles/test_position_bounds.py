@@ -91,9 +91,10 @@ def test_a_cube_at_its_farthest_admits_every_move(field, wanted):
 
 
 def test_a_waiting_car_at_its_farthest_admits_every_move():
-    """A car whose turn has not come: the round's turns still to come move it (Crate Motor
-    spaces and its own turn). At the farthest accepted position every legal move of the
-    seat on turn still leads to an accepted state."""
+    """Winning the Game ("each player will have the same number of turns") and Crate
+    Motor (R-YUC appendix: the cars behind move awarded spaces): a car whose turn has not
+    come still moves in the turns left. At its farthest accepted position every legal
+    move of the seat on turn still leads to an accepted state."""
     game = game_class("automobiles")(num_players=4, card_set="Squeaky Clean",
                                      accelerated_play=True)
     state = reach(game, at_phase(st.PH_ACTION))
