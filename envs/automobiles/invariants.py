@@ -6,8 +6,8 @@ as an index, a loop bound or a count is range-checked; the cubes of each colour 
 conserved (the supply is split over the stock and the seats' piles, the track and the
 Nitro draw); the cubes placed this turn agree with ``on_track``; the market holds one
 card of each colour with that card's cost and value; positions are consistent with the
-spaces they name. Values that only feed arithmetic (unwrapped positions, money) are kept
-far from int64 overflow.
+spaces they name, and lie no farther than the movement left before the race ends allows
+(``positions.py``). Money only feeds arithmetic and is kept far from int64 overflow.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from transit_gym.envs.automobiles.data import (
 )
 from transit_gym.envs.automobiles.kernels import settle
 from transit_gym.envs.automobiles.picks import picks_broken
+from transit_gym.envs.automobiles.positions import position_range, positions_broken
 from transit_gym.envs.automobiles.racing_season.cards_delayed import (
     delayed_violation,  # Racing Season
 )
@@ -76,7 +77,6 @@ from transit_gym.envs.automobiles.state import (
     P_DRIVER_EXTRA,
     P_DRIVERS,
     P_LAP,
-    P_LAPS,
     P_MAX_ROUNDS,
     P_NUM_CARDS,
     P_NUM_PLAYERS,
@@ -191,6 +191,9 @@ MESSAGES = {
     20: "the driver draft does not fit its order (driver_of: the seats before the deciding "
         "one hold a driver, the rest none; driver_pool: the revealed drivers not taken; "
         "current = turn_seat; no turn started)",
+    25: "a car or a cube of this turn lies farther than the race allows: its position "
+        "(car_abs, placed_abs, mv_abs) plus the spaces still allowed before the race ends "
+        "passes the finish line by more than a fresh turn and a round of turns can",
 }
 
 
@@ -264,6 +267,8 @@ def violation(s, p, where):
         return 23
     if _driver_decision_broken(s, where):
         return 24
+    if positions_broken(s, p, where):
+        return 25
     if not _settled(s, p):
         _mark_phase(where)
         return 22
@@ -476,7 +481,7 @@ def _position_ok(p, space, seg, abs_front):
 @nb.njit(cache=True)
 def _cars(s, p, n, n_spaces, where):
     """Each car on a space of the track, its segment and unwrapped position consistent."""
-    limit = (p[P_LAPS] + 4) * p[P_LAP]
+    low, high = position_range(p)
     for seat in range(MAX_PLAYERS):
         if seat >= n:
             if (outside(s, CAR_SPACE + seat, 0, 0, where) or outside(s, CAR_SEG + seat, 0, 0,
@@ -487,7 +492,7 @@ def _cars(s, p, n, n_spaces, where):
             continue
         if (outside(s, CAR_SPACE + seat, 0, n_spaces - 1, where)
                 or outside(s, CAR_SEG + seat, 0, MAX_SEGMENTS - 1, where)
-                or outside(s, CAR_ABS + seat, -limit, limit, where)):
+                or outside(s, CAR_ABS + seat, low, high, where)):
             return 9
         if not _position_ok(p, s[CAR_SPACE + seat], s[CAR_SEG + seat], s[CAR_ABS + seat]):
             where[0] = CAR_ABS + seat
@@ -510,8 +515,11 @@ def _cars(s, p, n, n_spaces, where):
 
 @nb.njit(cache=True)
 def _turn(s, p, n, n_spaces, where):
-    """The turn in progress: placed cubes, the moving cube's path, picks, money."""
-    limit = (p[P_LAPS] + 4) * p[P_LAP]
+    """The turn in progress: placed cubes, the moving cube's path, picks, money. A cube's
+    position lies in ``position_range`` and the front of the segment a step may leave
+    from (its own, or with Weaving one it passed) is not behind the range, so that no step
+    goes below it."""
+    low, high = position_range(p)
     if outside(s, PLACED_N, 0, MAX_PLACED, where):
         return 10
     placed = s[PLACED_N]
@@ -520,7 +528,7 @@ def _turn(s, p, n, n_spaces, where):
         if (outside(s, PLACED_SPACE + i, 0, n_spaces - 1, where)
                 or outside(s, PLACED_COLOUR + i, 0, NC - 1, where)
                 or outside(s, PLACED_SEG + i, 0, MAX_SEGMENTS - 1, where)
-                or outside(s, PLACED_ABS + i, -limit, limit + MAX_SEGMENTS, where)):
+                or outside(s, PLACED_ABS + i, low + s[PLACED_SEG + i], high, where)):
             return 10
         if (s[PLACED_ABS + i] - p[P_SPACE_END + s[PLACED_SPACE + i]]) % p[P_LAP] != 0:
             where[0] = PLACED_ABS + i
@@ -545,7 +553,7 @@ def _turn(s, p, n, n_spaces, where):
             or outside(s, MV_SPACE, -1, n_spaces - 1, where)
             or outside(s, MV_SEG, 0, MAX_SEGMENTS - 1, where)
             or outside(s, MV_ENTRY, 0, MAX_SEGMENTS - 1, where)   # Weaving (rs_tracks)
-            or outside(s, MV_ABS, -limit, limit + MAX_SEGMENTS, where)):
+            or outside(s, MV_ABS, low + max(s[MV_SEG], s[MV_ENTRY]), high, where)):
         return 12
     if (s[MV_STEPS] > 0) != (s[MV_SPACE] >= 0) or (
             s[MV_SPACE] >= 0 and (s[MV_ABS] - p[P_SPACE_END + s[MV_SPACE]]) % p[P_LAP] != 0):

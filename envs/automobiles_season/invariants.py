@@ -1,8 +1,8 @@
 """Which Racing Season states the kernels may run on: ``violation(s, p, where)``.
 
 The season fields are checked first (they choose the race parameter block), then the
-race fields with the race's own check on the current race's block. Codes 1-14 are the
-race's (``invariants.MESSAGES``); the season's start at 20.
+race fields with the race's own check on the current race's block. The race's codes
+(``invariants.MESSAGES``) keep their meaning; the season's start at 40.
 """
 
 from __future__ import annotations
@@ -51,18 +51,20 @@ from transit_gym.envs.automobiles_season.state import (
 )
 from transit_gym.envs.core.validate import MAX_COUNTER, any_outside, outside, relation_broken
 
-MESSAGES = dict(RACE_MESSAGES)
-MESSAGES.update({
-    20: "the race number, season phase, track order or news bits are out of range",
-    21: "the race's phase disagrees with the season phase (or cubes are off the bags "
+#: the season's own codes, above every code of the race's check
+SEASON_MESSAGES = {
+    40: "the race number, season phase, track order or news bits are out of range",
+    41: "the race's phase disagrees with the season phase (or cubes are off the bags "
         "between races)",
-    22: "player_of / finish is not an ordering of the players",
-    23: "points, places or the award position are out of range",
-    24: "the sponsor deck is not an ordering of the sponsors",
-    25: "a sponsor is available or owned twice, unrevealed, or the module is off",
-    26: "a sponsor-effect field is out of range, or a sponsor is kept (then one removed "
+    42: "player_of / finish is not an ordering of the players",
+    43: "points, places or the award position are out of range",
+    44: "the sponsor deck is not an ordering of the sponsors",
+    45: "a sponsor is available or owned twice, unrevealed, or the module is off",
+    46: "a sponsor-effect field is out of range, or a sponsor is kept (then one removed "
         "from the market) or takes effect for a player who owns none",
-})
+}
+assert not set(SEASON_MESSAGES) & set(RACE_MESSAGES), "season and race codes overlap"
+MESSAGES = {**RACE_MESSAGES, **SEASON_MESSAGES}
 
 
 @nb.njit(cache=True)
@@ -90,35 +92,35 @@ def _season(s, p, where):
             or any_outside(s, TRACK_ORDER, races, 0, p[Q_POOL] - 1, where)
             or any_outside(s, TRACK_ORDER + races, MAX_RACES - races, 0, 0, where)
             or outside(s, NEWS, 0, 3, where)):
-        return 20
+        return 40
     if not (_is_order(s, PLAYER_OF, n, where) and _is_order(s, FINISH, n, where)
             and not any_outside(s, PLAYER_OF + n, MP - n, 0, 0, where)
             and not any_outside(s, FINISH + n, MP - n, 0, 0, where)):
-        return 22
+        return 42
     phase = s[SEASON_PHASE]
     awarding = S_PICK <= phase < S_OVER
     if (any_outside(s, POINTS, MP, 0, MAX_COUNTER, where)
             or any_outside(s, PLACES, MAX_RACES * MP, 0, n, where)
             or outside(s, AWARD_K, 0, n - 1 if awarding else n, where)):
-        return 23
+        return 43
     ns = p[Q_NUM_SPONSORS]
     if not _is_order(s, DECK, ns, where):
-        return 24
+        return 44
     for i in range(ns, MAX_SPONSORS):
         if outside(s, DECK + i, i, i, where):
-            return 24
+            return 44
     if outside(s, DECK_TOP, 0, ns if p[Q_SPONSORS] != 0 else 0, where):
-        return 25
+        return 45
     held = np.zeros(MAX_SPONSORS, dtype=np.int64)
     for base in (MARKET, OWNED):
         for i in range(MP):
             v = s[base + i]
             if i >= n or p[Q_SPONSORS] == 0:
                 if outside(s, base + i, -1, -1, where):
-                    return 25
+                    return 45
                 continue
             if outside(s, base + i, -1, ns - 1, where):
-                return 25
+                return 45
             if v < 0:
                 continue
             revealed = False
@@ -129,14 +131,14 @@ def _season(s, p, where):
                 where[0] = base + i
                 where[1] = -1
                 where[2] = -1
-                return 25
+                return 45
             held[v] = 1
     if (outside(s, EFF_PLACE, 0, 2, where) or outside(s, EFF_LEFT, 0, MAX_COUNTER, where)
             or outside(s, EFF_NONWEAR, 0, MAX_COUNTER, where)
             or outside(s, EFF_EXTRA, 0, MAX_COUNTER, where)
             or outside(s, EFF_MONEY, 0, MAX_COUNTER, where)
             or any_outside(s, SP_LOG, MAX_RACES * MP * 4, 0, MAX_COUNTER, where)):
-        return 26
+        return 46
     # keeping the sponsor (then removing one from the market) and its effect's steps
     # need a sponsor owned by the player being awarded
     if ((phase == S_DROP or S_STANDARD <= phase < S_OVER)
@@ -144,7 +146,7 @@ def _season(s, p, where):
         where[0] = OWNED + s[FINISH + s[AWARD_K]]
         where[1] = 0
         where[2] = ns - 1
-        return 26
+        return 46
     return 0
 
 
@@ -162,12 +164,12 @@ def violation(s, p, where):
         where[0] = SEASON_PHASE
         where[1] = -1
         where[2] = -1
-        return 21
+        return 41
     if over:
         for seat in range(p[Q_NUM_PLAYERS]):
             for base in (ACTIVE, USED, DISCARD):
                 for c in range(NUM_COLOURS):
                     if s[pile(seat, base) + c] != 0:
                         relation_broken(where)
-                        return 21
+                        return 41
     return 0
