@@ -29,7 +29,7 @@ from transit_gym.envs.automobiles_season.state import (
 )
 
 #: the shaping scale (``envs.core.shaping``), in season points
-SCALE = 10.0
+SCALE = 5.0
 
 
 @nb.njit(cache=True)

@@ -333,6 +333,8 @@ class TransitAECEnv(AECEnv):
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
+        for name in ("_shaping_coefficient", "reward_shaping", "_phi"):  # older pickles
+            data.setdefault(name, None)
         self.__dict__.update(data)
         self._bind_kernels()
         if self.game_state is not None:  # unpickled state: validated like a loaded file

@@ -14,6 +14,7 @@ import pickle
 import numpy as np
 import pytest
 
+from tests.core.conformance import check_api_and_seed
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import available_games, env_module
 
@@ -164,3 +165,11 @@ def test_single_agent_view_shapes_the_learners_seat(name):
         assert plain_done == done
     assert np.array_equal(shaped.state.data, plain.state.data)
     assert total == pytest.approx(plain_reward - start, abs=1e-5)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_api_and_seed_with_shaping(name):
+    """PettingZoo's api and seed tests pass on the shaped env (rewards every step)."""
+    module = env_module(name)
+    check_api_and_seed(lambda **kw: module.env(num_players=module.Game.min_players,
+                                               reward_shaping="score", **kw), cycles=100)
