@@ -31,7 +31,9 @@ from transit_gym.envs.core.errors import (
     unknown_keywords_message,
 )
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.options import check_reward_shaping
 from transit_gym.envs.core.rng import fresh_seed
+from transit_gym.envs.core.shaping import Shaping
 
 
 class OpponentPool:
@@ -99,7 +101,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(self, game: Game, pool: OpponentPool, learner_seat: int | str = "random",
                  seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "raise"):
+                 illegal_action: str = "raise", reward_shaping: Any = None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be None or one of "
                               f"{self.metadata['render_modes']}, got {render_mode!r}")
@@ -108,6 +110,10 @@ class SingleAgentEnv(gymnasium.Env):
                               f"got {illegal_action!r}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
+        coefficient = check_reward_shaping("reward_shaping", reward_shaping)
+        self.reward_shaping = reward_shaping
+        self._shaping = None if coefficient is None else Shaping(game, coefficient)
+        self._phi = 0.0
         if learner_seat != "random" and not (
             isinstance(learner_seat, int) and 0 <= learner_seat < game.num_players
         ):
@@ -153,7 +159,23 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_opponents()
         if self.game.is_over(self.state):  # the learner never got a turn: start again
             return self.reset()
+        self._phi = self._potential()
         return self._observe(), {"seat": self.seat}
+
+    def _potential(self) -> float:
+        """The learner's shaping potential now (0 without shaping or once the game is over;
+        ``envs.core.shaping``)."""
+        if self._shaping is None or self.game.is_over(self.state):
+            return 0.0
+        data = self.state.data
+        return float(self._shaping.potentials(data, self.game.params_of(data))[self.seat])
+
+    def _shaped(self, reward: float) -> float:
+        """``reward`` plus the learner's shaping reward of this step, ``Phi(s') - Phi(s)``."""
+        if self._shaping is None:
+            return reward
+        before, self._phi = self._phi, self._potential()
+        return reward + (self._phi - before)
 
     def _opponent_seed(self, seat: int) -> int:
         """The seed of the agent at ``seat`` this episode: fixed by the env's seed."""
@@ -196,12 +218,12 @@ class SingleAgentEnv(gymnasium.Env):
                                 int(_plain(action)))
         self._play_opponents()
         if self.game.is_over(self.state):
-            reward = float(self.game.rewards(self.state)[self.seat])
+            reward = self._shaped(float(self.game.rewards(self.state)[self.seat]))
             info["final"] = self.game.final_info(self.state)[self.seat]
             self._ended = True
             self._mask[:] = 0
             return self.game.observe(self.state, self.seat), reward, True, False, info
-        return self._observe(), 0.0, False, False, info
+        return self._observe(), self._shaped(0.0), False, False, info
 
     def _is_legal(self, action: Any) -> bool:
         """An integer (Python or numpy, also a one-element array) naming a legal action now."""
@@ -231,9 +253,10 @@ def make_single_agent_env(game: str, num_players: int | None = None,
                           opponents: Sequence[str] = ("random",),
                           learner_seat: int | str = "random", seed: int | None = None,
                           render_mode: str | None = None, illegal_action: str = "raise",
-                          **options: Any) -> SingleAgentEnv:
+                          reward_shaping: Any = None, **options: Any) -> SingleAgentEnv:
     """A single-agent view by game name: the other seats played by built-in agents
-    (``opponents``: ``"random"``, ``"rule_based"``), rules as ``options``. This is the entry
+    (``opponents``: ``"random"``, ``"rule_based"``), rules as ``options``, the AEC env's
+    ``reward_shaping`` for the learner's seat. This is the entry
     point of the Gymnasium registrations (``gymnasium.make("transit_gym/Planes-v0")``),
     which set ``illegal_action="lose"`` unless told otherwise (see ``gym_registration``)."""
     from transit_gym.envs.registry import game_class
@@ -247,7 +270,8 @@ def make_single_agent_env(game: str, num_players: int | None = None,
     game_obj = cls(num_players=players, **options)
     pool = build_pool(game_obj, list(opponents), seed=0 if seed is None else seed)
     return SingleAgentEnv(game_obj, pool, learner_seat=learner_seat, seed=seed,
-                          render_mode=render_mode, illegal_action=illegal_action)
+                          render_mode=render_mode, illegal_action=illegal_action,
+                          reward_shaping=reward_shaping)
 
 
 def view_keywords() -> list[str]:

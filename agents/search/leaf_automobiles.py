@@ -1,11 +1,12 @@
 """Leaf evaluation of Automobiles for the search agent: the race position.
 
-A seat's strength is how far its car is past the start line in laps, counting the
-farthest cube placed this turn for the seat on turn (where its car goes in the Car
-Phase). The leader wins with a probability that grows with its lead and with how little
-of the race is left: ``softmax(strength / temperature)``, the temperature shrinking
-linearly from ``TEMPERATURE_START`` (laps, at the start) to ``TEMPERATURE_END`` (at the
-finish). The two numbers were fitted to rule-based self-play (docs/search.md).
+A seat's strength is how far its car is past the start line in laps, counting the farthest
+cube placed this turn for the seat on turn (where its car goes in the Car Phase):
+``envs.automobiles.potential.strengths``, also the reward-shaping measure. The leader wins
+with a probability that grows with its lead and with how little of the race is left:
+``softmax(strength / temperature)``, the temperature shrinking linearly from
+``TEMPERATURE_START`` (laps, at the start) to ``TEMPERATURE_END`` (at the finish). The two
+numbers were fitted to rule-based self-play (docs/search.md).
 """
 
 from __future__ import annotations
@@ -13,17 +14,8 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.agents.search.leaf import leaf_evaluation
-from transit_gym.envs.automobiles.state import (
-    CAR_ABS,
-    FAR,
-    P_LAP,
-    P_LAPS,
-    P_NUM_PLAYERS,
-    PLACED_ABS,
-    PLACED_N,
-    PLACED_SEG,
-    TURN_SEAT,
-)
+from transit_gym.envs.automobiles.potential import strengths as laps_driven
+from transit_gym.envs.automobiles.state import P_LAPS, P_NUM_PLAYERS
 
 #: win-probability temperature in laps at the start and at the end of the race
 TEMPERATURE_START = 0.8
@@ -34,15 +26,9 @@ TEMPERATURE_END = 0.05
 def strengths(s, p, out):
     """Laps driven per seat (the seat on turn counted at its farthest placed cube);
     returns the fraction of the race still to go for the leader (0..1)."""
-    n = p[P_NUM_PLAYERS]
-    lap = p[P_LAP]
-    turn = s[TURN_SEAT]
+    laps_driven(s, p, out)
     best = -1e9
-    for seat in range(n):
-        pos = s[CAR_ABS + seat]
-        if seat == turn and s[PLACED_N] > 0 and s[FAR] >= 0:
-            pos = max(pos, s[PLACED_ABS + s[FAR]] - s[PLACED_SEG + s[FAR]])
-        out[seat] = pos / lap
+    for seat in range(p[P_NUM_PLAYERS]):
         best = max(best, out[seat])
     left = 1.0 - best / p[P_LAPS]
     return min(max(left, 0.0), 1.0)

@@ -73,6 +73,7 @@ class AutomobileGame(Game):
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.automobile.render"
+    potential_module = "transit_gym.envs.automobile.potential"
     obs = OBS
     min_players = 3
     max_players = 5

@@ -117,6 +117,7 @@ class AutomobilesGame(Game):
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.automobiles.render"
+    potential_module = "transit_gym.envs.automobiles.potential"
     obs = OBS
     min_players = 2
     max_players = 5

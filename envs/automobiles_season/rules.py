@@ -93,6 +93,7 @@ class AutomobilesSeasonGame(Game):
     layout = ss.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.automobiles_season.render"
+    potential_module = "transit_gym.envs.automobiles_season.potential"
     obs = OBS
     min_players = 2
     max_players = 5

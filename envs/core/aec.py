@@ -28,6 +28,7 @@ from transit_gym.envs.core.errors import (
 )
 from transit_gym.envs.core.fused import fused_kernels
 from transit_gym.envs.core.game import Game, State
+from transit_gym.envs.core.options import check_reward_shaping
 from transit_gym.envs.core.restrict import (
     ForbiddenError,
     apply_forbidden,
@@ -35,6 +36,7 @@ from transit_gym.envs.core.restrict import (
     no_action_left_message,
 )
 from transit_gym.envs.core.rng import fresh_seed, split_seed
+from transit_gym.envs.core.shaping import Shaping
 
 
 class TransitAECEnv(AECEnv):
@@ -56,9 +58,12 @@ class TransitAECEnv(AECEnv):
             cls.metadata = {**TransitAECEnv.metadata, "name": f"{cls.game_class.name}_v0"}
 
     def __init__(self, num_players: int | None = None, render_mode: str | None = None,
-                 forbidden: Any = None, **options: Any):
+                 forbidden: Any = None, reward_shaping: Any = None, **options: Any):
         """``forbidden``: restricted play, a ``(num_players, num_actions)`` boolean array
-        of the actions each seat may not take (see :mod:`envs.core.restrict`)."""
+        of the actions each seat may not take (see :mod:`envs.core.restrict`).
+        ``reward_shaping``: None (terminal rewards only), ``"score"`` or a positive
+        coefficient of it: potential-based rewards after every step (see
+        :mod:`envs.core.shaping`)."""
         super().__init__()
         if num_players is None:
             num_players = self.game_class.min_players
@@ -67,6 +72,8 @@ class TransitAECEnv(AECEnv):
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
                 f"got {render_mode!r}"
             )
+        self._shaping_coefficient = check_reward_shaping("reward_shaping", reward_shaping)
+        self.reward_shaping = reward_shaping
         self.game: Game = self.game_class(num_players=num_players, **options)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
@@ -113,6 +120,8 @@ class TransitAECEnv(AECEnv):
         self._num_actions = self.game.num_actions
         # mid-game infos hook (Game.step_info): None for games that publish only at the end
         self._step_info = self.game.step_info if self.game.has_step_info else None
+        coefficient = self._shaping_coefficient
+        self._shaping = None if coefficient is None else Shaping(self.game, coefficient)
 
     # ----- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -151,6 +160,16 @@ class TransitAECEnv(AECEnv):
         self.game.kernels.legal_mask(self.game_state.data, self._params, self._mask)
         self._player = self.game.current_player(self.game_state)
         self._restrict()
+        self._phi = self._potentials()
+
+    def _potentials(self) -> np.ndarray | None:
+        """The shaping potential of every seat now (0 once the game is over), or None
+        without shaping."""
+        if self._shaping is None:
+            return None
+        if self._player < 0:
+            return np.zeros(self.game.num_players, dtype=np.float64)
+        return self._shaping.potentials(self.game_state.data, self._params)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
@@ -180,9 +199,12 @@ class TransitAECEnv(AECEnv):
             action = int(action)
         if not (0 <= action < self._num_actions and mask[action]):
             self._raise_illegal(action)
-        # rewards are terminal only, so the cumulative reward of a live agent stays 0
+        # without shaping rewards are terminal only: the cumulative reward of a live agent
+        # stays 0
         player = self._step_fused(self.game_state.data, self._params, action, mask)
         self._player = player
+        if self._shaping is not None:
+            self._shape()
         if player >= 0:
             if self.forbidden is not None:
                 self._restrict()
@@ -191,6 +213,19 @@ class TransitAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[player]
             return
         self._finish()
+
+    def _shape(self) -> None:
+        """Every seat's shaping reward for this step, ``Phi(s') - Phi(s)``; the acting
+        agent collected its earlier rewards with ``last()``. At the end of the game
+        ``_finish`` adds the last difference (``Phi`` of a finished game is 0)."""
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        if self._player < 0:
+            return
+        new = self._potentials()
+        for i, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(new[i] - self._phi[i])
+        self._phi = new
+        self._accumulate_rewards()
 
     def _restrict(self) -> None:
         """Clear the forbidden actions of the seat to move from the mask (restricted play);
@@ -224,6 +259,10 @@ class TransitAECEnv(AECEnv):
             self.rewards[agent] = float(self._rewards_buf[i])
             self.terminations[agent] = True
             self.infos[agent] = final[i]
+        if self._shaping is not None:   # the terminal reward plus 0 - Phi(s)
+            for i, agent in enumerate(self.possible_agents):
+                self.rewards[agent] -= float(self._phi[i])
+            self._phi = self._potentials()
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[0]
 
@@ -289,11 +328,13 @@ class TransitAECEnv(AECEnv):
     def __getstate__(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data["_window"] = None
-        for name in ("_step_fused", "_observe_kernel", "_step_info"):
+        for name in ("_step_fused", "_observe_kernel", "_step_info", "_shaping"):
             data.pop(name, None)
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
+        for name in ("_shaping_coefficient", "reward_shaping", "_phi"):  # older pickles
+            data.setdefault(name, None)
         self.__dict__.update(data)
         self._bind_kernels()
         if self.game_state is not None:  # unpickled state: validated like a loaded file

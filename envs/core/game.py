@@ -90,6 +90,9 @@ class Game(ABC):
     #: module with ``render_text(game, state)`` and ``render_rgb(game, state)`` (imported
     #: on first use, so rendering code stays out of the rules)
     render_module: ClassVar[str | None] = None
+    #: module with the jitted per-seat ``strengths(s, p, out)`` and its ``SCALE``: the
+    #: measure of the reward-shaping potential (``envs.core.shaping``)
+    potential_module: ClassVar[str | None] = None
     #: the observation layout, when it does not depend on the options
     obs: ClassVar[Layout | None] = None
     #: the option naming the seat that starts (a seat number or ``"random"``); sweeps

@@ -8,6 +8,7 @@ a game that parses every option through them reports every bad option the same w
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -65,3 +66,25 @@ def check_optional_path(name: str, value: Any) -> Any:
         return value
     raise ConfigError(f"{name} must be the path of a TOML file (a string) or None, "
                       f"got {_shown(value)}")
+
+
+#: the named forms of the reward-shaping option and their coefficients
+SHAPING_CHOICES = {"score": 1.0}
+
+
+def check_reward_shaping(name: str, value: Any) -> float | None:
+    """The coefficient of the ``reward_shaping`` option: ``None`` (off), ``"score"`` (1.0)
+    or a positive finite number; anything else is a ``ConfigError``."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value in SHAPING_CHOICES:
+        return SHAPING_CHOICES[value]
+    if is_int(value) or isinstance(value, (float, np.floating)):
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if math.isfinite(number) and number > 0:
+            return number
+    raise ConfigError(f"{name} must be None, one of {sorted(SHAPING_CHOICES)} or a "
+                      f"positive number (the coefficient of 'score'), got {_shown(value)}")

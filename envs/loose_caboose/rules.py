@@ -56,6 +56,7 @@ class LooseCabooseGame(Game):
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.loose_caboose.render"
+    potential_module = "transit_gym.envs.loose_caboose.potential"
     obs = OBS
     min_players = 2
     max_players = 4

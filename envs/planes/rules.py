@@ -82,6 +82,7 @@ class PlanesGame(Game):
     layout = st.LAYOUT
     kernels = KERNELS
     render_module = "transit_gym.envs.planes.render"
+    potential_module = "transit_gym.envs.planes.potential"
     obs = OBS
     min_players = 2
     max_players = 4
