@@ -21,14 +21,14 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.tuned.automobiles import TUNED_CODE, read_vector
-from transit_gym.agents.tuned.automobiles import params_with_vectors as _append
+from transit_gym.agents.tuned.automobiles import SCALE, TUNED_CODE, read_vector
 from transit_gym.agents.tuned.loose_caboose_layout import (
     V_AHEAD,
     V_BROKEN,
     V_CANCEL,
     V_CARD_BONUS,
     V_DERAIL,
+    V_EXACT,
     V_KEEP,
     V_LATE_HORIZON,
     V_LATE_LAY,
@@ -73,13 +73,22 @@ RULE_BASED = rule_based_vector()
 
 
 def params_with_vectors(params: np.ndarray, vectors: list[np.ndarray]) -> np.ndarray:
-    """The game parameters followed by ``vectors`` (fixed point): what ``policy`` reads
-    for codes >= ``TUNED_CODE`` (a 2-D table of parameter rows gives a table)."""
+    """The game parameters followed by ``vectors`` (fixed point), their count, the vector
+    size and the length of ``params``: what ``policy`` reads for codes >= ``TUNED_CODE``
+    (a 2-D table of parameter rows gives a table)."""
+    params = np.ascontiguousarray(params, dtype=np.int64)
+    if params.ndim == 2:
+        return np.ascontiguousarray(np.stack([params_with_vectors(row, vectors)
+                                              for row in params]))
+    blocks = [params]
     for v in vectors:
-        if np.asarray(v).shape != (VECTOR_SIZE,):
+        v = np.asarray(v, dtype=np.float64)
+        if v.shape != (VECTOR_SIZE,):
             raise ValueError(f"a tuned loose_caboose vector has {VECTOR_SIZE} entries, "
-                             f"got {np.asarray(v).shape}")
-    return _append(params, vectors)
+                             f"got {v.shape}")
+        blocks.append(np.round(v * SCALE).astype(np.int64))
+    tail = np.array([len(vectors), VECTOR_SIZE, params.shape[0]], dtype=np.int64)
+    return np.ascontiguousarray(np.concatenate(blocks + [tail]))
 
 
 @nb.njit(cache=True)
@@ -147,6 +156,28 @@ def _cancel_gain(obs, k, top):
 
 
 @nb.njit(cache=True)
+def penalty_points(obs, banked, taken, bank_first, top, unknown):
+    """Penalty points of banking ``banked`` and taking ``taken`` cards from the back of the
+    railway in the configured order (Broken Tracks, Taking Penalty Cards), a taken card
+    of a known value cancelling with an equal pile top (Cancelling Out Penalty Cards; the
+    card under a cancelled top is unknown, so it cancels nothing)."""
+    points = 0.0
+    first_bank = 0 if bank_first else taken
+    for k in range(banked):
+        points += _penalty_price(obs, first_bank + k, unknown)
+    first_take = banked if bank_first else 0
+    for k in range(taken):
+        value = _back_value(obs, first_take + k)
+        if value > 0.0 and value == top:
+            points -= top
+            top = 0.0
+        else:
+            points += value if value > 0.0 else unknown
+            top = value
+    return points
+
+
+@nb.njit(cache=True)
 def _late(v, obs):
     """How far into the end of the game: 0 before ``late_horizon`` cards are left in the
     draw pile, rising to 1 when it is empty (1 on the last turn)."""
@@ -161,11 +192,15 @@ def _late(v, obs):
 @nb.njit(cache=True)
 def pass_score(v, p, obs, unknown, top):
     """Expected gain of passing: one penalty card (Pass), plus the vector's terms."""
-    score = -_penalty_price(obs, 0, unknown) + v[V_PASS_BIAS]
+    exact = v[V_EXACT]
+    score = -(1.0 - exact) * _penalty_price(obs, 0, unknown) + v[V_PASS_BIAS]
     ahead = obs[O_RAILWAY + 1]
+    banked = 1 if ahead > 0.0 and p[P_PASS_BANKS] != 0 and obs[O_BROKEN_AHEAD] > 0.5 else 0
+    bank_first = p[P_BANK_FIRST] != 0
     if v[V_CANCEL] != 0.0:
-        banked = 1 if ahead > 0.0 and p[P_PASS_BANKS] != 0 and obs[O_BROKEN_AHEAD] > 0.5 else 0
-        score += v[V_CANCEL] * _cancel_gain(obs, banked if p[P_BANK_FIRST] != 0 else 0, top)
+        score += v[V_CANCEL] * _cancel_gain(obs, banked if bank_first else 0, top)
+    if exact != 0.0:
+        score -= exact * penalty_points(obs, banked, 1, bank_first, top, unknown)
     return score + v[V_AHEAD] * max(0.0, ahead - 1.0)
 
 
@@ -178,6 +213,8 @@ def play_score(v, p, obs, value, count, unknown, top):
     broken_hits = 0.0
     cancel = 0.0
     left_ahead = 0.0
+    exact = 0.0
+    blend = v[V_EXACT]
     bank_first = p[P_BANK_FIRST] != 0
     for w in range(MAX_WHEELS):
         if dist[w] == 0.0:
@@ -192,15 +229,18 @@ def play_score(v, p, obs, value, count, unknown, top):
             cancel += dist[w] * _cancel_gain(obs, banks if bank_first else 0, top)
         else:
             left_ahead += dist[w] * (ahead - w)
+        if blend != 0.0:
+            exact += dist[w] * penalty_points(obs, banks, max(0, w - ahead), bank_first, top,
+                                              unknown)
     n_penalties = int(expected_derail + broken_hits + 0.999)
     cost = 0.0
     for k in range(n_penalties):
         cost += _penalty_price(obs, k, unknown)
     per_card = cost / max(1.0, float(n_penalties))
     laid = value * count
-    score = (v[V_LAY] * laid
-             - per_card * (v[V_DERAIL] * expected_derail + v[V_BROKEN] * broken_hits))
-    return (score + v[V_CARD_BONUS] * count + v[V_VALUE_BIAS + value - 1]
+    score = (v[V_LAY] * laid - (1.0 - blend) * per_card
+             * (v[V_DERAIL] * expected_derail + v[V_BROKEN] * broken_hits))
+    return (score - blend * exact + v[V_CARD_BONUS] * count + v[V_VALUE_BIAS + value - 1]
             + v[V_CANCEL] * cancel + v[V_LATE_LAY] * _late(v, obs) * laid
             + v[V_AHEAD] * left_ahead)
 
