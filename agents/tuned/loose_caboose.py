@@ -29,6 +29,7 @@ from transit_gym.agents.tuned.loose_caboose_layout import (
     V_CARD_BONUS,
     V_DERAIL,
     V_EXACT,
+    V_GIFT,
     V_KEEP,
     V_LATE_HORIZON,
     V_LATE_LAY,
@@ -46,6 +47,7 @@ from transit_gym.envs.loose_caboose.encode import (
     AHEAD_WINDOW,
     B_TOP,
     BACK_WINDOW,
+    PLAYER_BLOCK,
     O_BACK,
     O_BROKEN_AHEAD,
     O_DECISION,
@@ -140,10 +142,12 @@ def _penalty_price(obs, k, unknown):
 
 
 @nb.njit(cache=True)
-def _pile_top(obs):
-    """Value of the top card of one's own penalty pile (0: empty)."""
+def _pile_top(obs, seat):
+    """Value of the top card of the penalty pile of ``seat`` (0 oneself, 1 the next
+    player; 0: empty)."""
+    block = O_PLAYERS + seat * PLAYER_BLOCK + B_TOP
     for value in range(1, MAX_VALUE + 1):
-        if obs[O_PLAYERS + B_TOP + value] > 0.5:
+        if obs[block + value] > 0.5:
             return float(value)
     return 0.0
 
@@ -190,7 +194,7 @@ def _late(v, obs):
 
 
 @nb.njit(cache=True)
-def pass_score(v, p, obs, unknown, top):
+def pass_score(v, p, obs, unknown, top, next_top):
     """Expected gain of passing: one penalty card (Pass), plus the vector's terms."""
     exact = v[V_EXACT]
     score = -(1.0 - exact) * _penalty_price(obs, 0, unknown) + v[V_PASS_BIAS]
@@ -201,11 +205,13 @@ def pass_score(v, p, obs, unknown, top):
         score += v[V_CANCEL] * _cancel_gain(obs, banked if bank_first else 0, top)
     if exact != 0.0:
         score -= exact * penalty_points(obs, banked, 1, bank_first, top, unknown)
+    if v[V_GIFT] != 0.0:
+        score -= v[V_GIFT] * _cancel_gain(obs, banked + 1, next_top)
     return score + v[V_AHEAD] * max(0.0, ahead - 1.0)
 
 
 @nb.njit(cache=True)
-def play_score(v, p, obs, value, count, unknown, top):
+def play_score(v, p, obs, value, count, unknown, top, next_top):
     """Expected gain of laying ``count`` cards of ``value`` and rolling ``value`` dice."""
     ahead = int(obs[O_RAILWAY + 1]) + count
     dist = wheel_distribution(p, value)
@@ -215,6 +221,7 @@ def play_score(v, p, obs, value, count, unknown, top):
     left_ahead = 0.0
     exact = 0.0
     blend = v[V_EXACT]
+    gift = 0.0
     bank_first = p[P_BANK_FIRST] != 0
     for w in range(MAX_WHEELS):
         if dist[w] == 0.0:
@@ -229,6 +236,7 @@ def play_score(v, p, obs, value, count, unknown, top):
             cancel += dist[w] * _cancel_gain(obs, banks if bank_first else 0, top)
         else:
             left_ahead += dist[w] * (ahead - w)
+        gift += dist[w] * _cancel_gain(obs, banks + max(0, w - ahead), next_top)
         if blend != 0.0:
             exact += dist[w] * penalty_points(obs, banks, max(0, w - ahead), bank_first, top,
                                               unknown)
@@ -242,7 +250,7 @@ def play_score(v, p, obs, value, count, unknown, top):
              * (v[V_DERAIL] * expected_derail + v[V_BROKEN] * broken_hits))
     return (score - blend * exact + v[V_CARD_BONUS] * count + v[V_VALUE_BIAS + value - 1]
             + v[V_CANCEL] * cancel + v[V_LATE_LAY] * _late(v, obs) * laid
-            + v[V_AHEAD] * left_ahead)
+            + v[V_AHEAD] * left_ahead - v[V_GIFT] * gift)
 
 
 @nb.njit(cache=True)
@@ -284,8 +292,9 @@ def decide(v, p, obs, mask):
                 return _lay_preference(mask, value)
         return A_ROLL
     unknown = _unknown_price(v, obs)
-    top = _pile_top(obs)
-    best = pass_score(v, p, obs, unknown, top)
+    top = _pile_top(obs, 0)
+    next_top = _pile_top(obs, 1)
+    best = pass_score(v, p, obs, unknown, top, next_top)
     best_action = A_PASS
     for value in range(1, MAX_VALUE + 1):
         first = _lay_preference(mask, value)
@@ -293,7 +302,7 @@ def decide(v, p, obs, mask):
             continue
         count = _held(obs, value)
         count = max(1, count - _kept(v, obs, value))
-        score = play_score(v, p, obs, value, count, unknown, top)
+        score = play_score(v, p, obs, value, count, unknown, top, next_top)
         if score > best:
             best = score
             best_action = first

@@ -43,6 +43,7 @@ _ENTRIES = (
     ("late_horizon", 10.0, 4.0),      # draw pile size where that extra weight starts
     ("ahead_weight", 0.0, 0.2),       # per card expected ahead of the caboose afterwards
     ("exact_weight", 0.0, 0.4),       # blend towards the exact expected penalty points
+    ("gift_weight", 0.0, 0.5),        # weight of the cancel left to the next player
     *((f"value_bias.{v}", 0.0, 0.5) for v in range(1, MAX_VALUE + 1)),  # per value laid
     *((f"keep.{v}", 0.0, 0.7) for v in range(1, MAX_VALUE + 1)),  # cards of it kept back
 )
@@ -50,7 +51,7 @@ NAMES: tuple[str, ...] = tuple(name for name, _, _ in _ENTRIES)
 VECTOR_SIZE = len(NAMES)
 _INDEX = {name: i for i, name in enumerate(NAMES)}
 (V_MEAN_CARD, V_UNSEEN_MEAN, V_PASS_BIAS, V_LAY, V_CARD_BONUS, V_DERAIL, V_BROKEN, V_CANCEL,
- V_LATE_LAY, V_LATE_HORIZON, V_AHEAD, V_EXACT) = (_INDEX[n] for n in NAMES[:12])
+ V_LATE_LAY, V_LATE_HORIZON, V_AHEAD, V_EXACT, V_GIFT) = (_INDEX[n] for n in NAMES[:13])
 #: entry of value 1's bias and of value 1's kept cards (value ``v``: ``+ v - 1``)
 V_VALUE_BIAS = _INDEX["value_bias.1"]
 V_KEEP = _INDEX["keep.1"]
