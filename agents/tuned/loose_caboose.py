@@ -31,9 +31,11 @@ from transit_gym.agents.tuned.loose_caboose_layout import (
     V_EXACT,
     V_GIFT,
     V_KEEP,
+    V_KEEP_UNTIL,
     V_LATE_HORIZON,
     V_LATE_LAY,
     V_LAY,
+    V_LAY_BROKEN,
     V_MEAN_CARD,
     V_PASS_BIAS,
     V_UNSEEN_MEAN,
@@ -265,19 +267,27 @@ def _lay_preference(mask, value):
 
 
 @nb.njit(cache=True)
-def _held(obs, value):
+def _held(obs, value, first_kind):
+    """Cards of ``value`` in hand (``first_kind`` 0: all, 2: Broken Tracks only)."""
     count = 0
-    for kind in range(4):
+    for kind in range(first_kind, 4):
         count += int(obs[O_HAND + (value - 1) * 4 + kind])
     return count
 
 
 @nb.njit(cache=True)
 def _kept(v, obs, value):
-    """Cards of ``value`` kept back in hand (none on the last turn)."""
+    """Cards of ``value`` kept back in hand: ``keep.<value>`` while the draw pile holds
+    more than ``keep_until`` cards, and the Broken Tracks unless ``lay_broken`` (none on
+    the last turn)."""
     if obs[O_END] > 0.0:
         return 0
-    return max(0, int(np.floor(v[V_KEEP + value - 1] + 0.5)))
+    kept = 0
+    if obs[O_DRAW] > v[V_KEEP_UNTIL]:
+        kept = max(0, int(np.floor(v[V_KEEP + value - 1] + 0.5)))
+    if v[V_LAY_BROKEN] < 0.5:
+        kept = max(kept, _held(obs, value, 2))
+    return kept
 
 
 @nb.njit(cache=True)
@@ -287,7 +297,7 @@ def decide(v, p, obs, mask):
         for a in range(mask.shape[0]):
             if a != A_ROLL and mask[a]:
                 value = (a - 2) // 6 + 1
-                if _held(obs, value) <= _kept(v, obs, value):
+                if _held(obs, value, 0) <= _kept(v, obs, value):
                     return A_ROLL
                 return _lay_preference(mask, value)
         return A_ROLL
@@ -300,8 +310,7 @@ def decide(v, p, obs, mask):
         first = _lay_preference(mask, value)
         if first < 0:
             continue
-        count = _held(obs, value)
-        count = max(1, count - _kept(v, obs, value))
+        count = max(1, _held(obs, value, 0) - _kept(v, obs, value))
         score = play_score(v, p, obs, value, count, unknown, top, next_top)
         if score > best:
             best = score
