@@ -38,6 +38,7 @@ from transit_gym.agents.tuned.loose_caboose_layout import (
     V_LAY_BROKEN,
     V_MEAN_CARD,
     V_PASS_BIAS,
+    V_SETUP,
     V_UNSEEN_MEAN,
     V_VALUE_BIAS,
     VECTOR_SIZE,
@@ -49,7 +50,6 @@ from transit_gym.envs.loose_caboose.encode import (
     AHEAD_WINDOW,
     B_TOP,
     BACK_WINDOW,
-    PLAYER_BLOCK,
     O_BACK,
     O_BROKEN_AHEAD,
     O_DECISION,
@@ -59,6 +59,7 @@ from transit_gym.envs.loose_caboose.encode import (
     O_PLAYERS,
     O_RAILWAY,
     O_UNSEEN,
+    PLAYER_BLOCK,
 )
 from transit_gym.envs.loose_caboose.kernels import A_PASS, A_ROLL, play_action
 from transit_gym.envs.loose_caboose.state import (
@@ -166,7 +167,8 @@ def penalty_points(obs, banked, taken, bank_first, top, unknown):
     """Penalty points of banking ``banked`` and taking ``taken`` cards from the back of the
     railway in the configured order (Broken Tracks, Taking Penalty Cards), a taken card
     of a known value cancelling with an equal pile top (Cancelling Out Penalty Cards; the
-    card under a cancelled top is unknown, so it cancels nothing)."""
+    card under a cancelled top is unknown, so it cancels nothing), and the pile's top
+    afterwards (0: unknown or empty)."""
     points = 0.0
     first_bank = 0 if bank_first else taken
     for k in range(banked):
@@ -180,7 +182,7 @@ def penalty_points(obs, banked, taken, bank_first, top, unknown):
         else:
             points += value if value > 0.0 else unknown
             top = value
-    return points
+    return points, top
 
 
 @nb.njit(cache=True)
@@ -205,8 +207,9 @@ def pass_score(v, p, obs, unknown, top, next_top):
     bank_first = p[P_BANK_FIRST] != 0
     if v[V_CANCEL] != 0.0:
         score += v[V_CANCEL] * _cancel_gain(obs, banked if bank_first else 0, top)
-    if exact != 0.0:
-        score -= exact * penalty_points(obs, banked, 1, bank_first, top, unknown)
+    if exact != 0.0 or v[V_SETUP] != 0.0:
+        points, new_top = penalty_points(obs, banked, 1, bank_first, top, unknown)
+        score += v[V_SETUP] * _cancel_gain(obs, banked + 1, new_top) - exact * points
     if v[V_GIFT] != 0.0:
         score -= v[V_GIFT] * _cancel_gain(obs, banked + 1, next_top)
     return score + v[V_AHEAD] * max(0.0, ahead - 1.0)
@@ -224,6 +227,8 @@ def play_score(v, p, obs, value, count, unknown, top, next_top):
     exact = 0.0
     blend = v[V_EXACT]
     gift = 0.0
+    setup = 0.0
+    follow = blend != 0.0 or v[V_SETUP] != 0.0
     bank_first = p[P_BANK_FIRST] != 0
     for w in range(MAX_WHEELS):
         if dist[w] == 0.0:
@@ -238,10 +243,12 @@ def play_score(v, p, obs, value, count, unknown, top, next_top):
             cancel += dist[w] * _cancel_gain(obs, banks if bank_first else 0, top)
         else:
             left_ahead += dist[w] * (ahead - w)
-        gift += dist[w] * _cancel_gain(obs, banks + max(0, w - ahead), next_top)
-        if blend != 0.0:
-            exact += dist[w] * penalty_points(obs, banks, max(0, w - ahead), bank_first, top,
-                                              unknown)
+        derail = max(0, w - ahead)
+        gift += dist[w] * _cancel_gain(obs, banks + derail, next_top)
+        if follow:
+            points, new_top = penalty_points(obs, banks, derail, bank_first, top, unknown)
+            exact += dist[w] * points
+            setup += dist[w] * _cancel_gain(obs, banks + derail, new_top)
     n_penalties = int(expected_derail + broken_hits + 0.999)
     cost = 0.0
     for k in range(n_penalties):
@@ -252,7 +259,7 @@ def play_score(v, p, obs, value, count, unknown, top, next_top):
              * (v[V_DERAIL] * expected_derail + v[V_BROKEN] * broken_hits))
     return (score - blend * exact + v[V_CARD_BONUS] * count + v[V_VALUE_BIAS + value - 1]
             + v[V_CANCEL] * cancel + v[V_LATE_LAY] * _late(v, obs) * laid
-            + v[V_AHEAD] * left_ahead - v[V_GIFT] * gift)
+            + v[V_AHEAD] * left_ahead - v[V_GIFT] * gift + v[V_SETUP] * setup)
 
 
 @nb.njit(cache=True)

@@ -44,6 +44,7 @@ _ENTRIES = (
     ("ahead_weight", 0.0, 0.2),       # per card expected ahead of the caboose afterwards
     ("exact_weight", 0.0, 0.4),       # blend towards the exact expected penalty points
     ("gift_weight", 0.0, 0.5),        # weight of the cancel left to the next player
+    ("setup_weight", 0.0, 0.5),       # weight of a cancel left for one's own next pass
     ("lay_broken", 1.0, 0.7),         # >= 0.5: Broken Tracks laid with the others
     ("keep_until", 0.0, 4.0),         # cards are kept back only while the draw pile is larger
     *((f"value_bias.{v}", 0.0, 0.5) for v in range(1, MAX_VALUE + 1)),  # per value laid
@@ -53,8 +54,8 @@ NAMES: tuple[str, ...] = tuple(name for name, _, _ in _ENTRIES)
 VECTOR_SIZE = len(NAMES)
 _INDEX = {name: i for i, name in enumerate(NAMES)}
 (V_MEAN_CARD, V_UNSEEN_MEAN, V_PASS_BIAS, V_LAY, V_CARD_BONUS, V_DERAIL, V_BROKEN, V_CANCEL,
- V_LATE_LAY, V_LATE_HORIZON, V_AHEAD, V_EXACT, V_GIFT, V_LAY_BROKEN, V_KEEP_UNTIL) = (
-    _INDEX[n] for n in NAMES[:15])
+ V_LATE_LAY, V_LATE_HORIZON, V_AHEAD, V_EXACT, V_GIFT, V_SETUP, V_LAY_BROKEN, V_KEEP_UNTIL) = (
+    _INDEX[n] for n in NAMES[:16])
 #: entry of value 1's bias and of value 1's kept cards (value ``v``: ``+ v - 1``)
 V_VALUE_BIAS = _INDEX["value_bias.1"]
 V_KEEP = _INDEX["keep.1"]
