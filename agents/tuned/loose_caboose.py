@@ -36,8 +36,11 @@ from transit_gym.agents.tuned.loose_caboose_layout import (
     V_LATE_LAY,
     V_LAY,
     V_LAY_BROKEN,
+    V_LEAD_PASS,
     V_MEAN_CARD,
     V_PASS_BIAS,
+    V_PASS_EMPTY,
+    V_SAFE_MARGIN,
     V_SETUP,
     V_UNSEEN_MEAN,
     V_VALUE_BIAS,
@@ -48,6 +51,8 @@ from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.loose_caboose.data import MAX_VALUE
 from transit_gym.envs.loose_caboose.encode import (
     AHEAD_WINDOW,
+    B_HAND_SIZE,
+    B_POINTS,
     B_TOP,
     BACK_WINDOW,
     O_BACK,
@@ -198,11 +203,28 @@ def _late(v, obs):
 
 
 @nb.njit(cache=True)
+def _lead(v, obs, unknown):
+    """One's lead in points over the next player: their penalty points and hand (priced
+    at ``unknown`` a card) less one's own penalty points and hand."""
+    own = O_PLAYERS
+    other = O_PLAYERS + PLAYER_BLOCK
+    hand = 0.0
+    for value in range(1, MAX_VALUE + 1):
+        hand += value * _held(obs, value, 0)
+    return (10.0 * (obs[other + B_POINTS] - obs[own + B_POINTS])
+            + unknown * obs[other + B_HAND_SIZE] - hand)
+
+
+@nb.njit(cache=True)
 def pass_score(v, p, obs, unknown, top, next_top):
     """Expected gain of passing: one penalty card (Pass), plus the vector's terms."""
     exact = v[V_EXACT]
     score = -(1.0 - exact) * _penalty_price(obs, 0, unknown) + v[V_PASS_BIAS]
     ahead = obs[O_RAILWAY + 1]
+    if obs[O_RAILWAY + 2] == 0.0:
+        score += v[V_PASS_EMPTY]
+    if v[V_LEAD_PASS] != 0.0:
+        score += v[V_LEAD_PASS] * _lead(v, obs, unknown)
     banked = 1 if ahead > 0.0 and p[P_PASS_BANKS] != 0 and obs[O_BROKEN_AHEAD] > 0.5 else 0
     bank_first = p[P_BANK_FIRST] != 0
     if v[V_CANCEL] != 0.0:
@@ -298,13 +320,23 @@ def _kept(v, obs, value):
 
 
 @nb.njit(cache=True)
+def _safe(v, obs, value):
+    """Whether the track ahead already covers the most wheels of ``value`` dice plus
+    ``safe_margin`` cards, the further cards kept (not on the last turn, nor while the
+    draw pile holds ``keep_until`` cards or fewer)."""
+    if obs[O_END] > 0.0 or obs[O_DRAW] <= v[V_KEEP_UNTIL]:
+        return False
+    return obs[O_RAILWAY + 1] >= 2 * value + v[V_SAFE_MARGIN]
+
+
+@nb.njit(cache=True)
 def decide(v, p, obs, mask):
     """The procedure's action at vector ``v`` (the rule-based agent at ``RULE_BASED``)."""
     if obs[O_DECISION + 1] > 0.0:          # continuing: lay the cards of the value
         for a in range(mask.shape[0]):
             if a != A_ROLL and mask[a]:
                 value = (a - 2) // 6 + 1
-                if _held(obs, value, 0) <= _kept(v, obs, value):
+                if _held(obs, value, 0) <= _kept(v, obs, value) or _safe(v, obs, value):
                     return A_ROLL
                 return _lay_preference(mask, value)
         return A_ROLL

@@ -34,6 +34,8 @@ _ENTRIES = (
     ("mean_card", 2.5, 0.5),          # price of a penalty card whose value is unknown
     ("unseen_mean_weight", 0.0, 0.3),  # blend of that price towards the unseen cards' mean
     ("pass_bias", 0.0, 0.5),          # added to the score of passing
+    ("pass_empty_bias", 0.0, 0.5),    # added too when no card is behind the caboose
+    ("lead_pass", 0.0, 0.1),          # added too per point of one's lead (the safe play)
     ("lay_weight", 1.0, 0.3),         # weight of the hand points a play lays down
     ("card_bonus", 0.0, 0.5),         # added per card a play lays down
     ("derail_weight", 1.0, 0.3),      # weight of the expected derail penalty cards
@@ -47,15 +49,17 @@ _ENTRIES = (
     ("setup_weight", 0.0, 0.5),       # weight of a cancel left for one's own next pass
     ("lay_broken", 1.0, 0.7),         # >= 0.5: Broken Tracks laid with the others
     ("keep_until", 0.0, 4.0),         # cards are kept back only while the draw pile is larger
+    ("safe_margin", 99.0, 2.0),       # stop laying once the track ahead covers twice the
+                                      # dice (their most wheels) plus this many cards
     *((f"value_bias.{v}", 0.0, 0.5) for v in range(1, MAX_VALUE + 1)),  # per value laid
     *((f"keep.{v}", 0.0, 0.7) for v in range(1, MAX_VALUE + 1)),  # cards of it kept back
 )
 NAMES: tuple[str, ...] = tuple(name for name, _, _ in _ENTRIES)
 VECTOR_SIZE = len(NAMES)
 _INDEX = {name: i for i, name in enumerate(NAMES)}
-(V_MEAN_CARD, V_UNSEEN_MEAN, V_PASS_BIAS, V_LAY, V_CARD_BONUS, V_DERAIL, V_BROKEN, V_CANCEL,
- V_LATE_LAY, V_LATE_HORIZON, V_AHEAD, V_EXACT, V_GIFT, V_SETUP, V_LAY_BROKEN, V_KEEP_UNTIL) = (
-    _INDEX[n] for n in NAMES[:16])
+(V_MEAN_CARD, V_UNSEEN_MEAN, V_PASS_BIAS, V_PASS_EMPTY, V_LEAD_PASS, V_LAY, V_CARD_BONUS,
+ V_DERAIL, V_BROKEN, V_CANCEL, V_LATE_LAY, V_LATE_HORIZON, V_AHEAD, V_EXACT, V_GIFT, V_SETUP,
+ V_LAY_BROKEN, V_KEEP_UNTIL, V_SAFE_MARGIN) = (_INDEX[n] for n in NAMES[:19])
 #: entry of value 1's bias and of value 1's kept cards (value ``v``: ``+ v - 1``)
 V_VALUE_BIAS = _INDEX["value_bias.1"]
 V_KEEP = _INDEX["keep.1"]
