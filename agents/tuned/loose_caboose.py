@@ -21,7 +21,6 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.tuned.automobiles import SCALE, TUNED_CODE, read_vector
 from transit_gym.agents.tuned.loose_caboose_layout import (
     V_AHEAD,
     V_BROKEN,
@@ -47,6 +46,7 @@ from transit_gym.agents.tuned.loose_caboose_layout import (
     VECTOR_SIZE,
     rule_based_vector,
 )
+from transit_gym.agents.tuned.packing import TUNED_CODE, append_vectors, read_vector
 from transit_gym.envs.core.draw import uniform_legal
 from transit_gym.envs.loose_caboose.data import MAX_VALUE
 from transit_gym.envs.loose_caboose.encode import (
@@ -83,22 +83,9 @@ RULE_BASED = rule_based_vector()
 
 
 def params_with_vectors(params: np.ndarray, vectors: list[np.ndarray]) -> np.ndarray:
-    """The game parameters followed by ``vectors`` (fixed point), their count, the vector
-    size and the length of ``params``: what ``policy`` reads for codes >= ``TUNED_CODE``
-    (a 2-D table of parameter rows gives a table)."""
-    params = np.ascontiguousarray(params, dtype=np.int64)
-    if params.ndim == 2:
-        return np.ascontiguousarray(np.stack([params_with_vectors(row, vectors)
-                                              for row in params]))
-    blocks = [params]
-    for v in vectors:
-        v = np.asarray(v, dtype=np.float64)
-        if v.shape != (VECTOR_SIZE,):
-            raise ValueError(f"a tuned loose_caboose vector has {VECTOR_SIZE} entries, "
-                             f"got {v.shape}")
-        blocks.append(np.round(v * SCALE).astype(np.int64))
-    tail = np.array([len(vectors), VECTOR_SIZE, params.shape[0]], dtype=np.int64)
-    return np.ascontiguousarray(np.concatenate(blocks + [tail]))
+    """The game parameters followed by ``vectors`` (fixed point): what ``policy`` reads
+    for codes >= ``TUNED_CODE`` (a 2-D table of parameter rows gives a table)."""
+    return append_vectors(params, vectors, VECTOR_SIZE)
 
 
 @nb.njit(cache=True)

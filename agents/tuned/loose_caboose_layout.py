@@ -25,7 +25,7 @@ import numpy as np
 
 from transit_gym.envs.loose_caboose.data import MAX_VALUE
 
-loose_caboose = "loose_caboose"
+GAME = "loose_caboose"
 #: bump when the entries change (a vector file of another version is refused)
 LAYOUT_VERSION = 1
 
