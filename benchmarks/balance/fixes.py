@@ -32,7 +32,7 @@ import json
 import os
 import shutil
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,11 @@ KINDS = ("card", "market", "driver", "sponsor", "board")
 SEARCHED = ("card", "market", "driver")
 #: options of the markets a driver is judged in (every driver on offer, as in card_power)
 DRIVER_OPTIONS = {"drivers": "all"}
-#: the markets a driver is judged in when its flag names none (the base game's first set)
-DRIVER_MARKETS = ("First Game",)
+#: the restricted-play run a driver is judged in when its flag carries no setting: the
+#: designer report's defaults (``balance power``: random markets a driver, the generalist)
+POWER_MARKETS = 4
+POWER_AGENT = "tuned"
+POWER_GAMES = 200
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
 
@@ -74,6 +77,8 @@ class Search:
     screen_games: int = 200
     retune: int = 4
     numbers: int = 2
+    #: markets judged that are not named sets (a driver's random markets): name -> cards
+    extra_sets: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
@@ -83,6 +88,10 @@ class Search:
     def card(self) -> str | None:
         """The item whose power is measured (a card or driver; a market: none)."""
         return None if self.kind == "market" else self.item
+
+    def cards(self, name: str) -> list[str]:
+        """The five cards of market ``name`` (a named set or one of ``extra_sets``)."""
+        return self.extra_sets.get(name) or self.setup["sets"][name]
 
     def options(self) -> dict[str, Any]:
         extra = DRIVER_OPTIONS if self.kind == "driver" else {}
@@ -103,7 +112,7 @@ class Search:
         data = self.data(candidate)
         out = {}
         for name in names:
-            options = fm.market_options(self.options(), self.setup["sets"][name], data)
+            options = fm.market_options(self.options(), self.cards(name), data)
             vector = self.today[name]
             if retuned and candidate:
                 vector = fm.retuned_vector(options, self.players, vector, self.out / "tuned",
@@ -122,8 +131,10 @@ class Search:
         card = self.card if card == "" else card
         starts = [hashlib.sha256(Path(self.today[n]).read_bytes()).hexdigest() for n in names]
         tuning = self.setup.get("tune", {}) if retuned else {}
-        which = hashlib.sha256(json.dumps([names, card, starts, self.options(), tuning],
-                                          sort_keys=True).encode()).hexdigest()[:12]
+        record = [names, card, starts, self.options(), tuning]
+        if any(n in self.extra_sets for n in names):   # a random market: its cards too
+            record.append([self.cards(n) for n in names])
+        which = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:12]
         key = (f"{fd.candidate_key(candidate)}-{'retuned' if retuned else 'today'}-g{games}"
                f"-s{seed}-{which}")
         path = self.out / "candidates" / f"{key}.json"
@@ -136,8 +147,10 @@ class Search:
         return figures
 
     def lengths(self, games: int, seed: int) -> dict[str, float]:
-        """Race length of every market judged, today's data and vectors."""
-        figures = self.figures((), False, games, seed, names=sorted(self.setup["sets"]),
+        """Race length of every market judged (the named sets and ``extra_sets``), today's
+        data and vectors."""
+        figures = self.figures((), False, games, seed,
+                               names=[*sorted(self.setup["sets"]), *self.extra_sets],
                                card=None)
         return {n: m["rounds"] for n, m in figures["markets"].items()}
 
@@ -152,15 +165,21 @@ def fields(kind: str, item: str, sets: dict[str, list[str]]) -> list[tuple[str, 
             raise ConfigError(f"market {item!r} is not among the markets judged: {sorted(sets)}")
         return [f for card in sets[item] for f in fd.card_fields(card)]
     if kind == "driver":
-        return fd.driver_fields(item)
+        return fd.driver_fields(item) + fd.rival_fields(item)
     raise ConfigError(f"fixes of kind {kind!r} are not searched yet; kinds searched: "
                       f"{list(SEARCHED)}")
+
+
+def wide(kind: str, item: str) -> set[tuple[str, str]]:
+    """The entries whose numbers take every value the loader accepts (a driver's own)."""
+    return {(fd.DRIVER_FILE, fd.driver_entry(item))} if kind == "driver" else set()
 
 
 def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
           lengths: dict[str, float]) -> dict[str, Any]:
     """A measured candidate: its changes, size, distance and headline figure."""
-    measured = band.distance(search.kind, search.item, figures, lengths, search.players)
+    measured = band.distance(search.kind, search.item, figures, lengths, search.players,
+                             search.extra_sets)
     return {"changes": list(candidate), "numbers": len(candidate), "size": fd.size(candidate),
             "text": fd.describe(candidate), **headline(search, figures), **measured}
 
@@ -179,7 +198,8 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     """Screen, re-tune and choose; the chosen candidate and both fronts."""
     seed, games = int(search.setup["seed"]), search.screen_games
     lengths = search.lengths(games, seed)
-    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"]))
+    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"]),
+                                wide(search.kind, search.item))
     pool_size = min(PAIR_POOL, len(singles))
     combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
     bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
@@ -250,11 +270,11 @@ def checks(search: Search, figures: dict[str, Any], name: str, lengths: dict[str
     card's power in the band and the card still bought."""
     m = figures["markets"][name]
     fair = 1.0 / search.players
-    median = band.median_length(lengths, {n: x["rounds"] for n, x in figures["markets"].items()})
+    _, held = band.reference_lengths(lengths, figures["markets"], search.extra_sets)
     power = m.get("power", figures.get("power"))
     return {"balance": m["balance"] >= band.MIN_BALANCE,
             "seats fair": all(lo <= fair <= hi for lo, hi in m["seat_win_interval"]),
-            "race length": band.length_distance(m["rounds"], median) == 0,
+            "race length": band.length_distance(m["rounds"], held[name]) == 0,
             "card power": band.power_in_band(power["interval"], fair),
             "card bought": power["bought"] is None or power["bought"] >= band.MIN_BOUGHT}
 
@@ -293,11 +313,12 @@ def holders(search: Search, item: str) -> list[str]:
 
 def _verified(search: Search, figures: dict[str, Any], lengths: dict[str, float]
               ) -> dict[str, Any]:
-    measured = band.distance(search.kind, search.item, figures, lengths, search.players)
+    measured = band.distance(search.kind, search.item, figures, lengths, search.players,
+                             search.extra_sets)
     return {**headline(search, figures), "distance": measured["distance"],
             "median": measured["median"],
             "in_band": band.in_band(search.kind, search.item, figures, lengths,
-                                    search.players)}
+                                    search.players, search.extra_sets)}
 
 
 def _market_figures(m: dict[str, Any]) -> dict[str, Any]:
@@ -309,8 +330,8 @@ def _market_figures(m: dict[str, Any]) -> dict[str, Any]:
 
 # ----- the public entry ----------------------------------------------------------------------
 def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
-    """The markets a flag's item is judged in: the flag's, else every set holding the
-    card (a market: itself; a driver: ``DRIVER_MARKETS``)."""
+    """The named markets a flag's item is judged in: the flag's, else every set holding
+    the card (a market: itself; a driver: none, see :func:`power_markets`)."""
     if flag.get("markets"):
         unknown = [m for m in flag["markets"] if m not in sets]
         if unknown:
@@ -320,15 +341,51 @@ def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
     if flag["kind"] == "market":
         return [flag["item"]]
     if flag["kind"] == "driver":
-        found = [m for m in DRIVER_MARKETS if m in sets]
-        if not found:
-            raise ConfigError(f"flag {flag['item']!r}: name the markets a driver is judged "
-                              f"in (the default {list(DRIVER_MARKETS)} is not judged)")
-        return found
+        return []
     found = sorted(n for n, cards in sets.items() if flag["item"] in cards)
     if not found:
         raise ConfigError(f"card {flag['item']!r} is in none of the markets judged")
     return found
+
+
+def power_setting(flag: dict[str, Any], setup: dict[str, Any]) -> dict[str, Any]:
+    """Where restricted play measured a driver: the flag's ``setting`` (the report's run),
+    else the markets ``card_power`` draws for it from ``setup``'s seed (``setup["markets"]``
+    of them, ``POWER_MARKETS`` by default) and agent (``power_agent``, the generalist)."""
+    if flag.get("setting", {}).get("markets"):
+        return flag["setting"]
+    from transit_gym.benchmarks.balance import card_power
+
+    count = setup.get("markets", POWER_MARKETS)
+    count = count if isinstance(count, int) else POWER_MARKETS
+    agent = setup.get("power_agent", POWER_AGENT)
+    settings = card_power.Settings(("drivers",), int(setup["players"]), POWER_GAMES, agent,
+                                   int(setup["seed"]), count, "all")
+    plan = card_power.make_plan(settings)   # every driver: its markets' draw depends on it
+    if ("drivers", flag["item"]) not in plan.markets:
+        raise ConfigError(f"no driver {flag['item']!r}; drivers: {plan.items['drivers']}")
+    return {"agent": agent, "seed": settings.seed, "games": settings.games,
+            "markets": [m["card_set"] for m in plan.markets[("drivers", flag["item"])]]}
+
+
+def power_markets(flag: dict[str, Any], setup: dict[str, Any]
+                  ) -> tuple[dict[str, list[str]], Path]:
+    """The markets (``"<item> market <k>"`` -> cards) and the vector of the restricted-play
+    run that flagged a driver (:func:`power_setting`)."""
+    setting = power_setting(flag, setup)
+    agent = setting.get("agent", POWER_AGENT)
+    if agent == "tuned":
+        vector = fm.generalist_vector()
+    elif agent.startswith("tuned:"):
+        vector = Path(agent.split(":", 1)[1])
+    else:
+        raise ConfigError(f"flag {flag['item']!r} was measured by {agent!r}; a fix search "
+                          f"re-tunes a tuned vector (tuned or tuned:FILE)")
+    markets = {f"{flag['item']} market {k}": list(cards)
+               for k, cards in enumerate(setting["markets"], 1) if cards}
+    if not markets:
+        raise ConfigError(f"flag {flag['item']!r}: its setting names no market")
+    return markets, vector
 
 
 def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
@@ -343,7 +400,6 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
     fixes = []
     try:
         today = fm.today_vectors(int(setup["players"]), setup["sets"], setup.get("options", {}))
-        drivers = {name: fm.generalist_vector() for name in today}
         for flag in flags:
             if flag["kind"] not in KINDS:
                 raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
@@ -356,11 +412,16 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
                 continue
             fields(flag["kind"], flag["item"], setup["sets"])   # a known item?
             folder = out_dir / slug(flag["item"]) if per_item else out_dir
-            search = Search(flag["kind"], flag["item"], setup, folder,
-                            backend, drivers if flag["kind"] == "driver" else today,
-                            item_markets(flag, setup["sets"]),
-                            int(setup.get("screen_games", 200)), int(setup.get("retune", 4)),
-                            int(setup.get("numbers", 2)))
+            markets, vectors, extra = item_markets(flag, setup["sets"]), today, {}
+            if flag["kind"] == "driver":   # judged where restricted play flagged it
+                vector = fm.generalist_vector()
+                if not markets:
+                    extra, vector = power_markets(flag, setup)
+                    markets = list(extra)
+                vectors = {name: vector for name in [*today, *extra]}
+            search = Search(flag["kind"], flag["item"], setup, folder, backend, vectors,
+                            markets, int(setup.get("screen_games", 200)),
+                            int(setup.get("retune", 4)), int(setup.get("numbers", 2)), extra)
             fixes.append(fix_item(search, bool(setup.get("progress", True))))
     finally:
         backend.close()
@@ -377,7 +438,8 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
         patch.append(search.out / f"{option}.toml")
         shutil.copyfile(source, patch[-1])
     fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
-           "markets": search.markets, "verified": verified,
+           "markets": search.markets, "market_cards": search.extra_sets,
+           "verified": verified,
            "proposed": bool(candidate and verified["in_band"] and verified["games"] >= 1000),
            "status": status(candidate, verified),
            "front": found["front"], "front_without_retune": found["front_without_retune"],
@@ -427,8 +489,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--item", required=True, help="a card's or market's name")
     parser.add_argument("--markets", default="",
                         help="comma-separated named sets the item is judged in (default: the "
-                             "sets holding the card, the market itself; for a driver First "
-                             "Game)")
+                             "sets holding the card, the market itself; for a driver the "
+                             f"{POWER_MARKETS} random markets restricted play draws for it "
+                             "from --seed, as the designer report measures it)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1000,
                         help="verification games a market (fresh seeds); a fix is proposed "

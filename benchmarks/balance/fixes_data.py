@@ -17,6 +17,7 @@ import hashlib
 import itertools
 import json
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,11 @@ STEPS: dict[str, tuple[int, ...]] = {
     "amount": (-2, -1, 1, 2),
     "price": (-2, -1, 1, 2),
 }
+#: every value the loader accepts for a driver's own numbers (``racing_season.driver_data``:
+#: 0..12); an amount of 0 reads "any number", another card text, so it is left out
+DRIVER_MAX = 12
+DRIVER_RANGES: dict[str, tuple[int, ...]] = {"amount": tuple(range(1, DRIVER_MAX + 1)),
+                                             "price": tuple(range(0, DRIVER_MAX + 1))}
 #: fields every card has; the effect numbers are searched only where today's value is
 #: not 0 (a 0 there is a number the card's effect does not read)
 PRICE_FIELDS = ("cost", "value")
@@ -90,10 +96,15 @@ def card_fields(card: str) -> list[tuple[str, str, str, int]]:
     return out
 
 
+def driver_entry(driver: str) -> str:
+    """The drivers.toml entry of ``Driver 01`` (or ``1``): ``"1"``."""
+    return str(int(driver.split()[-1])) if driver.split()[-1].isdigit() else driver
+
+
 def driver_fields(driver: str) -> list[tuple[str, str, str, int]]:
     """``(file, entry, field, today)`` of a driver's numbers (``Driver 01`` or ``1``): its
     amount, and its price where it has one."""
-    entry = str(int(driver.split()[-1])) if driver.split()[-1].isdigit() else driver
+    entry = driver_entry(driver)
     out = [(DRIVER_FILE, entry, "amount", shipped_value(DRIVER_FILE, entry, "amount"))]
     price = shipped_value(DRIVER_FILE, entry, "price")
     if price:
@@ -101,13 +112,32 @@ def driver_fields(driver: str) -> list[tuple[str, str, str, int]]:
     return out
 
 
-def single_changes(fields: list[tuple[str, str, str, int]]) -> list[Change]:
-    """Every one-number change of ``fields`` within its step that the loader accepts."""
+def rival_fields(driver: str) -> list[tuple[str, str, str, int]]:
+    """The numbers of every other driver: the seat that may not take ``driver`` takes one
+    of them, so making them stronger can also mend ``driver``'s power."""
+    own = driver_entry(driver)
+    return [f for number in range(1, 11) if str(number) != own
+            for f in driver_fields(str(number))]
+
+
+def steps_of(file: str, entry: str, field: str, today: int,
+             wide: Collection[tuple[str, str]] = ()) -> list[int]:
+    """The values ``field`` may take: every value the loader accepts for an entry in
+    ``wide`` (a driver's own numbers), else today's value plus each of its ``STEPS``."""
+    if (file, entry) in wide and file == DRIVER_FILE:
+        return [v for v in DRIVER_RANGES[field] if v != today]
+    return [today + step for step in STEPS[field]]
+
+
+def single_changes(fields: list[tuple[str, str, str, int]],
+                   wide: Collection[tuple[str, str]] = ()) -> list[Change]:
+    """Every one-number change of ``fields`` that the loader accepts: within its step, or
+    over the loader's whole range for the entries in ``wide``."""
     out = []
     for file, entry, field, today in fields:
-        for step in STEPS[field]:
+        for to in steps_of(file, entry, field, today, wide):
             change = {"file": file, "entry": entry, "field": field, "from": today,
-                      "to": today + step}
+                      "to": to}
             # an amount of 0 means "any number" (drivers.toml): not a step from a number
             zero_means_any = field == "amount" and change["to"] == 0
             if change["to"] >= 0 and not zero_means_any and loader_accepts([change]):

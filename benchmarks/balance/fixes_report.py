@@ -56,7 +56,7 @@ def markdown(fix: dict[str, Any]) -> str:
              f"{len(setup['sets'])} markets. Search: {setup.get('screen_games')} games a "
              f"market per candidate, the {setup.get('retune')} closest re-tuned; "
              f"verification: {v['games']} games a market on fresh seeds (seed {v['seed']}).",
-             "", verdict, "",
+             *_market_cards(fix), "", verdict, "",
              "## Before and after (verification games, 95% intervals)", "",
              "| data | vectors | figure | race length (rounds) | median | distance | in band |",
              "| --- | --- | --- | --- | ---: | ---: | --- |"]
@@ -96,6 +96,18 @@ def markdown(fix: dict[str, Any]) -> str:
         option = Path(path).stem
         lines += [f"Patch: `{Path(path).name}` (env option `{option}=FILE`).", ""]
     return "\n".join(lines)
+
+
+def _market_cards(fix: dict[str, Any]) -> list[str]:
+    """The random markets a driver was flagged in (restricted play's), and how their race
+    length is judged."""
+    cards = fix.get("market_cards") or {}
+    if not cards:
+        return []
+    return ["", "The item is judged where restricted play flagged it: these random markets "
+            "(the race length of each held within "
+            f"{100 * band.LENGTH_TOLERANCE:.0f}% of its own length today, its cards set it):",
+            "", *(f"- {name}: {', '.join(c)}" for name, c in cards.items())]
 
 
 def _points(kind: str, points: list[dict[str, Any]]) -> list[str]:

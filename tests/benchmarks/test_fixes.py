@@ -70,14 +70,54 @@ def test_an_unknown_card_or_number_is_a_clear_error():
 
 
 def test_a_drivers_numbers_are_its_amount_and_its_price_where_it_has_one():
-    """drivers.toml: Driver 01 amount 1; Driver 05 amount 0 ("any number") at price 1."""
+    """drivers.toml: Driver 01 amount 1; Driver 05 amount 0 ("any number") at price 1. A
+    driver's own numbers take every value the loader accepts (0..12; an amount of 0 reads
+    "any number", another card text); the other drivers' numbers move by their steps."""
     assert fixes_data.driver_fields("Driver 01") == [("drivers.toml", "1", "amount", 1)]
     assert [f for _, _, f, _ in fixes_data.driver_fields("Driver 05")] == ["amount", "price"]
-    singles = fixes_data.single_changes(fixes_data.driver_fields("Driver 01"))
-    assert [c["to"] for c in singles] == [2, 3]   # 0 would mean "any number"
+    fields = fixes.fields("driver", "Driver 01", {})
+    singles = fixes_data.single_changes(fields, fixes.wide("driver", "Driver 01"))
+    own = [c["to"] for c in singles if c["entry"] == "1"]
+    assert own == list(range(2, 13))
     assert fixes_data.describe((singles[0],)) == "Driver 01 amount 1->2"
-    flag = {"kind": "driver", "item": "Driver 01", "markets": []}
-    assert fixes.item_markets(flag, {"First Game": [], "Squeaky Clean": []}) == ["First Game"]
+    rivals = {c["entry"] for c in singles} - {"1"}
+    assert rivals == {str(n) for n in range(2, 11)}
+    assert [c["to"] for c in singles if c["entry"] == "8"] == [1, 2, 4, 5]   # steps of 1-2
+    assert [c["to"] for c in singles if c["entry"] == "5" and c["field"] == "price"] == \
+        [0, 2, 3]
+    eight = fixes_data.single_changes(fixes_data.driver_fields("Driver 08"),
+                                      fixes.wide("driver", "Driver 08"))
+    assert [c["to"] for c in eight] == [1, 2, *range(4, 13)]
+    assert not fixes_data.loader_accepts([{"file": "drivers.toml", "entry": "8",
+                                           "field": "amount", "from": 3, "to": 13}])
+
+
+def test_a_driver_is_judged_in_the_markets_restricted_play_drew_for_it():
+    """The designer report measures a driver's power by restricted play: random markets
+    (card_power's plan from the seed), every driver on offer, the generalist vector. The
+    fix search draws the same markets, or takes those the flag carries."""
+    from transit_gym.benchmarks.balance import card_power, flags
+
+    setup = {"players": 2, "seed": 0}
+    plan = card_power.make_plan(card_power.Settings(("drivers",), 2, 200, "tuned", 0, 4,
+                                                    "all"))
+    drawn = [m["card_set"] for m in plan.markets[("drivers", "Driver 08")]]
+    markets, vector = fixes.power_markets({"kind": "driver", "item": "Driver 08"}, setup)
+    assert list(markets.values()) == drawn
+    assert list(markets) == [f"Driver 08 market {k}" for k in range(1, 5)]
+    assert vector == fixes_measure.generalist_vector()
+    table = {"fair_share": 0.5, "settings": {"agent": "tuned", "seed": 0, "games": 200,
+                                             "options": [["card_data", "x.toml"]]},
+             "kinds": {"drivers": [{"item": "Driver 01", "score_rate": 0.35,
+                                    "interval": [0.29, 0.42], "markets": [["A"], ["B"]]}]}}
+    flag = flags.power(table)[0]
+    assert flag["setting"]["markets"] == [["A"], ["B"]]
+    carried, _ = fixes.power_markets(flag, setup)
+    assert carried == {"Driver 01 market 1": ["A"], "Driver 01 market 2": ["B"]}
+    assert fixes.item_markets(flag, {"First Game": []}) == []
+    with pytest.raises(ConfigError, match="re-tunes a tuned vector"):
+        fixes.power_markets({**flag, "setting": {**flag["setting"], "agent": "rule_based"}},
+                            setup)
 
 
 def test_sponsors_and_boards_are_refused_with_the_kinds_searched(tmp_path):
