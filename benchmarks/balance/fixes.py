@@ -50,8 +50,8 @@ from transit_gym.training.tool_parser import ToolParser
 from transit_gym.training.tune import slug
 
 KINDS = ("card", "market", "driver", "sponsor", "board")
-#: kinds this search can change (sponsors and boards: not yet)
-SEARCHED = ("card", "market", "driver")
+#: kinds this search can change
+SEARCHED = KINDS
 #: options of the markets a driver is judged in (every driver on offer, as in card_power)
 DRIVER_OPTIONS = {"drivers": "all"}
 #: the restricted-play run a driver is judged in when its flag carries no setting: the
@@ -91,11 +91,21 @@ class Search:
 
     def cards(self, name: str) -> list[str]:
         """The five cards of market ``name`` (a named set or one of ``extra_sets``)."""
-        return self.extra_sets.get(name) or self.setup["sets"][name]
+        return self.extra_sets[name] if name in self.extra_sets else self.setup["sets"][name]
 
     def options(self) -> dict[str, Any]:
-        extra = DRIVER_OPTIONS if self.kind == "driver" else {}
+        """The env options every market is played with (a sponsor: the season's)."""
+        if self.kind == "sponsor":
+            return dict(self.setup.get("season_options", {}))
+        extra = {"driver": DRIVER_OPTIONS, "board": {"track": self.item}}.get(self.kind, {})
         return {**self.setup.get("options", {}), **extra}
+
+    def market(self, name: str, data: dict[str, str]) -> dict[str, Any]:
+        """The env options of market ``name`` with the patch files ``data`` (a sponsor's
+        season: no card set, the season plays its own)."""
+        if self.kind == "sponsor":
+            return {**self.options(), **data}
+        return fm.market_options(self.options(), self.cards(name), data)
 
     def data(self, candidate: fd.Candidate) -> dict[str, str]:
         """The env options of ``candidate``'s patch files (one folder per candidate, so a
@@ -112,9 +122,9 @@ class Search:
         data = self.data(candidate)
         out = {}
         for name in names:
-            options = fm.market_options(self.options(), self.cards(name), data)
+            options = self.market(name, data)
             vector = self.today[name]
-            if retuned and candidate:
+            if retuned and candidate and self.kind != "sponsor":   # the tuner tunes races
                 vector = fm.retuned_vector(options, self.players, vector, self.out / "tuned",
                                            int(self.setup.get("workers", 2)),
                                            replace(fm.RETUNE, **self.setup.get("tune", {})))
@@ -148,7 +158,9 @@ class Search:
 
     def lengths(self, games: int, seed: int) -> dict[str, float]:
         """Race length of every market judged (the named sets and ``extra_sets``), today's
-        data and vectors."""
+        data and vectors (a sponsor's seasons: none)."""
+        if self.kind == "sponsor":
+            return {}
         figures = self.figures((), False, games, seed,
                                names=[*sorted(self.setup["sets"]), *self.extra_sets],
                                card=None)
@@ -156,8 +168,11 @@ class Search:
 
 
 # ----- the search --------------------------------------------------------------------------
-def fields(kind: str, item: str, sets: dict[str, list[str]]) -> list[tuple[str, str, str, int]]:
-    """The numbers a fix of ``item`` may change."""
+def fields(kind: str, item: str, sets: dict[str, list[str]],
+           players: int = 2) -> list[tuple[str, str, str, Any]]:
+    """The numbers a fix of ``item`` may change: a card's, a market's five cards', a
+    driver's and the other drivers', a board's grid allowances of the ``players`` seats, a
+    sponsor's lists of three."""
     if kind == "card":
         return fd.card_fields(item)
     if kind == "market":
@@ -166,8 +181,11 @@ def fields(kind: str, item: str, sets: dict[str, list[str]]) -> list[tuple[str, 
         return [f for card in sets[item] for f in fd.card_fields(card)]
     if kind == "driver":
         return fd.driver_fields(item) + fd.rival_fields(item)
-    raise ConfigError(f"fixes of kind {kind!r} are not searched yet; kinds searched: "
-                      f"{list(SEARCHED)}")
+    if kind == "board":
+        return fd.board_fields(item, players)
+    if kind == "sponsor":
+        return fd.sponsor_fields(item)
+    raise ConfigError(f"fix kind must be one of {list(SEARCHED)}, got {kind!r}")
 
 
 def wide(kind: str, item: str) -> set[tuple[str, str]]:
@@ -185,21 +203,25 @@ def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
 
 
 def headline(search: Search, figures: dict[str, Any]) -> dict[str, Any]:
-    """The item's figure and interval: a card's power, a market's balance."""
-    if search.kind == "market":
-        m = figures["markets"][search.item]
+    """The item's figure and interval: a card's power, a market's balance, a board's
+    lowest balance over its markets."""
+    if search.kind in ("market", "board"):
+        name = search.item if search.kind == "market" else \
+            min(figures["markets"], key=lambda n: figures["markets"][n]["balance"])
+        m = figures["markets"][name]
         return {"figure": m["balance"], "interval": m["balance_interval"],
-                "rounds": {search.item: m["rounds"]}}
+                "rounds": {n: x["rounds"] for n, x in figures["markets"].items()
+                           if search.kind == "board" or n == name}}
     return {"figure": figures["power"]["rate"], "interval": figures["power"]["interval"],
-            "rounds": {n: m["rounds"] for n, m in figures["markets"].items()}}
+            "rounds": {n: m["rounds"] for n, m in figures["markets"].items() if "rounds" in m}}
 
 
 def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     """Screen, re-tune and choose; the chosen candidate and both fronts."""
     seed, games = int(search.setup["seed"]), search.screen_games
     lengths = search.lengths(games, seed)
-    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"]),
-                                wide(search.kind, search.item))
+    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"],
+                                       search.players), wide(search.kind, search.item))
     pool_size = min(PAIR_POOL, len(singles))
     combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
     bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
@@ -304,9 +326,12 @@ def verify(search: Search, candidate: fd.Candidate) -> dict[str, Any]:
 
 
 def holders(search: Search, item: str) -> list[str]:
-    """The markets judged that use ``item``: the sets holding a card; for a driver, the
-    markets it was judged in (every driver is on offer there)."""
-    if item.startswith("Driver "):
+    """The markets judged that use ``item``: the sets holding a card; for a driver or a
+    board, the markets it was judged in (every driver is on offer there); a sponsor's
+    seasons have no market checks (its power is the item's own figure)."""
+    if search.kind == "sponsor":
+        return []
+    if item.startswith("Driver ") or search.kind == "board":
         return list(search.markets)
     return sorted(n for n, cards in search.setup["sets"].items() if item in cards)
 
@@ -331,7 +356,11 @@ def _market_figures(m: dict[str, Any]) -> dict[str, Any]:
 # ----- the public entry ----------------------------------------------------------------------
 def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
     """The named markets a flag's item is judged in: the flag's, else every set holding
-    the card (a market: itself; a driver: none, see :func:`power_markets`)."""
+    the card (a market: itself; a board: every set; a driver or sponsor: none, see
+    :func:`power_markets`)."""
+    if flag["kind"] == "sponsor" and flag.get("markets"):
+        raise ConfigError(f"sponsor {flag['item']!r} is judged in the season campaign; "
+                          f"named race markets ({flag['markets']}) do not apply")
     if flag.get("markets"):
         unknown = [m for m in flag["markets"] if m not in sets]
         if unknown:
@@ -340,8 +369,10 @@ def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
         return list(flag["markets"])
     if flag["kind"] == "market":
         return [flag["item"]]
-    if flag["kind"] == "driver":
+    if flag["kind"] in ("driver", "sponsor"):
         return []
+    if flag["kind"] == "board":
+        return sorted(sets)
     found = sorted(n for n, cards in sets.items() if flag["item"] in cards)
     if not found:
         raise ConfigError(f"card {flag['item']!r} is in none of the markets judged")
@@ -349,9 +380,10 @@ def item_markets(flag: dict[str, Any], sets: dict[str, list[str]]) -> list[str]:
 
 
 def power_setting(flag: dict[str, Any], setup: dict[str, Any]) -> dict[str, Any]:
-    """Where restricted play measured a driver: the flag's ``setting`` (the report's run),
-    else the markets ``card_power`` draws for it from ``setup``'s seed (``setup["markets"]``
-    of them, ``POWER_MARKETS`` by default) and agent (``power_agent``, the generalist)."""
+    """Where restricted play measured a driver or sponsor: the flag's ``setting`` (the
+    report's run), else the markets ``card_power`` draws for it from ``setup``'s seed
+    (``setup["markets"]`` of them, ``POWER_MARKETS`` by default; a sponsor's: seasons) and
+    agent (``power_agent``, the generalist)."""
     if flag.get("setting", {}).get("markets"):
         return flag["setting"]
     from transit_gym.benchmarks.balance import card_power
@@ -359,6 +391,9 @@ def power_setting(flag: dict[str, Any], setup: dict[str, Any]) -> dict[str, Any]
     count = setup.get("markets", POWER_MARKETS)
     count = count if isinstance(count, int) else POWER_MARKETS
     agent = setup.get("power_agent", POWER_AGENT)
+    if flag["kind"] == "sponsor":
+        return {"agent": agent, "seed": int(setup["seed"]), "games": POWER_GAMES,
+                "markets": [None] * count}
     settings = card_power.Settings(("drivers",), int(setup["players"]), POWER_GAMES, agent,
                                    int(setup["seed"]), count, "all")
     plan = card_power.make_plan(settings)   # every driver: its markets' draw depends on it
@@ -370,8 +405,9 @@ def power_setting(flag: dict[str, Any], setup: dict[str, Any]) -> dict[str, Any]
 
 def power_markets(flag: dict[str, Any], setup: dict[str, Any]
                   ) -> tuple[dict[str, list[str]], Path]:
-    """The markets (``"<item> market <k>"`` -> cards) and the vector of the restricted-play
-    run that flagged a driver (:func:`power_setting`)."""
+    """The markets (``"<item> market <k>"`` -> cards; a sponsor's ``"<item> season <k>"``
+    -> no cards) and the vector of the restricted-play run that flagged a driver or sponsor
+    (:func:`power_setting`)."""
     setting = power_setting(flag, setup)
     agent = setting.get("agent", POWER_AGENT)
     if agent == "tuned":
@@ -381,6 +417,9 @@ def power_markets(flag: dict[str, Any], setup: dict[str, Any]
     else:
         raise ConfigError(f"flag {flag['item']!r} was measured by {agent!r}; a fix search "
                           f"re-tunes a tuned vector (tuned or tuned:FILE)")
+    if flag["kind"] == "sponsor":
+        return {f"{flag['item']} season {k}": []
+                for k in range(1, len(setting["markets"]) + 1)}, vector
     markets = {f"{flag['item']} market {k}": list(cards)
                for k, cards in enumerate(setting["markets"], 1) if cards}
     if not markets:
@@ -404,16 +443,11 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
             if flag["kind"] not in KINDS:
                 raise ConfigError(f"flag kind must be one of {list(KINDS)}, got "
                                   f"{flag['kind']!r}")
-            if flag["kind"] not in SEARCHED:
-                fixes.append({"item": flag["item"], "kind": flag["kind"], "changes": [],
-                              "status": "not searched", "proposed": False,
-                              "reason": f"kind {flag['kind']!r} is not searched yet; kinds "
-                                        f"searched: {list(SEARCHED)}"})
-                continue
-            fields(flag["kind"], flag["item"], setup["sets"])   # a known item?
+            fields(flag["kind"], flag["item"], setup["sets"],
+                   int(setup["players"]))   # a known item?
             folder = out_dir / slug(flag["item"]) if per_item else out_dir
             markets, vectors, extra = item_markets(flag, setup["sets"]), today, {}
-            if flag["kind"] == "driver":   # judged where restricted play flagged it
+            if flag["kind"] in ("driver", "sponsor"):   # judged where restricted play was
                 vector = fm.generalist_vector()
                 if not markets:
                     extra, vector = power_markets(flag, setup)
@@ -486,7 +520,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                                 "--games 20 --screen-games 10 --numbers 1 --retune 1 "
                                 "--out reports/fix")
     parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
-    parser.add_argument("--item", required=True, help="a card's or market's name")
+    parser.add_argument("--item", required=True,
+                        help="a card's, market's, driver's (Driver 01) or sponsor's (A1) name, "
+                             "or a board (daytona)")
     parser.add_argument("--markets", default="",
                         help="comma-separated named sets the item is judged in (default: the "
                              "sets holding the card, the market itself; for a driver the "
@@ -511,16 +547,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             raise ConfigError(f"--kind must be one of {list(KINDS)}, got {args.kind!r}")
         if args.out is None:
             raise ConfigError("--out is required (the fix's folder)")
-        if args.kind in KINDS and args.kind not in SEARCHED:
-            raise ConfigError(f"--kind {args.kind!r} is not searched yet; kinds searched: "
-                              f"{list(SEARCHED)}")
         check_counts(args.seed, games=args.games, screen_games=args.screen_games,
                      retune=args.retune, numbers=args.numbers)
         check_backend(args.workers, args.ray)
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
         setup = {"players": args.players, "games": args.games, "seed": args.seed,
-                 "options": {}, "sets": shipped_sets(args.players), "workers": workers,
+                 "options": {}, "season_options": {}, "sets": shipped_sets(args.players),
+                 "workers": workers,
                  "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
                  "numbers": args.numbers,
                  "progress": not args.quiet}

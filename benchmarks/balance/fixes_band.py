@@ -8,7 +8,10 @@ of (numbers changed, distance from the band).
   market that is no named set (``own``: a driver's random markets) is held to its own race
   length on today's data instead of the median (its cards, not the item, set its length);
 - a market: balance (1 - the largest gap between seat win rates) at least ``MIN_BALANCE``
-  and its race length within ``LENGTH_TOLERANCE`` of that median.
+  and its race length within ``LENGTH_TOLERANCE`` of that median;
+- a board (its grid allowances): the balance of every market judged at least
+  ``MIN_BALANCE``, the race lengths as for a market;
+- a sponsor: its power only (played in the season campaign, which has no race length).
 
 The distance from the band is the sum of how far each figure lies outside its band (score
 rate and balance in their own units, race length as a fraction of the median, cubes bought
@@ -76,12 +79,15 @@ def distance(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, f
     """The item's distance from its band, and its parts, for ``figures`` of its markets
     (``fixes_measure.measure``) with ``lengths`` the race lengths of every market judged
     today (``own``: markets held to their own length)."""
-    markets = figures["markets"]
-    median, held = reference_lengths(lengths, markets, own)
+    markets = {n: m for n, m in figures["markets"].items() if "rounds" in m}
+    median, held = reference_lengths(lengths, markets, own) if markets else (None, {})
     parts = {f"length {name}": length_distance(m["rounds"], held[name])
              for name, m in markets.items()}
     if kind == "market":
         parts[f"balance {item}"] = balance_distance(markets[item]["balance"])
+    elif kind == "board":
+        parts.update({f"balance {name}": balance_distance(m["balance"])
+                      for name, m in markets.items()})
     else:
         parts[f"power {item}"] = power_distance(figures["power"]["rate"], 1.0 / players)
         bought = figures["power"].get("bought")
@@ -94,12 +100,12 @@ def in_band(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, fl
             players: int, own: Collection[str] = ()) -> bool:
     """The band test of a verified measurement: race lengths within the band, a card still
     bought, and the power's whole interval (a card) or the balance (a market) within its
-    band."""
+    band (a board: the balance of every market)."""
     measured = distance(kind, item, figures, lengths, players, own)
     if any(v > 0 for k, v in measured["parts"].items() if not k.startswith("power")):
         return False
-    if kind == "market":
-        return figures["markets"][item]["balance"] >= MIN_BALANCE
+    if kind in ("market", "board"):   # the balances are among the parts
+        return True
     return power_in_band(figures["power"]["interval"], 1.0 / players)
 
 

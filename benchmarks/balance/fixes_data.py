@@ -2,7 +2,9 @@
 
 A *change* is ``{"file", "entry", "field", "from", "to"}``: one number of a shipped data
 file (``data.toml`` for a card, the entry its name; ``drivers.toml`` for a driver, the
-entry its number), written by ``transit_gym.envs.automobiles.patches``. A *candidate* is
+entry its number; ``sponsors.toml`` for a sponsor, one place of one of its lists of three,
+so ``from`` and ``to`` are lists; ``track_<board>.toml`` for a board, a grid slot's
+``allowance``), written by ``transit_gym.envs.automobiles.patches``. A *candidate* is
 a tuple of changes to different fields. Each field moves by a documented step (``STEPS``)
 from today's value, within the loaders' bounds; a candidate whose patch a loader refuses is
 never made.
@@ -35,7 +37,10 @@ STEPS: dict[str, tuple[int, ...]] = {
     "wear": (-2, -1, 1, 2),
     "amount": (-2, -1, 1, 2),
     "price": (-2, -1, 1, 2),
+    "allowance": (-2, -1, 1, 2),
+    "sponsor": (-2, -1, 1, 2),
 }
+SPONSOR_FILE = "sponsors.toml"
 #: every value the loader accepts for a driver's own numbers (``racing_season.driver_data``:
 #: 0..12); an amount of 0 reads "any number", another card text, so it is left out
 DRIVER_MAX = 12
@@ -129,12 +134,42 @@ def steps_of(file: str, entry: str, field: str, today: int,
     return [today + step for step in STEPS[field]]
 
 
+def board_file(board: str) -> str:
+    """``track_<board>.toml`` of a shipped board (a clear error naming them otherwise)."""
+    from transit_gym.envs.automobiles.data import TRACKS
+
+    if board not in TRACKS:
+        raise ConfigError(f"no board {board!r}; boards: {sorted(TRACKS)}")
+    return f"track_{board}.toml"
+
+
+def board_fields(board: str, players: int) -> list[tuple[str, str, str, int]]:
+    """The allowances of the grid slots ``players`` seats start on (P1..P<players>): what
+    a board adds to a seat's money."""
+    file = board_file(board)
+    return [(file, f"grid.{slot}", "allowance", shipped_value(file, f"grid.{slot}", "allowance"))
+            for slot in range(1, players + 1)]
+
+
+def sponsor_fields(sponsor: str) -> list[tuple[str, str, str, list[int]]]:
+    """Every list of numbers (one a place: first, middle, last) of ``sponsor``'s row in
+    sponsors.toml (its colour lists are names, not numbers)."""
+    from transit_gym.envs.automobiles import patches
+
+    row = patches._row(SPONSOR_FILE, sponsor)
+    return [(SPONSOR_FILE, sponsor, key, list(value)) for key, value in row.items()
+            if isinstance(value, list) and all(isinstance(v, int) for v in value)]
+
+
 def single_changes(fields: list[tuple[str, str, str, int]],
                    wide: Collection[tuple[str, str]] = ()) -> list[Change]:
     """Every one-number change of ``fields`` that the loader accepts: within its step, or
     over the loader's whole range for the entries in ``wide``."""
     out = []
     for file, entry, field, today in fields:
+        if isinstance(today, list):   # a sponsor's list: one place a change
+            out += [c for c in place_changes(file, entry, field, today) if loader_accepts([c])]
+            continue
         for to in steps_of(file, entry, field, today, wide):
             change = {"file": file, "entry": entry, "field": field, "from": today,
                       "to": to}
@@ -145,9 +180,28 @@ def single_changes(fields: list[tuple[str, str, str, int]],
     return out
 
 
+def place_changes(file: str, entry: str, field: str, today: list[int]) -> list[Change]:
+    """One place of a list of three moved by a step (``STEPS["sponsor"]``), never below 0."""
+    out = []
+    for place, value in enumerate(today):
+        for step in STEPS["sponsor"]:
+            if value + step >= 0:
+                to = [*today[:place], value + step, *today[place + 1:]]
+                out.append({"file": file, "entry": entry, "field": field, "from": list(today),
+                            "to": to})
+    return out
+
+
+def change_size(change: Change) -> int:
+    """How far a change moves its number (a list: the sum over its places)."""
+    if isinstance(change["to"], list):
+        return sum(abs(a - b) for a, b in zip(change["to"], change["from"], strict=True))
+    return abs(change["to"] - change["from"])
+
+
 def size(candidate: Candidate) -> int:
     """The steps of a candidate: the sum of its changes' sizes."""
-    return sum(abs(c["to"] - c["from"]) for c in candidate)
+    return sum(map(change_size, candidate))
 
 
 def order_key(candidate: Candidate) -> tuple:
@@ -168,9 +222,12 @@ def combine(singles: list[Change], numbers: int) -> list[Candidate]:
 
 
 def item_name(change: Change) -> str:
-    """The card or driver a change is to (``Driver 01`` for drivers.toml entry ``1``)."""
+    """The card, driver, sponsor or board a change is to (``Driver 01`` for drivers.toml
+    entry ``1``, ``daytona`` for track_daytona.toml)."""
     if change["file"] == DRIVER_FILE:
         return f"Driver {int(change['entry']):02d}"
+    if change["file"].startswith("track_"):
+        return change["file"].removeprefix("track_").removesuffix(".toml")
     return change["entry"]
 
 
@@ -180,12 +237,21 @@ def describe(candidate: Candidate) -> str:
         return "no change"
     parts = []
     for entry, group in itertools.groupby(candidate, key=item_name):
-        parts.append(f"{entry} " + ", ".join(f"{c['field']} {c['from']}->{c['to']}"
+        parts.append(f"{entry} " + ", ".join(f"{_field(c)} {c['from']}->{c['to']}"
                                              for c in group))
     return "; ".join(parts)
 
 
+def _field(change: Change) -> str:
+    """A change's field as a designer reads it (a grid slot's: ``P1 allowance``)."""
+    if change["entry"].startswith("grid."):
+        return f"P{change['entry'].split('.')[1]} {change['field']}"
+    return change["field"]
+
+
 def candidate_key(candidate: Candidate) -> str:
     """A stable name of a candidate (its changes, sorted)."""
-    items = sorted((c["file"], c["entry"], c["field"], int(c["to"])) for c in candidate)
+    items = sorted((c["file"], c["entry"], c["field"],
+                    c["to"] if isinstance(c["to"], int) else json.dumps(c["to"]))
+                   for c in candidate)
     return hashlib.sha256(json.dumps(items).encode()).hexdigest()[:16]

@@ -120,17 +120,78 @@ def test_a_driver_is_judged_in_the_markets_restricted_play_drew_for_it():
                             setup)
 
 
-def test_sponsors_and_boards_are_refused_with_the_kinds_searched(tmp_path):
-    with pytest.raises(ConfigError, match="kinds searched"):
-        fixes.fields("sponsor", "Sponsor", {})
+def test_a_boards_numbers_are_the_allowances_of_the_slots_the_seats_start_on(tmp_path):
+    """Daytona's grid: P1 $10, P2 $11 (DATA 4). Two seats start on P1 and P2, so only
+    their allowances are searched; the patch is a track_data file the env loads."""
+    from transit_gym.envs.registry import game_class
+
+    assert fixes.fields("board", "daytona", {}, 2) == [
+        ("track_daytona.toml", "grid.1", "allowance", 10),
+        ("track_daytona.toml", "grid.2", "allowance", 11)]
+    assert len(fixes.fields("board", "daytona", {}, 4)) == 4
+    singles = fixes_data.single_changes(fixes.fields("board", "daytona", {}, 2))
+    assert [c["to"] for c in singles if c["entry"] == "grid.1"] == [8, 9, 11, 12]
+    assert fixes_data.describe((singles[2],)) == "daytona P1 allowance 10->11"
+    assert fixes_data.item_name(singles[0]) == "daytona"
+    options = fixes_data.write_patch([singles[2]], tmp_path)
+    game = game_class("automobiles")(num_players=2, card_set="First Game", **options)
+    assert int(game.track.allowance[0]) == 11 and int(game.track.allowance[1]) == 11
+    with pytest.raises(ConfigError, match="no board 'Daytona'"):
+        fixes.fields("board", "Daytona", {}, 2)
+
+
+def test_a_sponsors_numbers_are_its_lists_of_three_one_place_a_change():
+    """sponsors.toml: F2 removes [2, 3, 4] extra cubes at $[2, 2, 2] each; a change moves
+    one place (first, middle or last) by 1-2, never below 0; its colour lists are names."""
+    assert fixes.fields("sponsor", "F2", {}) == [
+        ("sponsors.toml", "F2", "extra_remove", [2, 3, 4]),
+        ("sponsors.toml", "F2", "money_per_extra", [2, 2, 2])]
+    assert [f for _, _, f, _ in fixes.fields("sponsor", "D1", {})] == ["gain"]
+    singles = fixes_data.single_changes(fixes.fields("sponsor", "F2", {}))
+    for c in singles:
+        moved = [a - b for a, b in zip(c["to"], c["from"], strict=True)]
+        assert sum(1 for d in moved if d) == 1 and min(c["to"]) >= 0
+        assert fixes_data.size((c,)) == sum(map(abs, moved))
+    assert {"file": "sponsors.toml", "entry": "F2", "field": "extra_remove",
+            "from": [2, 3, 4], "to": [3, 3, 4]} in singles
+    assert not any(c["to"][0] < 0 for c in singles)
+    for pair in fixes_data.combine(singles, 2):   # two lists, never one list twice
+        assert pair[0]["field"] != pair[1]["field"]
+    assert fixes_data.describe((singles[0],)) == "F2 extra_remove [2, 3, 4]->[0, 3, 4]"
+    with pytest.raises(ConfigError, match="has no entry 'G1'"):
+        fixes.fields("sponsor", "G1", {})
+
+
+def test_a_sponsor_is_judged_by_its_power_over_seasons_without_race_markets(tmp_path,
+                                                                           monkeypatch):
+    """A sponsor's search plays its seasons (the season campaign's options, no card set,
+    today's vector: the tuner tunes races) and judges its power alone."""
+    seen = []
+
+    def fake_measure(backend, card, markets, players, games, seed):
+        seen.append((card, markets))
+        rate = 0.3 if all("sponsor_data" not in o for o, _ in markets.values()) else 0.48
+        return {"markets": {n: {"power": {}} for n in markets},
+                "power": {"rate": rate, "interval": [rate - 0.01, rate + 0.01],
+                          "bought": None}}
+
+    monkeypatch.setattr(fixes_measure, "measure", fake_measure)
+    monkeypatch.setattr(fixes.fixes_report, "markdown", lambda fix: "")
     sets = {"First Game": list(load_cards().sets["First Game"])}
-    setup = {"players": 2, "games": 10, "seed": 0, "options": {}, "sets": sets, "workers": 1}
-    flag = {"kind": "board", "item": "Daytona Beach", "markets": []}
-    got = fixes.propose_fixes([flag], setup, tmp_path)   # a report's other flags go on
-    assert got == [{"item": "Daytona Beach", "kind": "board", "changes": [],
-                    "status": "not searched", "proposed": False,
-                    "reason": "kind 'board' is not searched yet; kinds searched: "
-                              "['card', 'market', 'driver']"}]
+    setup = {"players": 2, "games": 1000, "seed": 0, "options": {}, "sets": sets,
+             "workers": 1, "screen_games": 4, "retune": 1, "numbers": 1, "progress": False,
+             "markets": 2, "season_options": {"seasons": 1}}
+    fix = fixes.propose_fixes([{"kind": "sponsor", "item": "F2", "markets": []}], setup,
+                              tmp_path)[0]
+    assert fix["markets"] == ["F2 season 1", "F2 season 2"]
+    card, markets = seen[0]
+    assert card == "F2" and sorted(markets) == fix["markets"]
+    assert all("card_set" not in o and o["seasons"] == 1 for o, _ in markets.values())
+    assert all(v == fixes_measure.generalist_vector() for _, v in markets.values())
+    assert fix["status"] == "fix" and fix["changes"][0]["entry"] == "F2"
+    assert fix["verified"]["other_markets"] == []
+    with pytest.raises(ConfigError, match="season campaign"):
+        fixes.item_markets({"kind": "sponsor", "item": "F2", "markets": ["First Game"]}, sets)
 
 
 # ----- the band and the front -----------------------------------------------------------------
@@ -148,6 +209,36 @@ def test_market_band_is_balance_and_race_length_within_twenty_percent_of_the_med
     assert fixes_band.length_distance(6.3, 15.4) == pytest.approx(1 - 6.3 / 15.4 - 0.2)
     lengths = {"a": 6.0, "b": 15.0, "c": 20.0}
     assert fixes_band.median_length(lengths, {"a": 30.0}) == 20.0
+
+
+def test_board_band_is_every_markets_balance_and_race_length():
+    """A board's allowances touch every market: each one's balance at least 0.90."""
+    def market(balance, rounds=15.0):
+        return {"balance": balance, "rounds": rounds, "balance_interval": [0, 1]}
+
+    lengths = {"a": 15.0, "b": 15.0, "c": 15.0}
+    fair = {"markets": {"a": market(0.95), "b": market(0.91)}}
+    assert fixes_band.in_band("board", "daytona", fair, lengths, 2)
+    one_off = {"markets": {"a": market(0.95), "b": market(0.80)}}
+    assert not fixes_band.in_band("board", "daytona", one_off, lengths, 2)
+    got = fixes_band.distance("board", "daytona", one_off, lengths, 2)
+    assert got["distance"] == pytest.approx(0.10) and got["parts"]["balance a"] == 0.0
+
+
+def test_a_random_market_is_held_to_its_own_race_length():
+    """A driver's random markets: their cards set the race length, so each is held within
+    20% of its own length today, and the median is the named markets'."""
+    lengths = {"a": 15.0, "b": 15.0, "c": 15.0, "Driver 01 market 1": 6.0}
+    figures = {"markets": {"Driver 01 market 1": {"rounds": 6.5}},
+               "power": {"rate": 0.5, "interval": [0.46, 0.54], "bought": None}}
+    own = ["Driver 01 market 1"]
+    got = fixes_band.distance("driver", "Driver 01", figures, lengths, 2, own)
+    assert got["distance"] == 0.0 and got["median"] == 15.0
+    assert fixes_band.in_band("driver", "Driver 01", figures, lengths, 2, own)
+    assert not fixes_band.in_band("driver", "Driver 01", figures, lengths, 2)   # median
+    longer = {**figures, "markets": {"Driver 01 market 1": {"rounds": 9.0}}}
+    assert fixes_band.distance("driver", "Driver 01", longer, lengths, 2, own)[
+        "distance"] == pytest.approx(9.0 / 6.0 - 1.2)
 
 
 def test_distance_adds_the_parts_outside_their_bands():
@@ -294,7 +385,8 @@ def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monk
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--kind", "sponsor", "--item", "Sponsor"], "kinds searched"),
+    (["--kind", "sponsor", "--item", "Sponsor"], "has no entry 'Sponsor'"),
+    (["--kind", "board", "--item", "Daytona"], "no board 'Daytona'"),
     (["--kind", "card", "--item", "Crate Mtr"], "has no entry 'Crate Mtr'"),
     (["--kind", "driver", "--item", "Driver 01", "--markets", "No Such Set"],
      "not among the markets judged"),
