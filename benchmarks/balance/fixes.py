@@ -168,13 +168,19 @@ class Search:
 
 
 # ----- the search --------------------------------------------------------------------------
-def fields(kind: str, item: str, sets: dict[str, list[str]],
-           players: int = 2) -> list[tuple[str, str, str, Any]]:
-    """The numbers a fix of ``item`` may change: a card's, a market's five cards', a
-    driver's and the other drivers', a board's grid allowances of the ``players`` seats, a
-    sponsor's lists of three."""
+def fields(kind: str, item: str, sets: dict[str, list[str]], players: int = 2,
+           markets: list[str] | None = None) -> list[tuple[str, str, str, Any]]:
+    """The numbers a fix of ``item`` may change: a card's (``card+``, the wide search: all
+    its numbers, the supply of its cubes and the other cards of its ``markets``), a
+    market's five cards', a driver's and the other drivers', a board's grid allowances of
+    the ``players`` seats, a sponsor's lists of three."""
+    markets = markets or []
     if kind == "card":
         return fd.card_fields(item)
+    if kind == "card+":   # the card's every number, its cubes' supply, its markets' cards
+        return [*fd.card_fields(item, every=True), fd.supply_field(item),
+                *(f for card in sorted({c for n in markets for c in sets[n]} - {item})
+                  for f in fd.card_fields(card))]
     if kind == "market":
         if item not in sets:
             raise ConfigError(f"market {item!r} is not among the markets judged: {sorted(sets)}")
@@ -220,8 +226,10 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     """Screen, re-tune and choose; the chosen candidate and both fronts."""
     seed, games = int(search.setup["seed"]), search.screen_games
     lengths = search.lengths(games, seed)
-    singles = fd.single_changes(fields(search.kind, search.item, search.setup["sets"],
-                                       search.players), wide(search.kind, search.item))
+    kind = "card+" if search.kind == "card" and search.setup.get("wide") else search.kind
+    singles = fd.single_changes(fields(kind, search.item, search.setup["sets"],
+                                       search.players, search.markets),
+                                wide(search.kind, search.item))
     pool_size = min(PAIR_POOL, len(singles))
     combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
     bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
@@ -333,6 +341,8 @@ def holders(search: Search, item: str) -> list[str]:
         return []
     if item.startswith("Driver ") or search.kind == "board":
         return list(search.markets)
+    if item == fd.SUPPLY:   # every market buys cubes from the supply
+        return sorted(search.setup["sets"])
     return sorted(n for n, cards in search.setup["sets"].items() if item in cards)
 
 
@@ -536,6 +546,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                         help="games a market for each candidate while searching")
     parser.add_argument("--retune", type=int, default=4,
                         help="closest candidates measured again with re-tuned vectors")
+    parser.add_argument("--wide", action="store_true",
+                        help="a card: also every number of its entry the loader takes, the "
+                             "supply of its cubes and the numbers of the other cards of its "
+                             "markets")
     parser.add_argument("--numbers", type=int, default=2,
                         help="most numbers changed together (combinations of the "
                              f"{PAIR_POOL} closest one-number changes)")
@@ -556,14 +570,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                  "options": {}, "season_options": {}, "sets": shipped_sets(args.players),
                  "workers": workers,
                  "ray": args.ray, "screen_games": args.screen_games, "retune": args.retune,
-                 "numbers": args.numbers,
+                 "numbers": args.numbers, "wide": args.wide,
                  "progress": not args.quiet}
         flag = {"kind": args.kind, "item": args.item,
                 "markets": [m.strip() for m in args.markets.split(",") if m.strip()]}
         out = args.out
         out.mkdir(parents=True, exist_ok=True)
         check_settings(out, {k: setup[k] for k in ("players", "games", "seed", "screen_games",
-                                                   "retune", "numbers")}, "balance fix",
+                                                   "retune", "numbers", "wide")}, "balance fix",
                        games_file="fix.json")
         fixes = propose_fixes([flag], setup, args.out, per_item=False)
     print(fixes_report.markdown(fixes[0]))

@@ -38,9 +38,13 @@ STEPS: dict[str, tuple[int, ...]] = {
     "amount": (-2, -1, 1, 2),
     "price": (-2, -1, 1, 2),
     "allowance": (-2, -1, 1, 2),
+    # the market's cubes of the card's colour (cubes.supply): how many can be bought
+    "supply": (-12, -10, -8, -6, -4, -3, -2, -1, 1, 2, 4),
     "sponsor": (-2, -1, 1, 2),
 }
 SPONSOR_FILE = "sponsors.toml"
+#: the item name of a change to the supply of cubes (every market uses it)
+SUPPLY = "supply"
 #: every value the loader accepts for a driver's own numbers (``racing_season.driver_data``:
 #: 0..12); an amount of 0 reads "any number", another card text, so it is left out
 DRIVER_MAX = 12
@@ -91,14 +95,25 @@ def loader_accepts(changes: list[Change]) -> bool:
 
 
 # ----- candidates ------------------------------------------------------------------------------
-def card_fields(card: str) -> list[tuple[str, str, str, int]]:
-    """``(file, entry, field, today)`` of the numbers of ``card`` a fix may change."""
+def card_fields(card: str, every: bool = False) -> list[tuple[str, str, str, int]]:
+    """``(file, entry, field, today)`` of the numbers of ``card`` a fix may change (its
+    effect numbers where today's is not 0; ``every``: all of them, the loader decides)."""
     out = []
     for field in (*PRICE_FIELDS, *EFFECT_FIELDS):
         today = shipped_value(CARD_FILE, card, field)
-        if field in PRICE_FIELDS or today != 0:
+        if field in PRICE_FIELDS or today != 0 or every:
             out.append((CARD_FILE, card, field, today))
     return out
+
+
+def supply_field(card: str) -> tuple[str, str, str, int]:
+    """The supply of cubes of ``card``'s colour (``cubes.supply``): one card a colour in a
+    market, so it is how many cubes of the card there are to buy."""
+    from transit_gym.envs.automobiles import patches
+
+    colour = patches._row(CARD_FILE, card)["color"]
+    return (CARD_FILE, "cubes.supply", colour,
+            shipped_value(CARD_FILE, "cubes.supply", colour))
 
 
 def driver_entry(driver: str) -> str:
@@ -131,7 +146,7 @@ def steps_of(file: str, entry: str, field: str, today: int,
     ``wide`` (a driver's own numbers), else today's value plus each of its ``STEPS``."""
     if (file, entry) in wide and file == DRIVER_FILE:
         return [v for v in DRIVER_RANGES[field] if v != today]
-    return [today + step for step in STEPS[field]]
+    return [today + step for step in STEPS["supply" if entry == "cubes.supply" else field]]
 
 
 def board_file(board: str) -> str:
@@ -228,6 +243,8 @@ def item_name(change: Change) -> str:
         return f"Driver {int(change['entry']):02d}"
     if change["file"].startswith("track_"):
         return change["file"].removeprefix("track_").removesuffix(".toml")
+    if change["entry"] == "cubes.supply":
+        return SUPPLY
     return change["entry"]
 
 

@@ -32,6 +32,25 @@ def test_crate_motor_numbers_are_its_price_and_effect_numbers():
     assert got == {"cost": 5, "value": 1, "count": 3, "bonus": 1}
 
 
+def test_the_wide_card_search_adds_every_number_the_supply_and_the_markets_cards():
+    """--wide: Crate Motor's wear 0 too (the loader decides), the 16 blue cubes of the
+    supply (Crate Motor is the blue card of its markets) and the numbers of the other four
+    cards of each of its markets (Squeaky Clean, Well Oiled Machine)."""
+    sets = {n: list(c) for n, c in load_cards().sets.items()}
+    markets = ["Squeaky Clean", "Well Oiled Machine"]
+    got = fixes.fields("card+", "Crate Motor", sets, 2, markets)
+    own = {f: today for _, e, f, today in got if e == "Crate Motor"}
+    assert own == {"cost": 5, "value": 1, "count": 3, "bonus": 1, "wear": 0}
+    assert ("data.toml", "cubes.supply", "blue", 16) in got
+    others = {e for _, e, _, _ in got} - {"Crate Motor", "cubes.supply"}
+    assert others == (set(sets["Squeaky Clean"]) | set(sets["Well Oiled Machine"])) - {
+        "Crate Motor"}
+    supply = [c for c in fixes_data.single_changes(got) if c["entry"] == "cubes.supply"]
+    assert [c["to"] for c in supply] == [16 + s for s in fixes_data.STEPS["supply"]]
+    assert fixes_data.describe((supply[2],)) == "supply blue 16->8"
+    assert fixes_data.item_name(supply[2]) == fixes_data.SUPPLY
+
+
 def test_single_changes_stay_within_the_steps_and_the_loaders_bounds():
     singles = fixes_data.single_changes(fixes_data.card_fields("Crate Motor"))
     for c in singles:
