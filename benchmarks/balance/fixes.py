@@ -4,10 +4,15 @@
         --seed 0 --workers 2 --out reports/fixes/crate-motor
 
 The numbers a designer may change (``fixes_data``: a card's cost, value and effect
-numbers, each within a documented step of today's value) make candidates, fewest numbers
-first, then the smallest steps. Each market is played by its shipped tuned vector
-(``tuned:markets``); a driver, whose market vectors never tuned their driver entries, by
-the shipped generalist (``tuned``, the agent of the driver power runs). The search:
+numbers, each within a documented step of today's value; ``--wide`` adds its every number,
+the supply of its cubes and the other cards of its markets; a driver's numbers over the
+loader's range and the other drivers'; a board's grid allowances; a sponsor's lists of
+three) make candidates, fewest numbers first, then the smallest steps. Each market is
+played by its shipped tuned vector (``tuned:markets``). A driver or sponsor is judged where
+restricted play flagged it (the designer report's ``balance power`` run: its random markets,
+every driver on offer, or its seasons; the shipped generalist ``tuned``, whose driver and
+sponsor entries are tuned); the flag carries that setting, else it is drawn as that run
+draws it from the seed. The search:
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
    market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``

@@ -9,12 +9,14 @@ from typing import Any
 from transit_gym.benchmarks.balance import fixes_band as band
 from transit_gym.benchmarks.balance.fixes_data import describe
 
+#: kinds judged by balance (a board: its lowest over the markets), the others by power
+BALANCE_KINDS = ("market", "board")
 CHECKS = ("balance", "seats fair", "race length", "card power", "card bought")
 
 
 def _figure(kind: str, entry: dict[str, Any]) -> str:
     low, high = entry["interval"]
-    if kind == "market":
+    if kind in BALANCE_KINDS:
         return f"balance {entry['figure']:.3f} ({low:.3f}-{high:.3f})"
     return f"{100 * entry['figure']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
 
@@ -28,15 +30,17 @@ def markdown(fix: dict[str, Any]) -> str:
     kind, item, v = fix["kind"], fix["item"], fix["verified"]
     setup = fix["setup"]
     players = int(setup["players"])
-    who = "take it in the draft" if kind == "driver" else "buy it"
-    what = (f"power: score rate of the seat that may not {who}" if kind != "market"
-            else "balance: 1 - the largest gap between seat win rates")
+    who = {"driver": "take it in the draft", "sponsor": "take it"}.get(kind, "buy it")
+    what = (f"power: score rate of the seat that may not {who}" if kind not in BALANCE_KINDS
+            else "balance: 1 - the largest gap between seat win rates" +
+            (" (the lowest of the markets)" if kind == "board" else ""))
     band_text = (f"power within {100 * band.POWER_TOLERANCE:.0f} points of the fair share "
-                 f"{1 / players:.3f} (the whole 95% interval)" if kind != "market"
-                 else f"balance at least {band.MIN_BALANCE:.2f}")
+                 f"{1 / players:.3f} (the whole 95% interval)" if kind not in BALANCE_KINDS
+                 else f"balance at least {band.MIN_BALANCE:.2f}" +
+                 (" in every market" if kind == "board" else ""))
     if kind == "card":
         band_text += f", the card still bought ({band.MIN_BOUGHT:g} cube a player and game)"
-    agent = ("the shipped generalist vector (tuned)" if kind == "driver"
+    agent = ("the shipped generalist vector (tuned)" if kind in ("driver", "sponsor")
              else "its own tuned vector (tuned:markets)")
     change = describe(tuple(fix["changes"]))
     verdict = {

@@ -213,6 +213,39 @@ def test_a_sponsor_is_judged_by_its_power_over_seasons_without_race_markets(tmp_
         fixes.item_markets({"kind": "sponsor", "item": "F2", "markets": ["First Game"]}, sets)
 
 
+def test_a_board_is_judged_on_its_track_in_every_market_and_checked_there(tmp_path,
+                                                                         monkeypatch):
+    """A board's search plays every named set on that board with the grid patch, and its
+    verification runs the five checks on each of them."""
+    seen = []
+
+    def fake_measure(backend, card, markets, players, games, seed):
+        seen.append(markets)
+        fair = all("track_data" in o for o, _ in markets.values())
+        m = {"rounds": 15.0, "balance": 0.95 if fair else 0.7, "balance_interval": [0.9, 1],
+             "seat_win_rate": [0.5, 0.5], "seat_win_interval": [[0.45, 0.55]] * 2}
+        return {"markets": {n: dict(m) for n in markets},
+                **({"power": {"rate": 0.5, "interval": [0.46, 0.54], "bought": None}}
+                   if card else {})}
+
+    monkeypatch.setattr(fixes_measure, "measure", fake_measure)
+    monkeypatch.setattr(fixes_measure, "retuned_vector", lambda options, *a, **k: a[1])
+    monkeypatch.setattr(fixes.fixes_report, "markdown", lambda fix: "")
+    names = ("First Game", "Fine Tuning")
+    sets = {n: list(load_cards().sets[n]) for n in names}
+    monkeypatch.setattr(fixes_measure, "today_vectors",
+                        lambda players, sets, base: {n: tmp_path / "v.json" for n in sets})
+    (tmp_path / "v.json").write_text("{}")
+    setup = {"players": 2, "games": 1000, "seed": 0, "options": {}, "sets": sets,
+             "workers": 1, "screen_games": 4, "retune": 1, "numbers": 1, "progress": False}
+    fix = fixes.propose_fixes([{"kind": "board", "item": "daytona", "markets": []}], setup,
+                              tmp_path)[0]
+    assert fix["markets"] == sorted(names) and fix["status"] == "fix"
+    assert fix["changes"][0]["file"] == "track_daytona.toml"
+    assert all(o["track"] == "daytona" for m in seen for o, _ in m.values())
+    assert [m["market"] for m in fix["verified"]["other_markets"]] == sorted(names)
+
+
 # ----- the band and the front -----------------------------------------------------------------
 def test_power_band_is_five_points_around_the_fair_share():
     assert fixes_band.power_distance(0.47, 0.5) == 0.0
