@@ -55,9 +55,7 @@ def markdown(fix: dict[str, Any]) -> str:
     lines = [f"# Fix search: {item} ({kind})", "",
              f"{players} players, each market played by {agent} in every seat; markets "
              f"judged for the item: {', '.join(fix['markets'])}. "
-             f"Figure: {what}. Band: {band_text}, and the race length of these markets within "
-             f"{100 * band.LENGTH_TOLERANCE:.0f}% of the median over all "
-             f"{len(setup['sets'])} markets. Search: {setup.get('screen_games')} games a "
+             f"Figure: {what}. Band: {band_text}{_length_band(kind, setup)}. Search: {setup.get('screen_games')} games a "
              f"market per candidate, the {setup.get('retune')} closest re-tuned; "
              f"verification: {v['games']} games a market on fresh seeds (seed {v['seed']}).",
              *_market_cards(fix), "", verdict, "",
@@ -68,7 +66,7 @@ def markdown(fix: dict[str, Any]) -> str:
                                   (change, "today's (not re-tuned)", v["without_retune"]),
                                   (change, "re-tuned to the change", v)):
         lines.append(f"| {label} | {vectors} | {_figure(kind, entry)} | {_rounds(entry)} | "
-                     f"{entry['median']:.1f} | {entry['distance']:.3f} | "
+                     f"{_number(entry['median'])} | {entry['distance']:.3f} | "
                      f"{'yes' if entry['in_band'] else 'no'} |")
     lines += ["", "## Pareto front: numbers changed against distance from the band", "",
               "Distance: how far the figures lie outside their bands (0: inside), from the "
@@ -102,11 +100,20 @@ def markdown(fix: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _length_band(kind: str, setup: dict[str, Any]) -> str:
+    """The race-length part of the band (a sponsor's seasons have none)."""
+    if kind == "sponsor":
+        return " (the season campaign has no race length; its vectors are not re-tuned)"
+    return (f", and the race length of these markets within "
+            f"{100 * band.LENGTH_TOLERANCE:.0f}% of the median over all "
+            f"{len(setup['sets'])} markets")
+
+
 def _market_cards(fix: dict[str, Any]) -> list[str]:
     """The random markets a driver was flagged in (restricted play's), and how their race
     length is judged."""
     cards = fix.get("market_cards") or {}
-    if not cards:
+    if not cards or fix["kind"] == "sponsor":
         return []
     return ["", "The item is judged where restricted play flagged it: these random markets "
             "(the race length of each held within "
@@ -123,6 +130,11 @@ def _points(kind: str, points: list[dict[str, Any]]) -> list[str]:
         lines.append(f"| {p['numbers']} | {p['text']} | {_figure(kind, p)} | "
                      f"{p['distance']:.3f} | {_figure(kind, old)}, {old['distance']:.3f} |")
     return lines
+
+
+def _number(value: float | None) -> str:
+    """One decimal, or ``-`` where there is no figure (a sponsor's seasons: no median)."""
+    return "-" if value is None else f"{value:.1f}"
 
 
 def _ok(value: bool) -> str:
