@@ -55,7 +55,8 @@ def markdown(fix: dict[str, Any]) -> str:
     lines = [f"# Fix search: {item} ({kind})", "",
              f"{players} players, each market played by {agent} in every seat; markets "
              f"judged for the item: {', '.join(fix['markets'])}. "
-             f"Figure: {what}. Band: {band_text}{_length_band(kind, setup)}. Search: {setup.get('screen_games')} games a "
+             f"Figure: {what}. Band: {band_text}{_length_band(kind, setup)}. "
+             f"Search: {setup.get('screen_games')} games a "
              f"market per candidate, the {setup.get('retune')} closest re-tuned; "
              f"verification: {v['games']} games a market on fresh seeds (seed {v['seed']}).",
              *_market_cards(fix), "", verdict, "",
