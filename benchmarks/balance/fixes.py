@@ -66,6 +66,8 @@ POWER_AGENT = "tuned"
 POWER_GAMES = 200
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
+#: the candidates verified at most, smallest first, until one is verified in the band
+VERIFY_TRIES = 3
 
 
 @dataclass
@@ -267,12 +269,12 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
         if bar is not None:
             bar.close()
     retuned.sort(key=lambda p: fd.order_key(tuple(p["changes"])))   # the front's ties
-    reached = [p for p in [baseline, *retuned] if p["distance"] == 0]
+    reached = sorted((p for p in [baseline, *retuned] if p["distance"] == 0),
+                     key=lambda p: fd.order_key(tuple(p["changes"])))
     # none in the band: the closest, today's data when no candidate comes closer
-    chosen = min(reached, key=lambda p: fd.order_key(tuple(p["changes"]))) if reached \
-        else min([baseline, *retuned], key=_rank)
+    chosen = reached[0] if reached else min([baseline, *retuned], key=_rank)
     return {"baseline": baseline, "screened": screened, "retuned": retuned,
-            "chosen": chosen,
+            "chosen": chosen, "reached": reached,
             "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
                                         *retuned]),
             "front_without_retune": band.pareto_front([baseline, *screened])}
@@ -480,15 +482,14 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
 def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
     """Search, verify and write one item's fix (``fix.json``, ``fix.md``, the patch)."""
     found = search_item(search, progress)
-    candidate = tuple(found["chosen"]["changes"])
-    verified = verify(search, candidate)
+    candidate, verified, tried = verify_first(search, found)
     patch = []
     for option, source in search.data(candidate).items():
         patch.append(search.out / f"{option}.toml")
         shutil.copyfile(source, patch[-1])
     fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
            "markets": search.markets, "market_cards": search.extra_sets,
-           "verified": verified,
+           "verified": verified, "tried": tried,
            "proposed": bool(candidate and verified["in_band"] and verified["games"] >= 1000),
            "status": status(candidate, verified),
            "front": found["front"], "front_without_retune": found["front_without_retune"],
@@ -497,6 +498,26 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
     (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")
     (search.out / "fix.md").write_text(fixes_report.markdown(fix))
     return fix
+
+
+def verify_first(search: Search, found: dict[str, Any]
+                 ) -> tuple[fd.Candidate, dict[str, Any], list[dict[str, Any]]]:
+    """Verify the candidates whose search figures reached the band, smallest first, until
+    one is verified in the band (``VERIFY_TRIES`` at most; 200 games a market can pass a
+    candidate the 1000 fresh ones put just outside); else the verified one closest to the
+    band. Without such a candidate: the closest one. Also the ones tried before it."""
+    order = [tuple(p["changes"]) for p in found["reached"][:VERIFY_TRIES]] or \
+        [tuple(found["chosen"]["changes"])]
+    tried = []
+    for candidate in order:
+        tried.append((candidate, verify(search, candidate)))
+        if tried[-1][1]["in_band"]:
+            break
+    candidate, verified = min(tried, key=lambda t: (not t[1]["in_band"], t[1]["distance"]))
+    others = [{"changes": list(c), "text": fd.describe(c), "figure": v["figure"],
+               "interval": v["interval"], "distance": v["distance"], "in_band": v["in_band"]}
+              for c, v in tried if c != candidate]
+    return candidate, verified, others
 
 
 def status(candidate: fd.Candidate, verified: dict[str, Any]) -> str:

@@ -69,6 +69,9 @@ def markdown(fix: dict[str, Any]) -> str:
         lines.append(f"| {label} | {vectors} | {_figure(kind, entry)} | {_rounds(entry)} | "
                      f"{_number(entry['median'])} | {entry['distance']:.3f} | "
                      f"{'yes' if entry['in_band'] else 'no'} |")
+    for t in fix.get("tried", []):
+        lines += ["", f"Also verified, not chosen: {t['text']}, {_figure(kind, t)}, distance "
+                      f"{t['distance']:.3f} ({'in' if t['in_band'] else 'not in'} the band)."]
     lines += ["", "## Pareto front: numbers changed against distance from the band", "",
               "Distance: how far the figures lie outside their bands (0: inside), from the "
               "search's games: with the vectors re-tuned to the change, and with today's.", "",

@@ -397,6 +397,28 @@ def test_a_fix_outside_the_band_is_reported_as_such():
     json.dumps(fix)
 
 
+def test_the_next_candidate_is_verified_when_fresh_games_put_the_first_outside(monkeypatch):
+    """Search figures on 200 games can pass a candidate that 1000 fresh games put just
+    outside the band: the next smallest that reached the band is verified, and a fix is
+    only ever a candidate verified in the band."""
+    a, b = (change("C", "cost", 5, 6),), (change("C", "cost", 5, 7),)
+
+    def verified(in_band, distance):
+        return {"in_band": in_band, "distance": distance, "figure": 0.5,
+                "interval": [0.4, 0.6]}
+
+    outcome = {"C cost 5->6": verified(False, 0.01), "C cost 5->7": verified(True, 0.0)}
+    monkeypatch.setattr(fixes, "verify", lambda search, c: outcome[fixes_data.describe(c)])
+    found = {"reached": [{"changes": list(a)}, {"changes": list(b)}], "chosen": {}}
+    candidate, got, tried = fixes.verify_first(None, found)
+    assert candidate == b and got["in_band"]
+    assert [t["text"] for t in tried] == ["C cost 5->6"]
+    outcome["C cost 5->7"] = verified(False, 0.02)   # none verified: the closest, not a fix
+    candidate, got, _ = fixes.verify_first(None, found)
+    assert candidate == a and not got["in_band"]
+    assert fixes.status(candidate, got) == "closest"
+
+
 # ----- a whole search, tiny ---------------------------------------------------------------------
 def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monkeypatch):
     """Aerodynamics (Well Oiled Machine only): the fix dict the report's caller reads,
