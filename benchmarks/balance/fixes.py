@@ -86,6 +86,8 @@ class Search:
     numbers: int = 2
     #: markets judged that are not named sets (a driver's random markets): name -> cards
     extra_sets: dict[str, list[str]] = field(default_factory=dict)
+    #: the power flag's own figure and interval (the report's), to check it is reproduced
+    flagged: dict[str, Any] | None = None
 
     @property
     def players(self) -> int:
@@ -472,7 +474,8 @@ def propose_fixes(flags: list[dict[str, Any]], setup: dict[str, Any],
                 vectors = {name: vector for name in [*today, *extra]}
             search = Search(flag["kind"], flag["item"], setup, folder, backend, vectors,
                             markets, int(setup.get("screen_games", 200)),
-                            int(setup.get("retune", 4)), int(setup.get("numbers", 2)), extra)
+                            int(setup.get("retune", 4)), int(setup.get("numbers", 2)), extra,
+                            flagged(flag))
             fixes.append(fix_item(search, bool(setup.get("progress", True))))
     finally:
         backend.close()
@@ -490,6 +493,8 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
     fix = {"item": search.item, "kind": search.kind, "changes": list(candidate),
            "markets": search.markets, "market_cards": search.extra_sets,
            "verified": verified, "tried": tried,
+           "flagged": search.flagged,
+           "reproduced": reproduced(search.flagged, verified["before"]),
            "proposed": bool(candidate and verified["in_band"] and verified["games"] >= 1000),
            "status": status(candidate, verified),
            "front": found["front"], "front_without_retune": found["front_without_retune"],
@@ -498,6 +503,23 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
     (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")
     (search.out / "fix.md").write_text(fixes_report.markdown(fix))
     return fix
+
+
+def flagged(flag: dict[str, Any]) -> dict[str, Any] | None:
+    """A power flag's figure and interval (the figure the search measures again), else
+    None (other rules flag other figures)."""
+    if flag.get("rule") != "power" or "interval" not in flag:
+        return None
+    return {"figure": flag["figure"], "interval": list(flag["interval"])}
+
+
+def reproduced(flag: dict[str, Any] | None, before: dict[str, Any]) -> bool | None:
+    """Whether today's figure on the verification games lies within the flag's interval
+    (the item judged in the setting that flagged it); None without a power flag."""
+    if flag is None:
+        return None
+    low, high = flag["interval"]
+    return bool(low <= before["figure"] <= high)
 
 
 def verify_first(search: Search, found: dict[str, Any]

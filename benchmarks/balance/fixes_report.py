@@ -59,7 +59,7 @@ def markdown(fix: dict[str, Any]) -> str:
              f"Search: {setup.get('screen_games')} games a "
              f"market per candidate, the {setup.get('retune')} closest re-tuned; "
              f"verification: {v['games']} games a market on fresh seeds (seed {v['seed']}).",
-             *_market_cards(fix), "", verdict, "",
+             *_market_cards(fix), *_reproduced(fix), "", verdict, "",
              "## Before and after (verification games, 95% intervals)", "",
              "| data | vectors | figure | race length (rounds) | median | distance | in band |",
              "| --- | --- | --- | --- | ---: | ---: | --- |"]
@@ -102,6 +102,17 @@ def markdown(fix: dict[str, Any]) -> str:
         option = Path(path).stem
         lines += [f"Patch: `{Path(path).name}` (env option `{option}=FILE`).", ""]
     return "\n".join(lines)
+
+
+def _reproduced(fix: dict[str, Any]) -> list[str]:
+    """Whether the search measured today's data where the report flagged it."""
+    if fix.get("reproduced") is None or not fix.get("flagged"):
+        return []
+    kind, flag, before = fix["kind"], fix["flagged"], fix["verified"]["before"]
+    verdict = ("within the flag's interval: the item is judged where it was flagged"
+               if fix["reproduced"] else "OUTSIDE the flag's interval: the setting differs")
+    return ["", f"Flagged at {_figure(kind, flag)}; today's data on the verification games: "
+                f"{_figure(kind, before)}, {verdict}."]
 
 
 def _length_band(kind: str, setup: dict[str, Any]) -> str:

@@ -419,6 +419,31 @@ def test_the_next_candidate_is_verified_when_fresh_games_put_the_first_outside(m
     assert fixes.status(candidate, got) == "closest"
 
 
+def test_a_power_flag_is_checked_to_be_reproduced_where_it_was_flagged():
+    """The report's power figure and interval travel with the flag; the search's own
+    figure for today's data must lie within that interval, and fix.md says whether it
+    does (other rules flag other figures: nothing to compare)."""
+    flag = {"kind": "driver", "item": "Driver 08", "rule": "power", "figure": 0.36,
+            "interval": [0.297, 0.429], "markets": []}
+    got = fixes.flagged(flag)
+    assert got == {"figure": 0.36, "interval": [0.297, 0.429]}
+    assert fixes.reproduced(got, {"figure": 0.376}) is True
+    assert fixes.reproduced(got, {"figure": 0.462}) is False
+    assert fixes.flagged({**flag, "rule": "seat_advantage"}) is None
+    assert fixes.reproduced(None, {"figure": 0.5}) is None
+    entry = {"figure": 0.376, "interval": [0.361, 0.391], "rounds": {"m": 8.0},
+             "median": 15.0, "distance": 0.07, "in_band": False}
+    fix = {"kind": "driver", "item": "Driver 08", "changes": [], "markets": ["m"],
+           "proposed": False, "front": [], "patch": [], "status": "none closer",
+           "flagged": got, "reproduced": True,
+           "setup": {"players": 2, "sets": {"m": []}, "screen_games": 20, "retune": 1},
+           "verified": {**entry, "games": 40, "seed": 1, "before": entry,
+                        "without_retune": entry, "other_markets": []}}
+    assert "Flagged at 36.0% (29.7-42.9%); today's data on the verification games: 37.6%" \
+        in fixes_report.markdown(fix)
+    assert "OUTSIDE" in fixes_report.markdown({**fix, "reproduced": False})
+
+
 # ----- a whole search, tiny ---------------------------------------------------------------------
 def test_a_tiny_search_writes_its_fix_and_resumes_without_playing(tmp_path, monkeypatch):
     """Aerodynamics (Well Oiled Machine only): the fix dict the report's caller reads,
