@@ -4,9 +4,14 @@ of (numbers changed, distance from the band).
 - a card (driver, sponsor): its power, the score rate of the seat that may not take it,
   within ``POWER_TOLERANCE`` of the fair share ``1 / players``; a card's markets must also
   keep their race length within ``LENGTH_TOLERANCE`` of the median over the markets judged,
-  and a card must still be bought (``MIN_BOUGHT`` cubes a player and game at least);
+  and a card must still be bought (``MIN_BOUGHT`` cubes a player and game at least); a
+  market that is no named set (``own``: a driver's random markets) is held to its own race
+  length on today's data instead of the median (its cards, not the item, set its length);
 - a market: balance (1 - the largest gap between seat win rates) at least ``MIN_BALANCE``
-  and its race length within ``LENGTH_TOLERANCE`` of that median.
+  and its race length within ``LENGTH_TOLERANCE`` of that median;
+- a board (its grid allowances): the balance of every market judged at least
+  ``MIN_BALANCE``, the race lengths as for a market;
+- a sponsor: its power only (played in the season campaign, which has no race length).
 
 The distance from the band is the sum of how far each figure lies outside its band (score
 rate and balance in their own units, race length as a fraction of the median, cubes bought
@@ -17,6 +22,7 @@ intervals are (:func:`power_in_band`, the whole Wilson interval within the band)
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -58,16 +64,30 @@ def median_length(lengths: dict[str, float], changed: dict[str, float]) -> float
     return float(np.median([changed.get(name, rounds) for name, rounds in lengths.items()]))
 
 
+def reference_lengths(lengths: dict[str, float], markets: dict[str, Any],
+                      own: Collection[str] = ()) -> tuple[float, dict[str, float]]:
+    """The median over the named markets (``markets``' race lengths replacing today's) and
+    the length each of ``markets`` is held to: the median, or for ``own`` markets their
+    length today."""
+    named = {n: r for n, r in lengths.items() if n not in own}
+    median = median_length(named, {n: m["rounds"] for n, m in markets.items()})
+    return median, {n: lengths[n] if n in own else median for n in markets}
+
+
 def distance(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, float],
-             players: int) -> dict[str, Any]:
+             players: int, own: Collection[str] = ()) -> dict[str, Any]:
     """The item's distance from its band, and its parts, for ``figures`` of its markets
-    (``fixes_measure.measure``) with ``lengths`` the race lengths of every market judged."""
-    markets = figures["markets"]
-    median = median_length(lengths, {n: m["rounds"] for n, m in markets.items()})
-    parts = {f"length {name}": length_distance(m["rounds"], median)
+    (``fixes_measure.measure``) with ``lengths`` the race lengths of every market judged
+    today (``own``: markets held to their own length)."""
+    markets = {n: m for n, m in figures["markets"].items() if "rounds" in m}
+    median, held = reference_lengths(lengths, markets, own) if markets else (None, {})
+    parts = {f"length {name}": length_distance(m["rounds"], held[name])
              for name, m in markets.items()}
     if kind == "market":
         parts[f"balance {item}"] = balance_distance(markets[item]["balance"])
+    elif kind == "board":
+        parts.update({f"balance {name}": balance_distance(m["balance"])
+                      for name, m in markets.items()})
     else:
         parts[f"power {item}"] = power_distance(figures["power"]["rate"], 1.0 / players)
         bought = figures["power"].get("bought")
@@ -77,15 +97,15 @@ def distance(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, f
 
 
 def in_band(kind: str, item: str, figures: dict[str, Any], lengths: dict[str, float],
-            players: int) -> bool:
+            players: int, own: Collection[str] = ()) -> bool:
     """The band test of a verified measurement: race lengths within the band, a card still
     bought, and the power's whole interval (a card) or the balance (a market) within its
-    band."""
-    measured = distance(kind, item, figures, lengths, players)
+    band (a board: the balance of every market)."""
+    measured = distance(kind, item, figures, lengths, players, own)
     if any(v > 0 for k, v in measured["parts"].items() if not k.startswith("power")):
         return False
-    if kind == "market":
-        return figures["markets"][item]["balance"] >= MIN_BALANCE
+    if kind in ("market", "board"):   # the balances are among the parts
+        return True
     return power_in_band(figures["power"]["interval"], 1.0 / players)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -99,9 +100,10 @@ def tasks(card: str | None, markets: dict[str, tuple[dict[str, Any], Path]],
     per_seat = max(1, games // players)
     for k, (name, (options, vector)) in enumerate(sorted(markets.items())):
         spec = f"tuned:{vector}"
-        chunk = sweep.Chunk(GAME, players, options_key({**options, **_seat_zero()}),
-                            (spec,) * players, seed, name, 0, games)
-        out.append((_tagged, (("race", name), sweep.run_chunk, chunk)))
+        if card is None or restricted_kind(card) != "sponsors":   # the season: no race
+            chunk = sweep.Chunk(GAME, players, options_key({**options, **_seat_zero()}),
+                                (spec,) * players, seed, name, 0, games)
+            out.append((_tagged, (("race", name), sweep.run_chunk, chunk)))
         if card is not None:
             cell_options = tuple(sorted((key, tuple(v) if isinstance(v, list) else v)
                                         for key, v in options.items()))
@@ -113,8 +115,11 @@ def tasks(card: str | None, markets: dict[str, tuple[dict[str, Any], Path]],
 
 
 def restricted_kind(item: str) -> str:
-    """``card_power``'s kind of an item: ``drivers`` for ``Driver NN``, else ``cards``."""
-    return "drivers" if item.startswith("Driver ") else "cards"
+    """``card_power``'s kind of an item: ``drivers`` for ``Driver NN``, ``sponsors`` for a
+    sponsor (``A1``..``F3``, played in the season campaign), else ``cards``."""
+    if item.startswith("Driver "):
+        return "drivers"
+    return "sponsors" if re.fullmatch(r"[A-F][1-3]", item) else "cards"
 
 
 def measure(backend, card: str | None, markets: dict[str, tuple[dict[str, Any], Path]],
@@ -126,14 +131,16 @@ def measure(backend, card: str | None, markets: dict[str, tuple[dict[str, Any], 
     power: dict[str, list] = {name: [] for name in markets}
     for (kind, name), rows in backend.run(tasks(card, markets, players, games, seed)):
         (races if kind == "race" else power)[name].extend(rows)
-    out: dict[str, Any] = {"markets": {}}
+    out: dict[str, Any] = {"markets": {name: {} for name in markets}}
     for name, rows in races.items():
-        stats = balance_report.set_statistics(rows, players, seed)
-        out["markets"][name] = {
-            "games": stats["games"], "rounds": stats["rounds_mean"],
-            "balance": stats["balance"], "balance_interval": list(stats["balance_interval"]),
-            "seat_win_rate": stats["seat_win_rate"],
-            "seat_win_interval": [list(i) for i in stats["seat_win_interval"]]}
+        if rows:   # a sponsor's seasons have no race part: their power only
+            stats = balance_report.set_statistics(rows, players, seed)
+            out["markets"][name] = {
+                "games": stats["games"], "rounds": stats["rounds_mean"],
+                "balance": stats["balance"],
+                "balance_interval": list(stats["balance_interval"]),
+                "seat_win_rate": stats["seat_win_rate"],
+                "seat_win_interval": [list(i) for i in stats["seat_win_interval"]]}
         if power[name]:
             out["markets"][name]["power"] = power_figure(power[name])
     if card is not None:

@@ -24,7 +24,9 @@ nobody buys, the share of games in which the market's other cards are bought (on
 by the judged levels: how far it falls behind its market). Each flag: ``kind`` (card,
 driver, sponsor, market, board), ``item`` (as the data file spells it), ``rule``,
 ``figure``, ``interval`` [lo, hi], ``markets`` (names concerned), ``severity``, ``text``
-(one plain sentence).
+(one plain sentence). A driver's or sponsor's power flag also carries ``setting``: where
+restricted play measured it (``agent``, ``seed``, ``games``, ``options`` of the run and the
+card lists of its random ``markets``), so a fix search judges the item where it was flagged.
 """
 
 from __future__ import annotations
@@ -181,6 +183,7 @@ def power(table: dict[str, Any], markets: dict[str, Any] | None = None) -> list[
     from the fair share, the interval excluding it (``table``: ``card_power``'s summary;
     ``markets``: the report's markets, to name those holding a flagged card)."""
     fair = table["fair_share"]
+    run = table.get("settings", {})
     holders = {name: m.get("cards", []) for name, m in (markets or {}).items()}
     out = []
     for kind, rows in table.get("kinds", {}).items():
@@ -199,10 +202,21 @@ def power(table: dict[str, Any], markets: dict[str, Any] | None = None) -> list[
             else:
                 text = (f"A seat forbidden {item} gains {100 * gap:.1f} points ({_pct(rate)}, "
                         f"95% {_span(row['interval'])}): the agent does better without it.")
-            out.append(flag(POWER_KINDS[kind], item, "power", rate, row["interval"],
-                            [n for n, cards in holders.items() if item in cards],
-                            (gap - POWER_POINTS) / POWER_POINTS, text))
+            found = flag(POWER_KINDS[kind], item, "power", rate, row["interval"],
+                         [n for n, cards in holders.items() if item in cards],
+                         (gap - POWER_POINTS) / POWER_POINTS, text)
+            if kind != "cards" and run:
+                found["setting"] = power_setting(run, row)
+            out.append(found)
     return out
+
+
+def power_setting(run: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    """Where restricted play measured an item: the run's agent, seed, games and options,
+    and the item's markets (card lists; None for the season's sponsors)."""
+    return {"agent": run.get("agent", "tuned"), "seed": run.get("seed"),
+            "games": run.get("games"), "options": [list(o) for o in run.get("options", [])],
+            "markets": [list(m) if m else None for m in row.get("markets", [])]}
 
 
 def ranked(flags: list[Flag]) -> list[Flag]:
