@@ -11,7 +11,7 @@ STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
 
-.PHONY: demo cache test fuzz bench lint train balance ladder clean
+.PHONY: demo cache test fuzz bench lint train balance ladder curves clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -120,6 +120,17 @@ else
 	cp checkpoints/$(GAME)_ppo.zip agents/learned/checkpoints/$(GAME)_ppo.zip
 	cp checkpoints/$(GAME)_ppo.json agents/learned/checkpoints/$(GAME)_ppo.json
 endif
+
+# rebuilds docs/reports/curves/<game>/ (training/curve.py: MaskablePPO from scratch with and
+# without reward shaping, scored against random and rule-based seats); CURVE_<game> is the
+# recipe of docs/training.md's "Learning from scratch"; CURVE_GAMES=loose_caboose rebuilds one.
+# Finished runs in a folder are kept: delete it to train again. Not run in CI.
+CURVE_GAMES ?= loose_caboose automobiles
+CURVE_loose_caboose := --steps 500000 --points 5 --eval-games 200
+CURVE_automobiles := --steps 300000 --points 6 --eval-games 100
+curves: $(STAMP_ALL)
+	$(foreach game,$(CURVE_GAMES),nice -n 15 $(TG) learning-curve --game $(game) \
+		$(CURVE_$(game)) --seed 0 --out docs/reports/curves/$(game) &&) true
 
 # writes docs/ladders/$(GAME).md and .json: every pair of LADDER_<game>'s
 # agents, seats alternated, on one core and niced; the games stay in ladders/$(GAME)/, so a
