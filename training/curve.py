@@ -39,6 +39,7 @@ from transit_gym.training.runs.folder import check_settings
 from transit_gym.training.runs.options import parse_options
 from transit_gym.training.stats import wilson_interval
 from transit_gym.training.tool_parser import ToolParser
+from transit_gym.training.train import add_game_arguments, parse_net
 
 OPPONENTS = ("random", "rule_based")
 #: the runs of ``--shaping``: name -> shaping on
@@ -200,9 +201,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym learning-curve --game loose_caboose --steps 8192 "
                                 "--points 2 --eval-games 20 --envs 16 --out curves/lc")
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=None,
-                        help="default: the game's smallest player count")
+    add_game_arguments(parser)
     parser.add_argument("--steps", type=int, default=400_000, help="steps of each run")
     parser.add_argument("--points", type=int, default=8,
                         help="evaluations after step 0, evenly spaced")
@@ -227,10 +226,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    try:
-        net = tuple(int(x) for x in args.net.split(","))
-    except ValueError:
-        parser.error(f"--net takes comma-separated integers, got {args.net!r}")
+    net = parse_net(parser, args.net)
     if args.eval_games < 1:
         parser.error(f"--eval-games must be positive, got {args.eval_games}")
     options = parse_options(args.option)

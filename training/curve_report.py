@@ -46,6 +46,10 @@ def draw(result: dict[str, Any], path: Path, dpi: int = 110) -> Path:
     return path
 
 
+def _shown(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 def _cell(row: dict[str, Any]) -> str:
     return f"{row['score']:.1%} [{row['low']:.1%}, {row['high']:.1%}]"
 
@@ -53,7 +57,7 @@ def _cell(row: dict[str, Any]) -> str:
 def markdown(result: dict[str, Any], picture: str) -> str:
     """The page: the command, the recipe, the picture and every point of every run."""
     kinds = list(result["targets"])
-    recipe = ", ".join(f"{key} {value}" for key, value in result["recipe"].items())
+    recipe = ", ".join(f"{key} {_shown(value)}" for key, value in result["recipe"].items())
     lines = [f"# Learning curve: {result['game']}, {result['players']} players", "",
              "```", result["command"], "```", "",
              f"MaskablePPO from scratch (gamma 1, GAE lambda 0.95; {recipe}), trained against "

@@ -497,13 +497,27 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
     return report
 
 
+def add_game_arguments(parser: ToolParser) -> None:
+    """``--game`` (required) and ``--players`` of a training tool."""
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: the game's smallest player count")
+
+
+def parse_net(parser: ToolParser, text: str) -> tuple[int, ...]:
+    """``--net``'s hidden layer widths (``64,64``); a usage error otherwise."""
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        parser.error(f"--net takes comma-separated integers, got {text!r}")
+        raise  # parser.error exits
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym train --game loose_caboose --steps 20000 "
                                 "--eval-games 100 --out checkpoints/lc_ppo")
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=None,
-                        help="default: the game's smallest player count")
+    add_game_arguments(parser)
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--opponents", nargs="+", default=["random", "rule_based"],
                         choices=["random", "rule_based"],
@@ -571,10 +585,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         raise ConfigError(f"--collect-envs must be positive, got {args.collect_envs}")
     if args.steps < 0 or (args.steps == 0 and args.bc_steps <= 0):
         parser.error("--steps must be positive (or 0 with --bc-steps: cloning only)")
-    try:
-        net_arch = tuple(int(x) for x in args.net.split(","))
-    except ValueError:
-        parser.error(f"--net takes comma-separated integers, got {args.net!r}")
+    net_arch = parse_net(parser, args.net)
     if args.resume is not None and not args.resume.exists():
         parser.error(f"--resume: no checkpoint at {str(args.resume)!r}")
     try:

@@ -255,12 +255,10 @@ class SelfPlayVecEnv(VecEnv):
     shaping) in ``infos[b]["episode"]["r"]``; the returned observation and mask are
     already those of the next game."""
 
-    def __init__(self, game: Game, num_envs: int,
-                 opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
-                 learner_seat: int | str = "random", seed: int | None = None,
-                 max_policies: int = 4, reward_shaping: Any = None):
-        self.batch = SelfPlayBatch(game, num_envs, opponents, learner_seat, seed, max_policies,
-                                   reward_shaping)
+    def __init__(self, game: Game, num_envs: int, *args: Any, **kwargs: Any):
+        """``SelfPlayBatch``'s arguments (opponents, learner_seat, seed, max_policies,
+        reward_shaping)."""
+        self.batch = SelfPlayBatch(game, num_envs, *args, **kwargs)
         self.game = game
         self._seed = self.batch.seed
         self._resets = 0
@@ -340,12 +338,10 @@ class SelfPlayVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
-    def __init__(self, game: Game, num_envs: int,
-                 opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
-                 learner_seat: int | str = "random", seed: int | None = None,
-                 max_policies: int = 4, reward_shaping: Any = None):
-        self.batch = SelfPlayBatch(game, num_envs, opponents, learner_seat, seed, max_policies,
-                                   reward_shaping)
+    def __init__(self, game: Game, num_envs: int, *args: Any, **kwargs: Any):
+        """``SelfPlayBatch``'s arguments (opponents, learner_seat, seed, max_policies,
+        reward_shaping)."""
+        self.batch = SelfPlayBatch(game, num_envs, *args, **kwargs)
         self.num_envs = num_envs
         self.single_observation_space = _box(game)
         self.single_action_space = gymnasium.spaces.Discrete(game.num_actions)
