@@ -126,6 +126,7 @@ def train_run(game: Game, name: str, shaping: Any, steps: int, points: int, reci
     bar = Progress(steps, enabled=progress)
     callback = vec_callback(env, bar, 0, 1, 0, 0, seed, out / name)
     run: dict[str, Any] = {"name": name, "reward_shaping": shaping, "seed": seed,
+                           "command": about["command"],
                            "finished": False, "points": []}
     learning = 0.0
     for mark in [0, *marks(steps, points)]:
