@@ -22,7 +22,7 @@ def draw(result: dict[str, Any], path: Path, dpi: int = 110) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(9.0, 3.6))
+    fig = Figure(figsize=(9.0, 3.9))
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, len(result["targets"]), sharey=True)
     for ax, (kind, target) in zip(axes, result["targets"].items(), strict=True):
@@ -32,16 +32,17 @@ def draw(result: dict[str, Any], path: Path, dpi: int = 110) -> Path:
             ax.plot(steps, score, marker="o", markersize=3, color=COLOURS[name],
                     label=LABELS[name])
         ax.axhline(target, color="#d62728", linestyle="--", linewidth=1,
-                   label=f"target {target:.0%}")
+                   label="the spec's target")
         ax.set_title(f"against {kind.replace('_', '-')} seats")
         ax.set_xlabel("environment steps (learner decisions)")
         ax.set_ylim(0.0, 1.0)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel(f"share of games won ({result['eval_games']} games, 95% interval)")
-    axes[0].legend(loc="lower right", fontsize=8)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=3, fontsize=8,
+               frameon=False)
     fig.suptitle(f"{result['game']}, {result['players']} players: MaskablePPO from scratch, "
                  f"seed {result['seed']}")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0.0, 0.07, 1.0, 1.0))
     fig.savefig(path, dpi=dpi)
     return path
 
