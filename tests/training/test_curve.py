@@ -88,3 +88,30 @@ def test_bad_input_is_refused_before_training(tmp_path, capsys, flags, message):
     shown = str(caught.value) if caught.type is not SystemExit else capsys.readouterr().err
     assert message in shown
     assert not (tmp_path / "c" / "curve.json").exists()
+
+
+def test_the_docs_table_is_the_shipped_curves():
+    """docs/training.md's "Learning from scratch" table: each row's last point is the one
+    in that folder's curve.json (steps, training seconds, score and interval)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "training.md").read_text(encoding="utf-8")
+    folders = {("Loose Caboose!", "small"): "loose_caboose",
+               ("Loose Caboose!", "large"): "loose_caboose_long",
+               ("Automobiles", "small"): "automobiles",
+               ("Automobiles", "large"): "automobiles_long"}
+    rows = re.findall(r"^\| (Loose Caboose!|Automobiles) \| (small|large) \| (off|on) \| "
+                      r"([\d,]+) \| (\d+) \| (.+?) \| (.+?) \|$", text, flags=re.M)
+    assert len(rows) >= 5
+    for game, recipe, name, steps, seconds, *scores in rows:
+        curve = json.loads((root / "docs" / "reports" / "curves" / folders[game, recipe]
+                            / "curve.json").read_text())
+        last = curve["runs"][name]["points"][-1]
+        assert int(steps.replace(",", "")) == last["steps"]
+        assert int(seconds) == round(last["train_seconds"])
+        for kind, cell in zip(("random", "rule_based"), scores, strict=True):
+            shown = [float(x) for x in re.findall(r"[\d.]+", cell)]
+            want = [100 * last[kind][key] for key in ("score", "low", "high")]
+            assert shown == pytest.approx(want, abs=0.051), (game, recipe, name, kind)
