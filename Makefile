@@ -11,7 +11,7 @@ STAMP_BASE := $(VENV)/.stamp-base
 STAMP_ALL := $(VENV)/.stamp-all
 JOBS ?= 2
 
-.PHONY: demo cache test fuzz bench lint train balance ladder clean
+.PHONY: demo cache test fuzz bench lint train balance ladder curves clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -120,6 +120,24 @@ else
 	cp checkpoints/$(GAME)_ppo.zip agents/learned/checkpoints/$(GAME)_ppo.zip
 	cp checkpoints/$(GAME)_ppo.json agents/learned/checkpoints/$(GAME)_ppo.json
 endif
+
+# rebuilds docs/reports/curves/<folder>/ (training/curve.py: MaskablePPO from scratch with
+# and without reward shaping, scored against random and rule-based seats); CURVE_<folder> is
+# its recipe in docs/training.md's "Learning from scratch"; CURVES=automobiles rebuilds one.
+# Finished runs in a folder are kept (a rerun only redraws): delete it to train again.
+# Not run in CI.
+CURVES ?= loose_caboose loose_caboose_long automobiles automobiles_long
+CURVE_LARGE := --envs 128 --n-steps 128 --batch-size 2048 --epochs 6 --net 128,128 \
+	--ent-coef 0.005
+CURVE_loose_caboose := --game loose_caboose --steps 500000 --points 5 --eval-games 200
+CURVE_loose_caboose_long := --game loose_caboose --steps 1200000 --points 6 --eval-games 200 \
+	$(CURVE_LARGE)
+CURVE_automobiles := --game automobiles --steps 300000 --points 6 --eval-games 100
+CURVE_automobiles_long := --game automobiles --shaping on --steps 400000 --points 4 \
+	--eval-games 100 $(CURVE_LARGE)
+curves: $(STAMP_ALL)
+	$(foreach curve,$(CURVES),nice -n 15 $(TG) learning-curve $(CURVE_$(curve)) --seed 0 \
+		--out docs/reports/curves/$(curve) &&) true
 
 # writes docs/ladders/$(GAME).md and .json: every pair of LADDER_<game>'s
 # agents, seats alternated, on one core and niced; the games stay in ladders/$(GAME)/, so a

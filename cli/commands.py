@@ -46,6 +46,8 @@ TABLE: dict[str, tuple[tuple[str, str, str], ...]] = {
     "agents": (
         ("train", "training.train",
          "train a MaskablePPO agent, save it and evaluate it"),
+        ("learning-curve", "training.curve",
+         "MaskablePPO from scratch with and without reward shaping: its learning curve"),
         ("exit", "training.exit",
          "expert iteration (distillation, DAgger): a policy-value network"),
         ("generalist", "training.generalist",

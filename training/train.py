@@ -54,10 +54,11 @@ NOT_SAVED = ["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info
 def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: float,
                n_epochs: int = 10, net_arch: tuple[int, ...] = (128, 128), scaled: bool = False,
                tensorboard_log: str | None = None, hint: Game | None = None,
-               device: str = "cpu"):
+               device: str = "cpu", ent_coef: float = 0.01):
     """MaskablePPO with gamma 1 (terminal rewards); ``scaled`` puts the bounds scaler in;
     ``hint`` (a game) makes the policy a ``HintedPolicy`` told that game's rule-based
-    choice; ``device`` is a torch device name (``resolve_device``)."""
+    choice; ``device`` is a torch device name (``resolve_device``); ``ent_coef`` the
+    entropy bonus."""
     from sb3_contrib import MaskablePPO
 
     policy_kwargs: dict[str, Any] = {"net_arch": list(net_arch)}
@@ -75,7 +76,7 @@ def make_model(env, seed: int, n_steps: int, batch_size: int, learning_rate: flo
         policy_kwargs["features_extractor_class"] = BoundsScaler
     model = MaskablePPO(
         policy, env, seed=seed, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
-        learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=0.01,
+        learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=ent_coef,
         policy_kwargs=policy_kwargs, device=device, verbose=0, tensorboard_log=tensorboard_log,
     )
     return quiet_logger(model, tensorboard_log)
@@ -354,7 +355,8 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     from transit_gym.agents.learned.ppo import checkpoint_metadata, write_metadata
 
     torch.set_num_threads(1)  # small MLPs: one thread is fastest and leaves cores free
-    game = game_class(game_name)(num_players=players, **options)
+    game_options, shaping = split_shaping(options)
+    game = game_class(game_name)(num_players=players, **game_options)
     device = resolve_device(device)
     out.parent.mkdir(parents=True, exist_ok=True)
     tensorboard = (str(out.parent / "tensorboard")
@@ -369,13 +371,13 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     if not vec:
         return _train_single_agent(game, game_name, players, steps, opponents, self_play, out,
                                    seed, n_envs, eval_games, options, n_steps, batch_size,
-                                   learning_rate, device)
+                                   learning_rate, device, shaping)
     from sb3_contrib import MaskablePPO
 
     from transit_gym.training.behaviour_cloning import collect, fit
     from transit_gym.training.vec_env import SelfPlayVecEnv
 
-    env = SelfPlayVecEnv(game, n_envs, opponents, seed=seed)
+    env = SelfPlayVecEnv(game, n_envs, opponents, seed=seed, reward_shaping=shaping)
     started = time.perf_counter()
     bc_report: dict[str, Any] = {}
     if resume is not None:
@@ -445,6 +447,13 @@ def train(game_name: str, players: int | None, steps: int, opponents: list[str],
     return report
 
 
+def split_shaping(options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """``options`` without ``reward_shaping`` (the game's options) and that option's value
+    (an option of the training env, not of the game; None when absent)."""
+    game_options = {k: v for k, v in options.items() if k != "reward_shaping"}
+    return game_options, options.get("reward_shaping")
+
+
 def _metadata_keys(meta: dict[str, Any]) -> dict[str, Any]:
     """The checkpoint metadata keys a training report adds (``observation``: the layout;
     game, players and options are the report's own)."""
@@ -453,7 +462,7 @@ def _metadata_keys(meta: dict[str, Any]) -> dict[str, Any]:
 
 def _train_single_agent(game, game_name, players, steps, opponents, self_play, out, seed,
                         n_envs, eval_games, options, n_steps, batch_size, learning_rate,
-                        device: str = "cpu"):
+                        device: str = "cpu", shaping: Any = None):
     """The one-game-per-env path (``--no-vec``): Python opponents, DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -461,7 +470,8 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
 
     pool = build_pool(game, opponents, seed=seed)
     envs = DummyVecEnv([
-        (lambda i=i: SingleAgentEnv(game, pool, seed=seed * 7919 + i)) for i in range(n_envs)
+        (lambda i=i: SingleAgentEnv(game, pool, seed=seed * 7919 + i, reward_shaping=shaping))
+        for i in range(n_envs)
     ])
     model = make_model(envs, seed, n_steps=max(8, n_steps // n_envs), batch_size=batch_size,
                        learning_rate=learning_rate, device=device)
@@ -487,13 +497,27 @@ def _train_single_agent(game, game_name, players, steps, opponents, self_play, o
     return report
 
 
+def add_game_arguments(parser: ToolParser) -> None:
+    """``--game`` (required) and ``--players`` of a training tool."""
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: the game's smallest player count")
+
+
+def parse_net(parser: ToolParser, text: str) -> tuple[int, ...]:
+    """``--net``'s hidden layer widths (``64,64``); a usage error otherwise."""
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        parser.error(f"--net takes comma-separated integers, got {text!r}")
+        raise  # parser.error exits
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example="transit-gym train --game loose_caboose --steps 20000 "
                                 "--eval-games 100 --out checkpoints/lc_ppo")
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--players", type=int, default=None,
-                        help="default: the game's smallest player count")
+    add_game_arguments(parser)
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--opponents", nargs="+", default=["random", "rule_based"],
                         choices=["random", "rule_based"],
@@ -544,7 +568,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="where the network trains (auto: cuda when available); "
                              "the games always run on the CPU")
     parser.add_argument("--option", action="append", default=[],
-                        help="game option key=value (repeatable)")
+                        help="game option key=value (repeatable); reward_shaping=score (or a "
+                             "coefficient) shapes the learner's rewards")
     args = parser.parse_args(argv)
     check_teacher(args.teacher)
     if args.hint is not None:
@@ -560,10 +585,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         raise ConfigError(f"--collect-envs must be positive, got {args.collect_envs}")
     if args.steps < 0 or (args.steps == 0 and args.bc_steps <= 0):
         parser.error("--steps must be positive (or 0 with --bc-steps: cloning only)")
-    try:
-        net_arch = tuple(int(x) for x in args.net.split(","))
-    except ValueError:
-        parser.error(f"--net takes comma-separated integers, got {args.net!r}")
+    net_arch = parse_net(parser, args.net)
     if args.resume is not None and not args.resume.exists():
         parser.error(f"--resume: no checkpoint at {str(args.resume)!r}")
     try:

@@ -10,6 +10,13 @@ the learner's seat (rotating at random, or fixed) and its opponents from weighte
 Two views share it: ``SelfPlayVecEnv`` (a Stable-Baselines3 ``VecEnv`` with MaskablePPO's
 ``action_masks()``) and ``SelfPlayVectorEnv`` (a ``gymnasium.vector.VectorEnv``, same-step
 auto-reset, the masks in ``infos["action_mask"]``).
+
+With ``reward_shaping`` (``None``, the default: terminal rewards only; ``"score"`` or a
+positive coefficient, as the AEC env's option, :mod:`transit_gym.envs.core.shaping`) the
+learner's reward after each of its steps adds the change of its potential since its last
+decision (discount 1, the other seats' moves in between included); a game's last reward is
+its terminal reward plus ``0 - Phi``, so a game's rewards sum to the terminal reward minus
+``Phi`` at the learner's first decision. ``terminals`` keeps the rewards without shaping.
 """
 
 from __future__ import annotations
@@ -26,8 +33,10 @@ from transit_gym.envs.core import vec_loops
 from transit_gym.envs.core.errors import ConfigError, IllegalActionError, illegal_action_message
 from transit_gym.envs.core.fused import KERNEL_NAMES, jit_templates, split64
 from transit_gym.envs.core.game import Game
+from transit_gym.envs.core.options import check_reward_shaping
 from transit_gym.envs.core.rng import RNG_WORDS, fresh_seed, seeded_words, split_seed
 from transit_gym.envs.core.rollout import AGENT_CODES
+from transit_gym.training.vec_shaping import LearnerPotentials
 
 _LOOPS: dict[tuple[int, int], Any] = {}
 #: stream of the opponents' generator words (apart from the games' chance streams)
@@ -77,7 +86,7 @@ class SelfPlayBatch:
     def __init__(self, game: Game, num_envs: int,
                  opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
                  learner_seat: int | str = "random", seed: int | None = None,
-                 max_policies: int = 4):
+                 max_policies: int = 4, reward_shaping: Any = None):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
         if learner_seat == "random":
@@ -88,6 +97,9 @@ class SelfPlayBatch:
         else:
             raise ConfigError(f"learner_seat must be 'random' or 0..{game.num_players - 1}, "
                               f"got {learner_seat!r}")
+        coefficient = check_reward_shaping("reward_shaping", reward_shaping)
+        self.reward_shaping = reward_shaping
+        self._shaping = None if coefficient is None else LearnerPotentials(game, coefficient)
         self.game = game
         self.num_envs = n = num_envs
         self._loops = vec_loops_for(game)
@@ -100,6 +112,8 @@ class SelfPlayBatch:
         self.obs = np.zeros((n, game.obs_size), dtype=np.float32)
         self.masks = np.zeros((n, game.num_actions), dtype=np.int8)
         self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminals = np.zeros(n, dtype=np.float32)
+        self._phi = np.zeros(n, dtype=np.float64)
         self.dones = np.zeros(n, dtype=np.bool_)
         self.finals = np.zeros((n, game.num_players), dtype=np.float32)
         self.final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
@@ -162,6 +176,9 @@ class SelfPlayBatch:
         bad = self._loops.vec_reset(*self._common_head(), *self._common_tail())
         self._check_builtin(bad)
         self._play_policies()
+        self.terminals[:] = 0.0
+        if self._shaping is not None:
+            self._phi = self._shaping(self.states, self.seats)
 
     def _common_head(self):
         return (self.states, self.game.param_table, self.game.variant_slot)
@@ -181,6 +198,18 @@ class SelfPlayBatch:
         self.dones[:] = False
         self._advance(actions.astype(np.int64, copy=False), self._all, learner=True)
         self._play_policies()
+        self.terminals[:] = self.rewards
+        if self._shaping is not None:
+            self._shape()
+
+    def _shape(self) -> None:
+        """Add the learner's shaping reward: ``Phi(now) - Phi(its last decision)``, and at a
+        game's end ``0 - Phi(its last decision)`` (the slot already holds the next game,
+        whose potential is kept for the next step)."""
+        phi = self._shaping(self.states, self.seats)
+        change = np.where(self.dones, 0.0, phi) - self._phi
+        self.rewards[:] = self.rewards + change
+        self._phi = phi
 
     def _advance(self, actions: np.ndarray, pending: np.ndarray, learner: bool) -> None:
         bad = self._loops.vec_advance(self.states, *self._common_head()[1:], actions, pending,
@@ -222,14 +251,14 @@ class SelfPlayVecEnv(VecEnv):
     """SB3 ``VecEnv`` of the learner's seat in B games (MaskablePPO reads ``action_masks``).
 
     A finished game's last observation is in ``infos[b]["terminal_observation"]``, every
-    seat's reward in ``infos[b]["final_rewards"]``; the returned observation and mask are
+    seat's reward in ``infos[b]["final_rewards"]``, the learner's terminal reward (without
+    shaping) in ``infos[b]["episode"]["r"]``; the returned observation and mask are
     already those of the next game."""
 
-    def __init__(self, game: Game, num_envs: int,
-                 opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
-                 learner_seat: int | str = "random", seed: int | None = None,
-                 max_policies: int = 4):
-        self.batch = SelfPlayBatch(game, num_envs, opponents, learner_seat, seed, max_policies)
+    def __init__(self, game: Game, num_envs: int, *args: Any, **kwargs: Any):
+        """``SelfPlayBatch``'s arguments (opponents, learner_seat, seed, max_policies,
+        reward_shaping)."""
+        self.batch = SelfPlayBatch(game, num_envs, *args, **kwargs)
         self.game = game
         self._seed = self.batch.seed
         self._resets = 0
@@ -263,7 +292,8 @@ class SelfPlayVecEnv(VecEnv):
         for b in np.flatnonzero(batch.dones):
             infos[b] = {"terminal_observation": batch.final_obs[b].copy(),
                         "final_rewards": batch.finals[b].copy(),
-                        "episode": {"r": float(batch.rewards[b]), "l": int(self._lengths[b])},
+                        "episode": {"r": float(batch.terminals[b]),
+                                    "l": int(self._lengths[b])},
                         "TimeLimit.truncated": False}
             self._lengths[b] = 0
         return batch.obs.copy(), batch.rewards.copy(), batch.dones.copy(), infos
@@ -308,11 +338,10 @@ class SelfPlayVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
-    def __init__(self, game: Game, num_envs: int,
-                 opponents: Sequence[str] | Mapping[str, int] = ("random", "rule_based"),
-                 learner_seat: int | str = "random", seed: int | None = None,
-                 max_policies: int = 4):
-        self.batch = SelfPlayBatch(game, num_envs, opponents, learner_seat, seed, max_policies)
+    def __init__(self, game: Game, num_envs: int, *args: Any, **kwargs: Any):
+        """``SelfPlayBatch``'s arguments (opponents, learner_seat, seed, max_policies,
+        reward_shaping)."""
+        self.batch = SelfPlayBatch(game, num_envs, *args, **kwargs)
         self.num_envs = num_envs
         self.single_observation_space = _box(game)
         self.single_action_space = gymnasium.spaces.Discrete(game.num_actions)
