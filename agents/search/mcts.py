@@ -98,8 +98,8 @@ class SearchConfig:
                                                            min(grown, self.horizon_cap))
 
 
-#: the Automobiles race search, also the Racing Season campaign's (its leaf evaluation adds
-#: the season points)
+#: the Automobiles race search, also the Racing Season campaign's (its leaf evaluation is a
+#: fitted season score: ``leaf_automobiles_season``)
 AUTOMOBILES_SEARCH = SearchConfig(simulations=200, rollout="rule_based", horizon=20,
                                   prior=1.0, horizon_budget=200, prior_budget=200,
                                   horizon_cap=100)
