@@ -298,8 +298,10 @@ def _action(v, obs, mask, turn):
 def _what(v, obs, mask):
     cash = obs[O_PLAYERS + B_CASH] * CASH_SCALE
     parts = mask[A_WHAT + WHAT_ONE_PARTS] and cash > v[WHAT_ONE_PARTS_CASH]
-    if parts and v[WHAT_PARTS_FIRST] > 0.0:
-        return A_WHAT + WHAT_ONE_PARTS
+    if v[WHAT_PARTS_FIRST] > 0.0 and cash > v[WHAT_ONE_PARTS_CASH]:
+        for what in (WHAT_ONE_PARTS, WHAT_PARTS):
+            if mask[A_WHAT + what]:
+                return A_WHAT + what
     if mask[A_WHAT + WHAT_TWO]:
         return A_WHAT + WHAT_TWO
     if parts:

@@ -64,7 +64,7 @@ ENTRIES: tuple[tuple[str, float, float], ...] = (
     ("space.cost", 10.0, 5.0),              # minus this per $1000 of a factory's cost
     # build what
     ("what.one_parts_cash", 1500.0, 300.0),  # a factory + the parts factory above this cash
-    ("what.parts_first", OFF, 1.0),         # > 0: that before two factories
+    ("what.parts_first", OFF, 1.0),         # > 0: the parts factory first above that cash
     # P3 loans and Ford's extra build (the rule-based agent never takes either)
     ("loan.max", 0.0, 1.0),                 # loans held at most
     ("loan.cash_below", 1000.0, 300.0),     # borrow in P3 with less cash than this

