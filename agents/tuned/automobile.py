@@ -21,6 +21,8 @@ from transit_gym.agents.tuned.automobile_layout import (
     BUILD_CASH_PER_TURN,
     BUILD_MAX_FACTORIES,
     BUILD_MIN_FACTORIES,
+    CLOSE_MIN_LOSS,
+    CLOSE_USE,
     EXEC_AD_MIN_CARS,
     EXEC_AD_MIN_RD,
     EXEC_CLOSE,
@@ -41,9 +43,13 @@ from transit_gym.agents.tuned.automobile_layout import (
     QTY_MIDDLE_LATE,
     QTY_MIDDLE_T1,
     QTY_MIDDLE_T2,
+    QTY_OWN_CARS,
     QTY_OWN_TILE,
+    QTY_RIVAL_CARS,
     QTY_SALESMAN,
     QTY_SCALE,
+    QTY_SKIP,
+    QTY_SKIP_EXCESS,
     SALESMEN_PER_TURN,
     SALESMEN_TARGET,
     SEL_HIGH,
@@ -68,6 +74,7 @@ from transit_gym.agents.tuned.automobile_layout import (
 from transit_gym.agents.tuned.automobiles import read_vector
 from transit_gym.envs.automobile.actions import (
     A_BUILD,
+    A_CLOSE,
     A_DONE,
     A_EXEC_AD,
     A_EXEC_CLOSE,
@@ -131,6 +138,7 @@ from transit_gym.envs.automobile.state import (
     PH_ACTION,
     PH_BUILD_SPACE,
     PH_BUILD_WHAT,
+    PH_CLOSE,
     PH_DURANT,
     PH_EXEC,
     PH_EXEC_SPACE,
@@ -280,6 +288,9 @@ def _action(v, obs, mask, turn):
         return A_LOAN
     if _ford_build(v, obs, mask):
         return A_FORD
+    if (v[CLOSE_USE] > 0.0 and mask[A_CLOSE]
+            and obs[me + B_LOSS] * CUBE_SCALE >= v[CLOSE_MIN_LOSS]):
+        return A_CLOSE
     if rnd >= v[PRODUCE_FORCE_ROUND] and cars == 0.0 and mask[A_PRODUCE]:
         return A_PRODUCE
     if mask[A_BUILD] and (factories < v[BUILD_MIN_FACTORIES] or (
@@ -342,8 +353,17 @@ def _quantity(v, obs, mask, turn):
     opponents = 0.0
     for k in range(1, 5):
         opponents += obs[O_PLAYERS + k * PLAYER_BLOCK + B_PRESENT]
-    share = _demand(v, obs, seg, turn, opponents) / (1.0 + opponents) * v[QTY_SCALE]
-    extra = 0.0
+    own_cars = 0.0
+    rival_cars = 0.0
+    for i in range(NUM_SPACES):
+        if segment(obs, i) == seg:
+            if _mine(obs, i):
+                own_cars += _space_obs(obs, i, S_CARS) * CUBE_SCALE
+            else:
+                rival_cars += _space_obs(obs, i, S_CARS) * CUBE_SCALE
+    demand = _demand(v, obs, seg, turn, opponents) - v[QTY_RIVAL_CARS] * rival_cars
+    share = demand / (1.0 + opponents) * v[QTY_SCALE]
+    extra = -v[QTY_OWN_CARS] * own_cars
     if seg != PREMIUM:
         extra += v[QTY_SALESMAN] * _salesmen(obs)
     if obs[O_PLAYERS + B_CHAR + HOWARD] > 0.0:
@@ -358,6 +378,8 @@ def _quantity(v, obs, mask, turn):
                 best_gap = gap
                 best = n
     if best < 0 or (target <= 0 and mask[A_QTY]):
+        return A_QTY
+    if v[QTY_SKIP] > 0.0 and mask[A_QTY] and best - target > v[QTY_SKIP_EXCESS]:
         return A_QTY
     return A_QTY + best
 
@@ -405,13 +427,20 @@ def _exec(v, obs, mask):
 
 
 @nb.njit(cache=True)
+def _first_space(mask):
+    """The least advanced legal space (a closure: it takes the most loss cubes, RB P8)."""
+    for i in range(NUM_SPACES):
+        if mask[A_SPACE + i]:
+            return A_SPACE + i
+    return -1
+
+
+@nb.njit(cache=True)
 def _exec_space(v, obs, mask, turn):
-    """A closure on the least advanced legal space (it takes the most loss cubes, RB P8);
-    an ad or a discount on the space with the most cars."""
+    """A closure on the least advanced legal space, an ad or a discount on the space with
+    the most cars."""
     if obs[O_CTX_MODE + KIND_CLOSE] > 0.0:
-        for i in range(NUM_SPACES):
-            if mask[A_SPACE + i]:
-                return A_SPACE + i
+        return _first_space(mask)
     return A_SPACE + best_space(v, obs, mask, turn, BY_CARS)
 
 
@@ -460,6 +489,8 @@ def decide(v, p, obs, mask):
         return _exec(v, obs, mask)
     if decision == PH_EXEC_SPACE:
         return _exec_space(v, obs, mask, turn)
+    if decision == PH_CLOSE:
+        return _first_space(mask)
     if mask[A_DONE]:
         return A_DONE
     return _first_legal(mask, A_LOAN)

@@ -16,7 +16,10 @@ can switch it on):
   (RB Loans: a factory keeps its full value at the end, a loan costs $100 plus $50 a turn);
 - ``ford.*``: take Ford's extra build with this much cash (RB Ford);
 - ``salesmen.*``, ``produce.*``, ``qty.*``: salesmen kept, when to produce and how many
-  cars (the expected demand per tile, own tiles, salesmen, Howard, a scale and a bias);
+  cars (the expected demand per tile, own tiles, salesmen, Howard, a scale and a bias, the
+  cars already on the board, skipping a space whose minimum is far above the target; RB
+  IV and P7: an unsold car is a loss cube);
+- ``close.*``: action V, close the least advanced own space with many loss cubes;
 - ``exec.*``: P6 advertisement, discount and closure thresholds (RB P6; closing discards
   half the loss cubes, RB V).
 
@@ -82,6 +85,13 @@ ENTRIES: tuple[tuple[str, float, float], ...] = (
     ("qty.howard", 2.0, 1.0),               # cars for Howard
     ("qty.scale", 1.0, 0.3),                # times one's share of the demand
     ("qty.bias", 0.5, 1.0),                 # added before rounding down
+    ("qty.own_cars", 0.0, 0.5),             # minus this per own car already in the segment
+    ("qty.rival_cars", 0.0, 0.5),           # demand minus this per rival car in the segment
+    ("qty.skip", OFF, 1.0),                 # > 0: produce nothing where the fewest legal ...
+    ("qty.skip_excess", 3.0, 2.0),          # ... cars exceed the target by more than this
+    # P3 action V: close a space (RB V: discard half the loss cubes)
+    ("close.use", OFF, 1.0),                # > 0: close the least advanced own space ...
+    ("close.min_loss", 10.0, 3.0),          # ... holding at least this many loss cubes
     # P6 executive decisions
     ("exec.ad_min_rd", 3.0, 1.0),           # an ad with this many R&D cubes ...
     ("exec.ad_min_cars", 4.0, 2.0),         # ... and an own space with this many cars
@@ -116,6 +126,9 @@ SPACE_EARLY, SPACE_LATE = INDEX["space.early.mass"], INDEX["space.late.mass"]
     INDEX[n] for n in ("qty.own_tile", "qty.middle_t1", "qty.middle_t2", "qty.middle_late",
                        "qty.mass_t2", "qty.mass_late", "qty.bag_tile", "qty.salesman",
                        "qty.howard", "qty.scale", "qty.bias"))
+(QTY_OWN_CARS, QTY_RIVAL_CARS, QTY_SKIP, QTY_SKIP_EXCESS, CLOSE_USE, CLOSE_MIN_LOSS) = (
+    INDEX[n] for n in ("qty.own_cars", "qty.rival_cars", "qty.skip", "qty.skip_excess",
+                       "close.use", "close.min_loss"))
 (EXEC_AD_MIN_RD, EXEC_AD_MIN_CARS, EXEC_DISC, EXEC_DISC_MIN_CARS, EXEC_CLOSE,
  EXEC_CLOSE_MIN_LOSS) = (
     INDEX[n] for n in ("exec.ad_min_rd", "exec.ad_min_cars", "exec.disc", "exec.disc_min_cars",
