@@ -71,7 +71,7 @@ from transit_gym.agents.tuned.automobile_layout import (
     WHAT_PARTS_FIRST,
     rule_based_vector,
 )
-from transit_gym.agents.tuned.automobiles import read_vector
+from transit_gym.agents.tuned.packing import TUNED_CODE, append_vectors, read_vector
 from transit_gym.envs.automobile.actions import (
     A_BUILD,
     A_CLOSE,
@@ -151,10 +151,6 @@ from transit_gym.envs.automobile.state import (
 )
 from transit_gym.envs.core.draw import uniform_legal
 
-#: fixed-point scale of the vectors stored in the (int64) game parameters
-SCALE = float(1 << 32)
-#: first code of a tuned seat (code ``TUNED_CODE + k`` reads vector ``k``)
-TUNED_CODE = 2
 #: the rule-based agent's vector, frozen into the kernels that read it
 RULE_BASED = rule_based_vector()
 #: what ``best_space`` ranks the legal spaces by
@@ -162,22 +158,9 @@ BY_SCORE, BY_SEGMENT, BY_CARS = 0, 1, 2
 
 
 def params_with_vectors(params: np.ndarray, vectors: list[np.ndarray]) -> np.ndarray:
-    """The game parameters followed by ``vectors`` (fixed point), their count, the vector
-    size and the length of ``params``: what ``policy`` reads for codes >= ``TUNED_CODE``
-    (a table of parameter rows gives a table, each row extended the same way)."""
-    params = np.ascontiguousarray(params, dtype=np.int64)
-    if params.ndim == 2:
-        return np.ascontiguousarray(np.stack([params_with_vectors(row, vectors)
-                                              for row in params]))
-    blocks = [params]
-    for v in vectors:
-        v = np.asarray(v, dtype=np.float64)
-        if v.shape != (VECTOR_SIZE,):
-            raise ValueError(f"a tuned automobile vector has {VECTOR_SIZE} entries, "
-                             f"got {v.shape}")
-        blocks.append(np.round(v * SCALE).astype(np.int64))
-    tail = np.array([len(vectors), VECTOR_SIZE, params.shape[0]], dtype=np.int64)
-    return np.ascontiguousarray(np.concatenate(blocks + [tail]))
+    """The game parameters followed by ``vectors``: what ``policy`` reads for codes >=
+    ``TUNED_CODE`` (:func:`~transit_gym.agents.tuned.packing.append_vectors`)."""
+    return append_vectors(params, vectors, VECTOR_SIZE)
 
 
 # ----- observation helpers --------------------------------------------------------------------

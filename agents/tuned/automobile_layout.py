@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-automobile = "automobile"
+GAME = "automobile"
 LAYOUT_VERSION = 1
 OFF = -1.0   # a gate at this value: the feature is off (on above 0)
 #: the characters in action order (``data``: Ford, Kettering, Sloan, Howard, Durant, Chrysler)

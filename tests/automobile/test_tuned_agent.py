@@ -60,7 +60,7 @@ def test_layout_names_values_and_scales():
     assert np.all(lay.scales() > 0)
     v[0] = 123.0
     assert lay.rule_based_vector()[0] != 123.0   # a fresh copy
-    assert lay.automobile == "automobile" and lay.LAYOUT_VERSION == 1
+    assert lay.GAME == "automobile" and lay.LAYOUT_VERSION == 1
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
