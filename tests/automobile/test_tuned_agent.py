@@ -6,11 +6,14 @@ AEC and jitted paths agree."""
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 import pytest
 
+from transit_gym.agents.registry import make_agent, play_specs
 from transit_gym.agents.rule_based.automobile import policy as rule_policy
+from transit_gym.agents.tuned import SHIPPED, TunedAgent, jit_setup, spec_vector
 from transit_gym.agents.tuned import automobile as tk
 from transit_gym.agents.tuned import automobile_layout as lay
 from transit_gym.envs.automobile import actions as a
@@ -18,8 +21,10 @@ from transit_gym.envs.automobile import encode as e
 from transit_gym.envs.automobile import state as st
 from transit_gym.envs.automobile.data import FORD, KETTERING, MIDDLE
 from transit_gym.envs.automobile.rules import AutomobileGame
+from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.core.rng import seeded_words
 from transit_gym.envs.core.rollout import play_games
+from transit_gym.training.stats import seat_wins
 
 WORDS = seeded_words(1, 0x5EED)
 #: decisions and rewards of 60 seeded 3-player rule-based games (seed 7), recorded before
@@ -143,3 +148,65 @@ def test_a_changed_entry_changes_seeded_games():
     np.testing.assert_array_equal(run(lay.rule_based_vector()).final_states, ref.final_states)
     changed = run(_vector(**{"salesmen.per_turn": 1.0}))
     assert (changed.final_states != ref.final_states).any(axis=1).sum() >= 10
+
+
+def test_shipped_vector_loads_with_the_layout_names_and_beats_rule_based():
+    """The shipped ``tuned`` vector has this layout's names and wins more than half of
+    150 seeded games against two rule-based seats (seats rotated)."""
+    data = json.loads(SHIPPED["automobile"].read_text())
+    assert data["game"] == "automobile" and data["layout_version"] == lay.LAYOUT_VERSION
+    assert list(data["params"]) == lay.names()
+    v = spec_vector("tuned", "automobile")
+    assert not np.array_equal(v, lay.rule_based_vector())
+    game = AutomobileGame(num_players=3)
+    wins = 0.0
+    for seat in range(3):
+        specs = ["rule_based"] * 3
+        specs[seat] = "tuned"
+        out = play_specs(game, specs, 50, seed=11)
+        wins += float(seat_wins(out.rewards)[:, seat].sum())
+    assert wins / 150 > 0.5
+
+
+def test_foreign_or_malformed_vector_files_are_config_errors(tmp_path):
+    """A file of another game, of another layout version, with a missing entry or not
+    JSON is refused with a ConfigError naming the problem."""
+    good = json.loads(SHIPPED["automobile"].read_text())
+    cases = {"planes": dict(good, game="planes"), "layout version": dict(good,
+             layout_version=99), "missing": dict(good, params={
+                 k: x for k, x in good["params"].items() if k != "qty.scale"})}
+    for match, data in cases.items():
+        path = tmp_path / f"{match.replace(' ', '_')}.json"
+        path.write_text(json.dumps(data))
+        with pytest.raises(ConfigError, match=match):
+            spec_vector(f"tuned:{path}", "automobile")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ConfigError, match="not JSON"):
+        spec_vector(f"tuned:{tmp_path / 'bad.json'}", "automobile")
+    automobiles = tmp_path / "automobiles.json"
+    automobiles.write_text(json.dumps(dict(good, game="automobiles")))
+    with pytest.raises(ConfigError, match="automobiles"):
+        make_agent(f"tuned:{automobiles}", AutomobileGame(num_players=3))
+
+
+def test_aec_agent_and_jitted_loop_choose_the_same_actions():
+    """``tuned`` through ``TunedAgent`` (the AEC path, ``make_agent``) and through
+    ``jit_setup``'s kernel and parameters choose the same action at every decision of
+    seeded games."""
+    game = AutomobileGame(num_players=3)
+    agent = make_agent("tuned", game, seed=0)
+    assert isinstance(agent, TunedAgent)
+    policy, params, codes = jit_setup(game, ["tuned", "rule_based", "rule_based"])
+    row = np.ascontiguousarray(params if params.ndim == 1 else params[0])
+    decisions = 0
+    for g in range(3):
+        state = game.new_state(300 + g)
+        while (seat := game.current_player(state)) >= 0:
+            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
+            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
+            action = agent.act(obs, mask)
+            assert int(policy(codes["tuned"], row, obs, mask, WORDS)) == action
+            assert agent.act_state(state, seat) == action
+            game.apply(state, action)
+            decisions += 1
+    assert decisions > 100
