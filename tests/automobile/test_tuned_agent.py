@@ -210,3 +210,19 @@ def test_aec_agent_and_jitted_loop_choose_the_same_actions():
             game.apply(state, action)
             decisions += 1
     assert decisions > 100
+
+
+@pytest.mark.parametrize("kernel_module", ["rule_based/automobile.py", "tuned/automobile.py"])
+def test_the_kernel_cache_stamp_covers_every_agent_module_the_procedure_reads(kernel_module):
+    """The kernels freeze the layout, the rule-based point and ``packing``'s reader: the
+    disk-cache stamp of each must cover every module of ``agents/`` it imports."""
+    from pathlib import Path
+
+    from tests.automobiles.test_tuned_agent import _agent_modules_imported
+    from transit_gym.envs import _numba_cache
+
+    path = _numba_cache.AGENTS_DIR / kernel_module
+    stamped = {Path(s).resolve() for s in _numba_cache.stamp_sources(str(path))}
+    imported = _agent_modules_imported(path, set())
+    assert imported
+    assert not sorted(str(f) for f in imported if f.resolve() not in stamped)
