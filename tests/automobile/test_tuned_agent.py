@@ -45,6 +45,20 @@ def _tuned_action(v: np.ndarray, obs: np.ndarray, mask: np.ndarray,
     return int(tk.policy(tk.TUNED_CODE, tk.params_with_vectors(params, [v]), obs, mask, WORDS))
 
 
+def _play(game: AutomobileGame, seeds, choose) -> int:
+    """Play the games of ``seeds`` with ``choose(state, seat, obs, mask)`` at every
+    decision; the number of decisions."""
+    decisions = 0
+    for seed in seeds:
+        state = game.new_state(seed)
+        while (seat := game.current_player(state)) >= 0:
+            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
+            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
+            game.apply(state, choose(state, seat, obs, mask))
+            decisions += 1
+    return decisions
+
+
 def _blank(decision: int) -> tuple[np.ndarray, np.ndarray]:
     """An observation of a 3-player game in turn 1 with ``decision`` pending, no legal
     action yet."""
@@ -74,17 +88,13 @@ def test_rule_based_vector_decides_like_rule_based_at_every_decision(players):
     back from the game parameters) chooses exactly the rule-based action."""
     game = AutomobileGame(num_players=players)
     params = tk.params_with_vectors(game.params, [lay.rule_based_vector()])
-    decisions = 0
-    for g in range(4):
-        state = game.new_state(100 + g)
-        while (seat := game.current_player(state)) >= 0:
-            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
-            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
-            expected = int(rule_policy(1, game.params, obs, mask, WORDS))
-            assert int(tk.policy(tk.TUNED_CODE, params, obs, mask, WORDS)) == expected
-            game.apply(state, expected)
-            decisions += 1
-    assert decisions > 100
+
+    def choose(state, seat, obs, mask):
+        expected = int(rule_policy(1, game.params, obs, mask, WORDS))
+        assert int(tk.policy(tk.TUNED_CODE, params, obs, mask, WORDS)) == expected
+        return expected
+
+    assert _play(game, range(100, 104), choose) > 100
 
 
 def test_rule_based_agent_plays_its_recorded_games():
@@ -198,18 +208,14 @@ def test_aec_agent_and_jitted_loop_choose_the_same_actions():
     assert isinstance(agent, TunedAgent)
     policy, params, codes = jit_setup(game, ["tuned", "rule_based", "rule_based"])
     row = np.ascontiguousarray(params if params.ndim == 1 else params[0])
-    decisions = 0
-    for g in range(3):
-        state = game.new_state(300 + g)
-        while (seat := game.current_player(state)) >= 0:
-            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
-            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
-            action = agent.act(obs, mask)
-            assert int(policy(codes["tuned"], row, obs, mask, WORDS)) == action
-            assert agent.act_state(state, seat) == action
-            game.apply(state, action)
-            decisions += 1
-    assert decisions > 100
+
+    def choose(state, seat, obs, mask):
+        action = agent.act(obs, mask)
+        assert int(policy(codes["tuned"], row, obs, mask, WORDS)) == action
+        assert agent.act_state(state, seat) == action
+        return action
+
+    assert _play(game, range(300, 303), choose) > 100
 
 
 @pytest.mark.parametrize("kernel_module", ["rule_based/automobile.py", "tuned/automobile.py"])
