@@ -22,12 +22,14 @@ from transit_gym.envs.core.game import Game
 TUNED_MODULES = {
     "automobiles": "transit_gym.agents.tuned.automobiles",
     "automobiles_season": "transit_gym.agents.tuned.automobiles_season",
+    "automobile": "transit_gym.agents.tuned.automobile",
     "loose_caboose": "transit_gym.agents.tuned.loose_caboose",
 }
 #: the shipped generalist vector of each game (spec ``tuned``)
 SHIPPED = {
     "automobiles": Path(__file__).with_name("automobiles_generalist.json"),
     "automobiles_season": Path(__file__).with_name("automobiles_generalist.json"),
+    "automobile": Path(__file__).with_name("automobile_tuned.json"),
     "loose_caboose": Path(__file__).with_name("loose_caboose_tuned.json"),
 }
 
