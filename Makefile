@@ -143,7 +143,7 @@ curves: $(STAMP_ALL)
 # agents, seats alternated, on one core and niced; the games stay in ladders/$(GAME)/, so a
 # rerun with larger counts plays only the missing games (delete the folder after retraining
 # an agent: a changed checkpoint is refused there)
-LADDER_loose_caboose := --players 2 --agents random rule_based mcts mcts:1000 ppo \
+LADDER_loose_caboose := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo \
 	--games 200 --games-for mcts=100 mcts:1000=100
 LADDER_planes := --players 2 --agents random rule_based mcts mcts:1000 \
 	--games 200 --games-for mcts=100 mcts:1000=6

@@ -60,6 +60,8 @@ TABLE: dict[str, tuple[tuple[str, str, str], ...]] = {
          "every pair of agents of one game: score rates, CPU per move"),
         ("ladder-table", "benchmarks.strength.ladder_summary",
          "one markdown table from the ladders' JSON reports"),
+        ("season-leaf-fit", "benchmarks.strength.season_leaf_fit",
+         "refit the Racing Season search's leaf weights from seeded self-play"),
         ("tuned-markets", "benchmarks.strength.tuned_markets",
          "score the shipped tuned vectors against a reference agent"),
         ("expansion-strength", "benchmarks.strength.expansion_strength",

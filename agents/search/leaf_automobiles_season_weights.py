@@ -1,6 +1,6 @@
 """Fitted weights of the Racing Season leaf evaluation (two players): 300208 positions
 of 3000 seasons, seed 0, every 4th decision; made by
-``python -m transit_gym.benchmarks.strength.season_leaf_fit --seasons 3000 --seed 0 --every 4``.
+``transit-gym season-leaf-fit --seasons 3000 --seed 0 --every 4``.
 
 Row ``k``: races still to run (the current one included); columns:
 ``leaf_automobiles_season.FEATURES``.

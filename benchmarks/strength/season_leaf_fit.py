@@ -1,7 +1,7 @@
 """Fit the Racing Season search's leaf weights to the winners of seeded self-play seasons.
 
-    python -m transit_gym.benchmarks.strength.season_leaf_fit [--seasons 3000] [--seed 0] \
-        [--every 4] [--out agents/search/leaf_automobiles_season_weights.py]
+    transit-gym season-leaf-fit [--seasons 3000] [--seed 0] [--every 4] \
+        [--out agents/search/leaf_automobiles_season_weights.py]
 
 Plays ``--seasons`` two-player seasons (default options) with the seats cycling through
 rule_based against tuned, tuned against rule_based and rule_based against itself; every
@@ -15,10 +15,11 @@ the points alone by ``DECIDED``. Writes the weights module (seed and size in its
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
+
+from transit_gym.training.tool_parser import ToolParser
 
 #: the seat pairs the seasons cycle through
 PAIRS = (("rule_based", "tuned"), ("tuned", "rule_based"), ("rule_based", "rule_based"))
@@ -115,8 +116,8 @@ def render(weights: np.ndarray, seasons: int, seed: int, every: int, rows: int) 
     lines = ['"""Fitted weights of the Racing Season leaf evaluation (two players): '
              f"{rows} positions",
              f"of {seasons} seasons, seed {seed}, every {every}th decision; made by",
-             "``python -m transit_gym.benchmarks.strength.season_leaf_fit "
-             f"--seasons {seasons} --seed {seed} --every {every}``.",
+             f"``transit-gym season-leaf-fit --seasons {seasons} --seed {seed} "
+             f"--every {every}``.",
              "", "Row ``k``: races still to run (the current one included); columns:",
              "``leaf_automobiles_season.FEATURES``.", '"""', "",
              "import numpy as np", "", "# columns:"]
@@ -139,7 +140,8 @@ def build(seasons: int, seed: int, every: int, num_stages: int = 4) -> tuple[np.
 
 
 def main(argv: list[str] | None = None) -> np.ndarray:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0],
+                        example="transit-gym season-leaf-fit --seasons 300 --out /tmp/w.py")
     parser.add_argument("--seasons", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--every", type=int, default=4, help="record every Nth decision")
@@ -151,7 +153,3 @@ def main(argv: list[str] | None = None) -> np.ndarray:
     args.out.write_text(source)
     print(f"wrote {args.out}")
     return weights
-
-
-if __name__ == "__main__":
-    main()
