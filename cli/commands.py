@@ -51,7 +51,7 @@ TABLE: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("generalist", "training.generalist",
          "held-out evaluation of the generalist Automobiles network"),
         ("tune", "training.tune",
-         "CMA-ES tuning of the Automobiles parameter vectors"),
+         "CMA-ES tuning of a game's parameter-vector agent (tuned)"),
         ("tournament", "training.tournament",
          "round-robin tournament between agents, with Elo ratings"),
         ("ladder", "benchmarks.strength.ladder",

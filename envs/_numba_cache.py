@@ -72,7 +72,8 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
     core = str(PACKAGE_DIR / "core")
     if path.is_relative_to(AGENTS_DIR):
         # agents/rule_based/<game>.py, agents/search/leaf_<game>.py and
-        # agents/tuned/<game>.py: the game's package;
+        # agents/tuned/<game>.py: the game's package (and the vector packing of
+        # agents/tuned/packing.py);
         # anything else (the search loops) may be bound to any game's kernels
         name = path.stem.removeprefix("leaf_")
         game = game_sources(name) if (PACKAGE_DIR / name).is_dir() else (str(PACKAGE_DIR),)
@@ -83,7 +84,8 @@ def stamp_sources(py_file: str) -> tuple[str, ...] | None:
         helpers = tuple(str(f) for f in (*sorted(AGENTS_DIR.glob(f"rule_based/{prefix}*.py")),
                                          *sorted(AGENTS_DIR.glob(f"search/leaf_{prefix}*.py")),
                                          *sorted(AGENTS_DIR.glob(f"tuned/{prefix}*.py")),
-                                         AGENTS_DIR / "search" / "leaf.py"))
+                                         AGENTS_DIR / "search" / "leaf.py",
+                                         AGENTS_DIR / "tuned" / "packing.py"))
         extra = tuple(str(PACKAGE_DIR.parent / rel) for rel in AGENT_CALLS.get(name, ()))
         return (core, *game, str(path), str(AGENTS_DIR / "base.py"), *helpers, *extra)
     try:

@@ -1,7 +1,9 @@
-"""Tune the Automobiles parameter-vector agent for one market, or a generalist over
-random markets, by CMA-ES self-play.
+"""Tune a game's parameter-vector agent (its decision procedure with every constant read
+from a vector) by CMA-ES self-play: Automobiles for one market or a generalist over random
+markets, or any other game with a tuned layout (``--game``).
 
     transit-gym tune --card-set "Rinse & Repeat" --players 2 --out reports/tune
+    transit-gym tune --game planes --vary airport='["flying_cloud", "zephyr"]'
     transit-gym tune --cards "Factory Support,Air Jacks,Burnout,\
         Overdrive,Crate Motor"
     transit-gym tune --generalist --generations 200 --out reports/tune
@@ -18,6 +20,11 @@ snapshots of the search's mean for the rest. The tuned vector is the final mean;
 then scored against the rule-based agent on ``--eval-games`` fresh games, with a 95%
 Wilson interval. The same seed and settings reproduce the vector (when the run ends by
 its generation count, not by ``--budget`` seconds of wall time; the file says which).
+
+``--game G`` for another game moves every entry of G's layout
+(``agents/tuned/<game>_layout.py``) by its ``scales()``, over the markets its ``--option``
+and ``--vary`` flags make (``--vary KEY=JSON_LIST``: one market per value, the games spread
+over them); the file is ``<game>-<players>p[-options].json``.
 
 ``--season`` tunes only the sponsor entries of the Racing Season campaign
 (``automobiles_season``), the race entries fixed at ``--race-vector`` (the shipped
@@ -57,6 +64,7 @@ from transit_gym.training.runs.options import (
     add_data_arguments,
     data_options,
     data_tag,
+    parse_options,
 )
 from transit_gym.training.runs.progress import Progress
 from transit_gym.training.stats import seat_wins, wilson_interval
@@ -207,16 +215,58 @@ def to_point(values: np.ndarray, entries: np.ndarray, scale: np.ndarray) -> np.n
     return x
 
 
-def start_vector(start: str) -> np.ndarray:
-    """The vector a search starts from: ``rule_based``, ``generalist`` (the shipped
-    ``tuned`` vector) or a vector file saved by this tool."""
+def start_vector(start: str, game: str = GAME) -> np.ndarray:
+    """The vector a search of ``game`` starts from: ``rule_based``, ``generalist`` (the
+    shipped ``tuned`` vector) or a vector file saved by this tool."""
     if start == "rule_based":
-        return tv.rule_based_vector()
+        return tv.layout(game).rule_based_vector()
     if start == "generalist":
         from transit_gym.agents.tuned import SHIPPED
 
-        return tv.load(SHIPPED[GAME]).values
-    return tv.load(start).values   # ConfigError naming a missing or foreign file
+        if game not in SHIPPED:
+            raise ConfigError(f"no shipped tuned vector for game {game!r}")
+        return tv.load(SHIPPED[game], game).values
+    return tv.load(start, game).values   # ConfigError naming a missing or foreign file
+
+
+@dataclass(frozen=True)
+class Space:
+    """The entries a search of ``game`` moves and one optimiser unit of each: a search
+    point ``x`` is a vector (0: the rule-based one). Automobiles has its own steps
+    (:func:`to_vector`); any other game moves every entry of its layout linearly, by the
+    layout's ``scales()``."""
+
+    game: str
+    entries: np.ndarray
+    scale: np.ndarray
+
+    def to_vector(self, x: np.ndarray) -> np.ndarray:
+        if self.game == GAME:
+            return to_vector(x, self.entries, self.scale)
+        v = tv.layout(self.game).rule_based_vector()
+        v[self.entries] += self.scale * np.asarray(x, dtype=np.float64)
+        return v
+
+    def to_point(self, values: np.ndarray) -> np.ndarray:
+        if self.game == GAME:
+            return to_point(values, self.entries, self.scale)
+        base = tv.layout(self.game).rule_based_vector()
+        return (np.asarray(values, dtype=np.float64)[self.entries] - base[self.entries]) \
+            / self.scale
+
+
+def search_space(game: str, markets: list[dict[str, Any]], players: int) -> Space:
+    """What a search of ``game`` over ``markets`` moves (Automobiles: what can matter in
+    the markets; another game: its whole layout)."""
+    if game == GAME:
+        entries = searched_entries(markets, players)
+        return Space(game, entries, scales(entries))
+    lay = tv.layout(game)
+    scale = np.asarray(lay.scales(), dtype=np.float64)
+    if scale.shape != (lay.VECTOR_SIZE,) or not np.all(scale > 0):
+        raise ConfigError(f"the {game} layout's scales() must give {lay.VECTOR_SIZE} "
+                          f"positive steps")
+    return Space(game, np.arange(lay.VECTOR_SIZE), scale)
 
 
 # ----- games (in worker processes) -----------------------------------------------------------
@@ -246,11 +296,11 @@ def match_score(game, cand: np.ndarray, opponent: np.ndarray | None, games: int,
 
 def _evaluate(task: tuple) -> tuple[Any, float, int]:
     """Worker task: (its key, win shares, games) over the markets and opponents."""
-    index, cand, opponents, markets, players, games, seed, first = task
+    index, cand, opponents, markets, players, games, seed, first, name = task
     wins, played = 0.0, 0
     per = max(1, games // (len(opponents) * len(markets)))
     for k, market in enumerate(markets):
-        game = cached_game(GAME, players, options_key(market))
+        game = cached_game(name, players, options_key(market))
         for j, opp in enumerate(opponents):
             w, n = match_score(game, cand, opp, per, seed,
                                first + (k * len(opponents) + j) * per)
@@ -264,7 +314,8 @@ def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: b
                told=None, **options) -> tuple[Any, list[dict[str, Any]], str, float]:
     """The one CMA-ES loop of the tuner: from ``x0`` (step ``settings.sigma``, seeded by
     ``settings.seed + 1``), at most ``settings.generations`` generations within
-    ``settings.budget`` seconds. ``evaluate(gen, xs)`` scores a generation's points:
+    ``settings.budget`` seconds counted from the end of the first generation (which
+    compiles the kernels on first use). ``evaluate(gen, xs)`` scores a generation's points:
     ``(scores, extra log fields, games)``; ``told(gen, es)`` runs after each update.
     Returns the strategy, the per-generation log, what stopped it and its seconds."""
     import cma
@@ -277,14 +328,17 @@ def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: b
     log: list[dict[str, Any]] = []
     bar = Progress(settings.generations, label=label, unit="gen") if show else None
     started = time.perf_counter()
+    clock = started   # the budget's clock starts after the first generation (it compiles)
     stopped_by = "generations"
     try:
         for gen in range(settings.generations):
-            if time.perf_counter() - started > settings.budget:
+            if time.perf_counter() - clock > settings.budget:
                 stopped_by = "budget"
                 break
             xs = es.ask()
             scores, extra, games = evaluate(gen, xs)
+            if gen == 0:
+                clock = time.perf_counter()
             es.tell(xs, list(-scores))
             if told is not None:
                 told(gen, es)
@@ -300,13 +354,13 @@ def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: b
 
 
 def tune(markets: list[dict[str, Any]], players: int, settings: Settings, workers: int = 2,
-         show: bool = True) -> tuple[tv.TunedVector, list[dict[str, Any]]]:
-    """Run CMA-ES for ``markets``; the tuned vector and the per-generation log."""
+         show: bool = True, game: str = GAME) -> tuple[tv.TunedVector, list[dict[str, Any]]]:
+    """Run CMA-ES for ``game`` in ``markets`` (each a dict of env options); the tuned
+    vector and the per-generation log."""
     import cma
 
-    entries = searched_entries(markets, players)
-    scale = scales(entries)
-    dim = entries.shape[0]
+    space = search_space(game, markets, players)
+    dim = space.entries.shape[0]
     field: list[np.ndarray] = []
     backend = make_backend(workers)
 
@@ -315,16 +369,16 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
         first = gen * 100_000
         tasks = []
         for i, x in enumerate(xs):
-            cand = to_vector(np.asarray(x), entries, scale)
+            cand = space.to_vector(np.asarray(x))
             if field:
                 tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
-                                          settings.games // 2, settings.seed, first)))
+                                          settings.games // 2, settings.seed, first, game)))
                 tasks.append((_evaluate, ((i, 1), cand, field, markets, players,
                                           settings.games // 2, settings.seed,
-                                          first + 50_000)))
+                                          first + 50_000, game)))
             else:
                 tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
-                                          settings.games, settings.seed, first)))
+                                          settings.games, settings.seed, first, game)))
         wins = np.zeros((len(xs), 2))     # against the rule-based agent, the field
         played = np.zeros((len(xs), 2))
         for (i, kind), w, n in backend.run(tasks):
@@ -338,35 +392,36 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
 
     def told(gen: int, es) -> None:
         if (gen + 1) % settings.field_every == 0:
-            field.append(to_vector(np.asarray(es.mean), entries, scale))
+            field.append(space.to_vector(np.asarray(es.mean)))
             del field[:-settings.field]
 
     try:
         es, log, stopped_by, seconds = cma_search(
-            to_point(start_vector(settings.start), entries, scale), settings, evaluate,
+            space.to_point(start_vector(settings.start, game)), settings, evaluate,
             "tune ", show, told, CMA_diagonal=dim > 60)
     finally:
         backend.close()
-    values = to_vector(np.asarray(es.mean), entries, scale)
+    values = space.to_vector(np.asarray(es.mean))
     evaluation = evaluate_vs_rule_based(values, markets, players, settings.eval_games,
-                                        settings.seed, workers)
+                                        settings.seed, workers, game)
     meta = {"optimiser": f"cma {cma.__version__} (CMA-ES)", "settings": asdict(settings),
             "searched_entries": int(dim), "generations_run": len(log),
             "stopped_by": stopped_by, "tuning_seconds": round(seconds, 1),
             "workers": workers, "eval_vs_rule_based": evaluation}
-    market = {"game": GAME, "players": players,
+    market = {"game": game, "players": players,
               "markets": markets if len(markets) > 1 else markets[0]}
-    return tv.TunedVector(values, market=market, meta=meta), log
+    return tv.TunedVector(values, market=market, meta=meta, game=game), log
 
 
 def evaluate_vs_rule_based(values: np.ndarray, markets: list[dict[str, Any]], players: int,
-                           games: int, seed: int, workers: int = 2) -> dict[str, Any]:
+                           games: int, seed: int, workers: int = 2,
+                           game: str = GAME) -> dict[str, Any]:
     """Win share of ``values`` against the rule-based agent on fresh games (seats
     alternated, games spread over the markets), with a 95% Wilson interval."""
     chunks = max(1, min(2 * workers, games // max(1, players)))
     per = max(1, games // chunks)
     tasks = [(_evaluate, (c, values, [None], markets, players, per, seed,
-                          EVAL_FIRST + c * 1_000_000)) for c in range(chunks)]
+                          EVAL_FIRST + c * 1_000_000, game)) for c in range(chunks)]
     wins, played = 0.0, 0
     backend = make_backend(workers)
     try:
@@ -514,12 +569,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
                         example='transit-gym tune --card-set "Rinse & Repeat" --generations 2 '
                                 '--games 20 --eval-games 100 --out reports/tune')
+    parser.add_argument("--game", default=GAME,
+                        help="the game whose vector is tuned: automobiles (default) or "
+                             "another game with a tuned layout (agents/tuned/<game>_layout.py)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an env option of every game played (VALUE read as JSON, "
+                             "else text); repeatable")
+    parser.add_argument("--vary", action="append", default=[], metavar="KEY=JSON_LIST",
+                        help="one market per value of an env option, games spread over "
+                             "them, e.g. airport='[\"flying_cloud\", \"zephyr\"]'")
     parser.add_argument("--card-set", default=None, help="a suggested set's name")
     parser.add_argument("--cards", default=None,
                         help="five card names, comma-separated (one per colour)")
-    parser.add_argument("--track", default="daytona", help=f"one of {', '.join(TRACKS)}")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--drivers", default="off", help="off, on or all")
+    parser.add_argument("--track", default=None,
+                        help=f"one of {', '.join(TRACKS)} (default daytona)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="default 2 (3 in Automobile, its least)")
+    parser.add_argument("--drivers", default=None, help="off (default), on or all")
     parser.add_argument("--laps", type=int, default=None)
     parser.add_argument("--generalist", action="store_true",
                         help="random markets of all 35 cards, five boards, drivers off/on")
@@ -540,7 +606,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sigma", type=float, default=defaults.sigma)
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--budget", type=float, default=defaults.budget,
-                        help="wall seconds of tuning at most (default 300)")
+                        help="wall seconds of tuning at most, after the first generation "
+                             "(which compiles the kernels; default 300)")
     parser.add_argument("--start", default=defaults.start,
                         help="the search's start: rule_based (default), generalist (the "
                              "shipped tuned vector) or a vector FILE")
@@ -553,7 +620,6 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings(args.seed, args.generations, args.popsize, args.games, args.field,
                             args.field_every, args.sigma, args.eval_games, args.budget,
                             args.start)
-        start_vector(settings.start)   # a readable start?
         for name in ("generations", "games", "field", "field_every", "eval_games"):
             if getattr(settings, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be positive, "
@@ -562,30 +628,90 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--seed and --popsize must be non-negative, --sigma positive")
         if args.workers < 1:
             raise ConfigError(f"--workers must be positive, got {args.workers}")
-        data = data_options(args, game_class(SEASON_GAME if args.season else GAME))
-        if args.season:
-            season = _season_setup(args, data)
-        elif args.race_vector is not None:
-            raise ConfigError("--race-vector goes with --season")
-        elif args.generalist:
-            markets = generalist_markets()
+        if args.players is None:
+            args.players = max(2, game_class(args.game).min_players)
+        extra = parse_options(args.option)
+        vary = parse_vary(args.vary)
+        if args.game != GAME:
+            markets, name = _game_setup(args, extra, vary)
+            data: dict[str, str] = {}
         else:
-            cards = [c.strip() for c in args.cards.split(",")] if args.cards else None
-            markets = [market_options(args.card_set, cards, args.track, args.drivers,
-                                      args.laps)]
-        if not args.season:
-            markets = [{**m, **data} for m in markets]
-            for m in markets:
-                cached_game(GAME, args.players, options_key(m))   # options valid?
+            data = data_options(args, game_class(SEASON_GAME if args.season else GAME))
+            if args.season:
+                season = _season_setup(args, data)
+            elif args.race_vector is not None:
+                raise ConfigError("--race-vector goes with --season")
+            elif args.generalist:
+                markets = generalist_markets()
+            else:
+                cards = [c.strip() for c in args.cards.split(",")] if args.cards else None
+                markets = [market_options(args.card_set, cards, args.track or "daytona",
+                                          args.drivers or "off", args.laps)]
+            if (extra or vary) and (args.season or args.generalist):
+                raise ConfigError("--option and --vary go with one market, not --season or "
+                                  "--generalist")
+            if not args.season:
+                name = market_name(markets, args.players) + options_tag(extra, vary)
+                markets = [{**m, **data} for m in vary_markets([{**m, **extra} for m in markets],
+                                                              vary)]
+                for m in markets:
+                    cached_game(GAME, args.players, options_key(m))   # options valid?
+        start_vector(settings.start, args.game)   # a readable start?
     except ValueError as exc:   # ConfigError: bad arguments
         parser.error(str(exc))
     if args.season:
         return _main_season(parser, args, settings, *season)
-    return _tune_cached(parser, args, settings,
-                        market_name(markets, args.players) + data_tag(data),
+    return _tune_cached(parser, args, settings, name + data_tag(data),
                         f"{len(markets)} market(s)", RACE_REPORT,
                         lambda: tune(markets, args.players, settings, args.workers,
-                                     show=not args.quiet))
+                                     show=not args.quiet, game=args.game), game=args.game)
+
+
+#: the flags that choose an Automobiles market or season (refused with another --game)
+AUTOMOBILES_FLAGS = ("card_set", "cards", "track", "drivers", "laps", "race_vector",
+                     *DATA_OPTIONS)
+
+
+def parse_vary(items: list[str]) -> dict[str, list[Any]]:
+    """``--vary KEY=JSON_LIST`` pairs: each option's values (a list of two or more)."""
+    vary: dict[str, list[Any]] = {}
+    for key, values in parse_options(items).items():
+        if not isinstance(values, list) or len(values) < 2:
+            raise ConfigError(f"--vary {key}= needs a JSON list of two or more values, "
+                              f"got {values!r}")
+        vary[key] = values
+    return vary
+
+
+def vary_markets(markets: list[dict[str, Any]], vary: dict[str, list[Any]]
+                 ) -> list[dict[str, Any]]:
+    """Every market with every combination of the ``vary`` values."""
+    for key, values in vary.items():
+        markets = [{**m, key: v} for m in markets for v in values]
+    return markets
+
+
+def options_tag(options: dict[str, Any], vary: dict[str, list[Any]]) -> str:
+    """A file-name suffix naming the extra options and the varied ones."""
+    parts = [f"{k}-{v}" for k, v in sorted(options.items())]
+    parts += [f"{k}-{'+'.join(map(str, v))}" for k, v in sorted(vary.items())]
+    return "-" + slug("-".join(parts)) if parts else ""
+
+
+def _game_setup(args: argparse.Namespace, extra: dict[str, Any], vary: dict[str, list[Any]]
+                ) -> tuple[list[dict[str, Any]], str]:
+    """The markets and the file name of ``--game G`` (not Automobiles: G's whole layout is
+    tuned over the markets of ``--option`` and ``--vary``), checked."""
+    given = [f"--{f.replace('_', '-')}" for f in AUTOMOBILES_FLAGS
+             if getattr(args, f, None) is not None]
+    given += [f"--{f}" for f in ("generalist", "season") if getattr(args, f)]
+    if given:
+        raise ConfigError(f"{', '.join(given)} choose an Automobiles market; "
+                          f"--game {args.game} takes --option and --vary")
+    markets = vary_markets([dict(extra)], vary)
+    for m in markets:
+        cached_game(args.game, args.players, options_key(m))   # options valid?
+    return markets, slug(f"{args.game}-{args.players}p") + options_tag(extra, vary)
 
 
 def _season_setup(args: argparse.Namespace, data: dict[str, str]
@@ -633,14 +759,14 @@ SEASON_REPORT = Report("eval_vs_rule_based_sponsors", "rule-based sponsors",
 
 def _tune_cached(parser: argparse.ArgumentParser, args: argparse.Namespace,
                  settings: Settings, name: str, what: str, report: Report,
-                 run: Callable[[], tuple[tv.TunedVector, Any]]) -> int:
+                 run: Callable[[], tuple[tv.TunedVector, Any]], game: str = GAME) -> int:
     """Vector ``name`` of ``--out``: loaded when tuned before, else tuned by ``run`` (``what``:
     the entries or markets tuned, for the progress line) and saved with its log; either way
     its evaluation printed."""
     _refuse(parser, args.out, settings)
     path = args.out / f"{name}.json"
     if path.is_file():
-        cached = tv.load(path)
+        cached = tv.load(path, game)
         print(f"cached: {path} (vs {report.cached_rival}: {cached.meta.get(report.key)})")
         return 0
     _keep(args.out, settings)

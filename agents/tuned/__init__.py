@@ -44,10 +44,10 @@ def tuned_module(game_name: str):
 
 
 @lru_cache(maxsize=64)
-def _load(path: str, mtime: float) -> np.ndarray:
+def _load(path: str, mtime: float, game_name: str) -> np.ndarray:
     from transit_gym.agents.tuned.vector import load
 
-    return load(path).values
+    return load(path, game_name).values
 
 
 def spec_path(spec: str, game_name: str) -> Path:
@@ -63,7 +63,7 @@ def spec_vector(spec: str, game_name: str) -> np.ndarray:
     path = spec_path(spec, game_name)
     if not path.is_file():
         raise ConfigError(f"no tuned vector file {str(path)!r} (agent spec {spec!r})")
-    return _load(str(path.resolve()), path.stat().st_mtime).copy()
+    return _load(str(path.resolve()), path.stat().st_mtime, game_name).copy()
 
 
 def jit_setup(game: Game, specs: list[str]):

@@ -61,6 +61,7 @@ from transit_gym.agents.tuned.automobiles_layout import (
     VECTOR_SIZE,
     rule_based_vector,
 )
+from transit_gym.agents.tuned.packing import TUNED_CODE, append_vectors, read_vector
 from transit_gym.envs.automobiles.data import (
     BLACK,
     DARK,
@@ -161,10 +162,6 @@ from transit_gym.envs.automobiles.state import (
 )
 from transit_gym.envs.core.draw import uniform_legal
 
-#: fixed-point scale of the vectors stored in the (int64) game parameters
-SCALE = float(1 << 32)
-#: first code of a tuned seat (code ``TUNED_CODE + k`` reads vector ``k``)
-TUNED_CODE = 2
 NEVER = 99.0   # an activation order this high: never activated
 #: the rule-based agent's vector, frozen into the kernels that read it
 RULE_BASED = rule_based_vector()
@@ -178,34 +175,9 @@ for _phase in (PH_SETUP_BUY, PH_BUY, PH_PIT_TEAM_BUY, PH_ACTION, PH_REMOVE, PH_P
 
 
 def params_with_vectors(params: np.ndarray, vectors: list[np.ndarray]) -> np.ndarray:
-    """The game parameters followed by ``vectors`` (fixed point), their count, the vector
-    size and the length of ``params``: what ``policy`` reads for codes >= 2. A table of
-    parameter rows (a game that draws its board per reset) gives a table: each row
-    extended the same way."""
-    params = np.ascontiguousarray(params, dtype=np.int64)
-    if params.ndim == 2:
-        return np.ascontiguousarray(np.stack([params_with_vectors(row, vectors)
-                                              for row in params]))
-    blocks = [params]
-    for v in vectors:
-        v = np.asarray(v, dtype=np.float64)
-        if v.shape != (VECTOR_SIZE,):
-            raise ValueError(f"a tuned vector has {VECTOR_SIZE} entries, got {v.shape}")
-        blocks.append(np.round(v * SCALE).astype(np.int64))
-    tail = np.array([len(vectors), VECTOR_SIZE, params.shape[0]], dtype=np.int64)
-    return np.ascontiguousarray(np.concatenate(blocks + [tail]))
-
-
-@nb.njit(cache=True)
-def read_vector(p, slot):
-    """Vector ``slot`` appended to ``p`` by ``params_with_vectors``."""
-    n = p.shape[0]
-    size = p[n - 2]
-    start = p[n - 1] + slot * size
-    v = np.empty(size, dtype=np.float64)
-    for i in range(size):
-        v[i] = p[start + i] / SCALE
-    return v
+    """The game parameters followed by ``vectors``: what ``policy`` reads for codes >= 2
+    (:func:`~transit_gym.agents.tuned.packing.append_vectors`)."""
+    return append_vectors(params, vectors, VECTOR_SIZE)
 
 
 # ----- the card of a colour and its parameters -----------------------------------------------

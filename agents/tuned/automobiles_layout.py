@@ -111,6 +111,15 @@ NUM_SPONSOR_PARAMS = len(SPONSOR_PARAMS)
 SPONSOR_BASE = CHOICE_BASE + len(CHOICES)
 VECTOR_SIZE = SPONSOR_BASE + NUM_SPONSOR_PARAMS
 
+#: the game whose vectors this layout names (the season plays the same vectors)
+GAME = "automobiles"
+#: bump when the layout changes: an older file is read with the entries it lacks at their
+#: rule-based values, a file of an unknown version is refused
+LAYOUT_VERSION = 3
+#: layout version -> entries a file of that version holds (a prefix of today's names):
+#: layout 1 came before the choices block, 2 before the sponsor block
+VERSION_SIZES = {1: CHOICE_BASE, 2: SPONSOR_BASE, 3: VECTOR_SIZE}
+
 
 def choices_rule_based() -> dict[str, float]:
     """The choices block at the rule-based agent: Car Chief upgrades the highest gear below

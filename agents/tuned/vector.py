@@ -1,48 +1,64 @@
-"""The tuned Automobiles policy's vector files (JSON): ``TunedVector``, ``load`` and the
-layout versions it reads. The layout itself (the name and index of every entry, the
-rule-based point ``rule_based_vector``) is :mod:`transit_gym.agents.tuned.automobiles_layout`,
-re-exported here.
+"""Tuned parameter-vector files (JSON) of every game with a tuned policy: ``TunedVector``,
+``load`` and the layout each game's vectors follow.
 
-A file of an older layout (``VERSION_SIZES``: a prefix of today's names) is read with the
-entries it lacks at their rule-based values, so it plays as before.
+A game's layout is the module ``transit_gym.agents.tuned.<game>_layout`` (the season's is
+the race's, :data:`LAYOUT_OF`): ``GAME``, ``LAYOUT_VERSION``, ``VECTOR_SIZE``, ``names()``
+(one name per entry), ``rule_based_vector()`` (the point that plays as the rule-based agent)
+and, for the generic tuner, ``scales()`` (one optimiser unit per entry); ``VERSION_SIZES``
+where older layouts are still read. A file of an older layout (a prefix of today's names)
+is read with the entries it lacks at their rule-based values, so it plays as before.
+
+The Automobiles layout's names (``K_KEEP``, ``card_param``, ``rule_based_vector``...) are
+read through from :mod:`transit_gym.agents.tuned.automobiles_layout`.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
 from transit_gym.agents.tuned import automobiles_layout
-from transit_gym.agents.tuned.automobiles_layout import (
-    CARDS,
-    CHOICE_BASE,
-    SPONSOR_BASE,
-    VECTOR_SIZE,
-    names,
-    rule_based_vector,
-)
+from transit_gym.agents.tuned.automobiles_layout import CARDS
 from transit_gym.envs.core.errors import ConfigError
 
-#: bump when the layout changes: an older file is read with the entries it lacks at their
-#: rule-based values, a file of an unknown version is refused
-LAYOUT_VERSION = 3
-#: layout 1 (before the choices block) and 2 (before the sponsor block) still load
-READABLE_LAYOUTS = (1, 2, 3)
-GAME = "automobiles"
-#: layout version -> entries a file of that version holds (a prefix of today's names)
-VERSION_SIZES = {1: CHOICE_BASE, 2: SPONSOR_BASE, 3: VECTOR_SIZE}
+#: the Automobiles layout's version and game (kept for its older callers)
+LAYOUT_VERSION = automobiles_layout.LAYOUT_VERSION
+GAME = automobiles_layout.GAME
+#: games that play another game's vectors
+LAYOUT_OF = {"automobiles_season": "automobiles"}
 
 
 def __getattr__(name: str):
-    """The layout's names (``K_KEEP``, ``card_param``, ``rule_based_vector``...) read
-    through from :mod:`transit_gym.agents.tuned.automobiles_layout`."""
+    """The Automobiles layout's names read through from
+    :mod:`transit_gym.agents.tuned.automobiles_layout`."""
     try:
         return getattr(automobiles_layout, name)
     except AttributeError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def layout_game(game: str) -> str:
+    """The game whose vector layout ``game`` plays (the season: the race's)."""
+    return LAYOUT_OF.get(game, game)
+
+
+def layout(game: str) -> ModuleType:
+    """The layout module of ``game``'s vectors (ConfigError for a game without one)."""
+    name = layout_game(game)
+    try:
+        return importlib.import_module(f"transit_gym.agents.tuned.{name}_layout")
+    except ModuleNotFoundError:
+        raise ConfigError(f"no tuned vector layout for game {game!r}") from None
+
+
+def version_sizes(lay: ModuleType) -> dict[int, int]:
+    """Layout version -> entries a file of that version holds."""
+    return getattr(lay, "VERSION_SIZES", {lay.LAYOUT_VERSION: lay.VECTOR_SIZE})
 
 
 def card_of_name(name: str) -> int:
@@ -56,26 +72,30 @@ def card_of_name(name: str) -> int:
     return CARDS.index(key)
 
 
-
 @dataclass
 class TunedVector:
-    """A parameter vector with what it was tuned for."""
+    """A parameter vector of ``game``'s layout with what it was tuned for."""
 
     values: np.ndarray
     market: dict = field(default_factory=dict)   # the configuration it was tuned on
     meta: dict = field(default_factory=dict)     # optimiser, seed, budget, score...
+    game: str = GAME
 
     def __post_init__(self) -> None:
+        self.game = layout_game(self.game)
+        size = layout(self.game).VECTOR_SIZE
         self.values = np.asarray(self.values, dtype=np.float64)
-        if self.values.shape != (VECTOR_SIZE,):
-            raise ConfigError(f"a tuned {GAME} vector has {VECTOR_SIZE} entries, "
+        if self.values.shape != (size,):
+            raise ConfigError(f"a tuned {self.game} vector has {size} entries, "
                               f"got shape {self.values.shape}")
         if not np.all(np.isfinite(self.values)):
             raise ConfigError("a tuned vector must hold finite numbers only")
 
     def to_json(self) -> dict:
-        return {"game": GAME, "layout_version": LAYOUT_VERSION, "market": self.market,
-                "meta": self.meta, "params": dict(zip(names(), self.values.tolist(), strict=True))}
+        lay = layout(self.game)
+        return {"game": self.game, "layout_version": lay.LAYOUT_VERSION,
+                "market": self.market, "meta": self.meta,
+                "params": dict(zip(lay.names(), self.values.tolist(), strict=True))}
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -84,8 +104,9 @@ class TunedVector:
         return path
 
 
-def load(path: str | Path) -> TunedVector:
-    """Read a vector file; a wrong game, layout version or parameter set is a ConfigError."""
+def load(path: str | Path, game: str = GAME) -> TunedVector:
+    """Read a vector file of ``game``'s layout; a wrong game, layout version or parameter
+    set is a ConfigError."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"no tuned vector file {str(path)!r}")
@@ -93,22 +114,30 @@ def load(path: str | Path) -> TunedVector:
         data = json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ConfigError(f"tuned vector file {str(path)!r} is not JSON: {err}") from None
-    if data.get("game") != GAME:
-        raise ConfigError(f"{str(path)!r} is a vector for game {data.get('game')!r}, "
-                          f"not {GAME!r}")
+    expected_game = layout_game(game)
+    if not isinstance(data, dict) or data.get("game") != expected_game:
+        found = data.get("game") if isinstance(data, dict) else None
+        raise ConfigError(f"{str(path)!r} is a vector for game {found!r}, "
+                          f"not {expected_game!r}")
+    lay = layout(expected_game)
+    sizes = version_sizes(lay)
     version = data.get("layout_version")
-    if isinstance(version, bool) or version not in READABLE_LAYOUTS:
+    if isinstance(version, bool) or version not in sizes:
         raise ConfigError(f"{str(path)!r} has layout version {version!r}; this code reads "
-                          f"versions {', '.join(map(str, READABLE_LAYOUTS))}")
+                          f"versions {', '.join(map(str, sizes))}")
     params = data.get("params", {})
-    size = VERSION_SIZES[version]
-    expected = names()[:size]
+    if not isinstance(params, dict):
+        raise ConfigError(f"{str(path)!r}: 'params' must be a table of name -> number")
+    size = sizes[version]
+    expected = lay.names()[:size]
     missing = [n for n in expected if n not in params]
     extra = [n for n in params if n not in expected]
     if missing or extra:
         raise ConfigError(f"{str(path)!r} (layout {version}): parameters missing "
                           f"{missing[:5]} / unknown {extra[:5]}")
-    values = rule_based_vector()   # entries an older layout lacks: their rule-based values
-    values[:size] = [float(params[n]) for n in expected]
-    return TunedVector(values, data.get("market", {}), data.get("meta", {}))
-
+    values = lay.rule_based_vector()   # entries an older layout lacks: their rule-based values
+    try:
+        values[:size] = [float(params[n]) for n in expected]
+    except (TypeError, ValueError):
+        raise ConfigError(f"{str(path)!r}: every parameter must be a number") from None
+    return TunedVector(values, data.get("market", {}), data.get("meta", {}), expected_game)

@@ -347,7 +347,7 @@ def test_shipped_vectors_replay_their_recorded_evaluation_exactly(index):
     wins = played = 0
     for c in range(chunks):
         _, w, n = tune._evaluate((c, vector.values, [None], markets, players, per,
-                                  settings["seed"], tune.EVAL_FIRST + c * 1_000_000))
+                                  settings["seed"], tune.EVAL_FIRST + c * 1_000_000, tune.GAME))
         wins += w
         played += n
     assert played == recorded["games"]

@@ -236,7 +236,8 @@ def test_shipped_layout_1_vectors_replay_their_saved_evaluation(stem):
     wins = played = 0.0
     for c in range(chunks):
         _, w, n = tune._evaluate((c, v.values, [None], [v.market["markets"]], 2,
-                                  games // chunks, seed, tune.EVAL_FIRST + c * 1_000_000))
+                                  games // chunks, seed, tune.EVAL_FIRST + c * 1_000_000,
+                                  tune.GAME))
         wins, played = wins + w, played + n
     assert played == games
     assert round(wins / played, 4) == saved["score"]
