@@ -28,10 +28,11 @@ import numba as nb
 import numpy as np
 
 import transit_gym.envs  # noqa: F401  (kernel cache set-up)
-from transit_gym.agents.tuned.automobiles import SCALE, TUNED_CODE, read_vector  # TEMP
+from transit_gym.agents.tuned.packing import TUNED_CODE, append_vectors, read_vector
 from transit_gym.agents.tuned.planes_layout import (
     ACT_BASE,
     ACTION_THRESHOLD,
+    BOARD_LEAD,
     CARD_COST,
     DISTANCE,
     DISTANCE_CAP,
@@ -40,6 +41,7 @@ from transit_gym.agents.tuned.planes_layout import (
     EXTRA_GOAL_VALUE,
     FREE_BOARD,
     GOAL_BEST,
+    GOAL_LATE,
     LATER_GOAL,
     NEAR_READY,
     OPP_BOARD,
@@ -72,6 +74,7 @@ from transit_gym.envs.planes.data import (
     NUM_COLORS,
 )
 from transit_gym.envs.planes.encode import (
+    B_VP,
     O_ACTIVE,
     O_BRANCH,
     O_CUBES,
@@ -84,8 +87,10 @@ from transit_gym.envs.planes.encode import (
     O_MOVE,
     O_PLAYERS,
     O_POS,
+    O_SEATS,
     O_SELECTED,
     O_TRACK,
+    PLAYER_BLOCK,
 )
 from transit_gym.envs.planes.kernels import (
     A_BOARD,
@@ -144,13 +149,7 @@ __all__ = ["RULE_BASED", "TUNED_CODE", "decide", "params_with_vectors", "policy"
 def params_with_vectors(params: np.ndarray, vectors: list[np.ndarray]) -> np.ndarray:
     """The game parameters (a row or a table of rows) followed by ``vectors``: what
     ``policy`` reads for codes >= ``TUNED_CODE``."""
-    params = np.ascontiguousarray(params, dtype=np.int64)  # TEMP until packing lands
-    if params.ndim == 2:
-        return np.ascontiguousarray(np.stack([params_with_vectors(r, vectors) for r in params]))
-    blocks = [params] + [np.round(np.asarray(x, dtype=np.float64) * SCALE).astype(np.int64)
-                         for x in vectors]
-    tail = np.array([len(vectors), VECTOR_SIZE, params.shape[0]], dtype=np.int64)
-    return np.ascontiguousarray(np.concatenate(blocks + [tail]))
+    return append_vectors(params, vectors, VECTOR_SIZE)
 
 
 # ----- reading the observation ---------------------------------------------------------------
@@ -255,7 +254,7 @@ def goal_value(v, p, obs, cnt, n_players):
                 best = vp
             else:
                 rest += vp
-    return v[GOAL_BEST] * best + v[LATER_GOAL] * rest
+    return (v[GOAL_BEST] + v[GOAL_LATE] * obs[O_TRACK]) * best + v[LATER_GOAL] * rest
 
 
 @nb.njit(cache=True)
@@ -340,6 +339,15 @@ def _value_stop(v, p, obs, cnt, dist, n_players, work, sp):
 
 
 @nb.njit(cache=True)
+def vp_lead(obs, n_players):
+    """Own VP minus the best opponent's (the seats block of the observation)."""
+    best = obs[O_SEATS + PLAYER_BLOCK + B_VP]
+    for k in range(2, n_players):
+        best = max(best, obs[O_SEATS + k * PLAYER_BLOCK + B_VP])
+    return obs[O_SEATS + B_VP] - best
+
+
+@nb.njit(cache=True)
 def _try_board(v, p, obs, cnt, dist, n_players, gate_col, gate_free, sp, color, first_action,
                legal, best, best_first):
     """Board the last cube (of ``color``) at a gate in front of ``sp``; ``first_action``
@@ -354,6 +362,7 @@ def _try_board(v, p, obs, cnt, dist, n_players, gate_col, gate_free, sp, color, 
             value += v[FREE_BOARD]
         else:
             value -= v[OPP_BOARD]
+        value += v[BOARD_LEAD] * vp_lead(obs, n_players)
         _record(value, A_BOARD + g if first_action < 0 else first_action, legal, best,
                 best_first)
 

@@ -7,7 +7,8 @@ The first block holds the rule-based agent's own constants (the weights of its b
 valuation and of its card decisions). The second block holds terms the rule-based agent
 lacks, each at a value that leaves its play unchanged: more board features (opponents'
 distance to their gates, spaces one cube short of a boarding move, spread of the own
-party, own cubes stuck under a blockage cone, boarding moves ready late in the game) and
+party, own cubes stuck under a blockage cone, boarding moves and goals late in the game,
+ending the game sooner while ahead) and
 one entry per action kind of the cards (``act_<kind>``): added to the gain of playing such
 a card as an action, and below 0 the kind is never played (the rule-based agent plays
 only the move-changing cards and the choose-one card).
@@ -47,6 +48,9 @@ _ENTRIES: tuple[tuple[str, float, float], ...] = (
     ("own_spaces", 0.0, 0.3),         # per space holding own cubes (subtracted)
     ("own_under_cone", 0.0, 0.3),     # per own cube on a blocked space (subtracted)
     ("ready_late", 0.0, 0.1),         # per ready own space and cube on the boarding track
+    ("goal_late", 0.0, 0.05),         # share of the best goal added per cube on the track
+    ("board_lead", 0.0, 0.1),         # per VP of own lead, added to any boarding (the
+                                      # game ends sooner while ahead)
     # new card valuations (0: off)
     ("draw_card", 0.0, 0.5),          # a card drawn (kept) by a draw action
     ("second_move", 0.0, 0.5),        # share of the plain move's gain a second move adds
@@ -63,7 +67,7 @@ _INDEX = {name: i for i, name in enumerate(NAMES)}
 
 (OWN_BOARD, FREE_BOARD, OPP_BOARD, READY, OPP_READY, DISTANCE, DISTANCE_CAP, GOAL_BEST,
  LATER_GOAL, CARD_COST, ACTION_THRESHOLD, EXTRA_GOAL_VALUE, EXTRA_GOAL_BONUS, OPP_DISTANCE,
- NEAR_READY, OWN_SPACES, OWN_UNDER_CONE, READY_LATE, DRAW_CARD,
+ NEAR_READY, OWN_SPACES, OWN_UNDER_CONE, READY_LATE, GOAL_LATE, BOARD_LEAD, DRAW_CARD,
  SECOND_MOVE) = range(len(_ENTRIES))
 #: entry of action kind ``k`` (``ACTION_KINDS``): ``ACT_BASE + k``
 ACT_BASE = len(_ENTRIES)
