@@ -22,11 +22,13 @@ from transit_gym.envs.core.game import Game
 TUNED_MODULES = {
     "automobiles": "transit_gym.agents.tuned.automobiles",
     "automobiles_season": "transit_gym.agents.tuned.automobiles_season",
+    "planes": "transit_gym.agents.tuned.planes",
 }
 #: the shipped generalist vector of each game (spec ``tuned``)
 SHIPPED = {
     "automobiles": Path(__file__).with_name("automobiles_generalist.json"),
     "automobiles_season": Path(__file__).with_name("automobiles_generalist.json"),
+    "planes": Path(__file__).with_name("planes_tuned.json"),
 }
 
 
