@@ -24,6 +24,7 @@ TUNED_MODULES = {
     "automobiles_season": "transit_gym.agents.tuned.automobiles_season",
     "automobile": "transit_gym.agents.tuned.automobile",
     "loose_caboose": "transit_gym.agents.tuned.loose_caboose",
+    "planes": "transit_gym.agents.tuned.planes",
 }
 #: the shipped generalist vector of each game (spec ``tuned``)
 SHIPPED = {
@@ -31,6 +32,7 @@ SHIPPED = {
     "automobiles_season": Path(__file__).with_name("automobiles_generalist.json"),
     "automobile": Path(__file__).with_name("automobile_tuned.json"),
     "loose_caboose": Path(__file__).with_name("loose_caboose_tuned.json"),
+    "planes": Path(__file__).with_name("planes_tuned.json"),
 }
 
 

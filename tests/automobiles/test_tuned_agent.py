@@ -178,9 +178,11 @@ def test_tuned_specs_reach_make_agent_and_the_jitted_loops(tmp_path):
         make_agent(f"tuned:{tmp_path / 'missing.json'}", game)
 
 
-def test_tuned_for_a_game_without_one_names_the_games_that_have_one():
+def test_tuned_for_a_game_without_one_names_the_games_that_have_one(monkeypatch):
+    from transit_gym.agents import tuned
     from transit_gym.envs.planes.rules import PlanesGame
 
+    monkeypatch.delitem(tuned.TUNED_MODULES, "planes")   # a game without a tuned policy
     with pytest.raises(ConfigError, match="automobiles"):
         make_agent("tuned", PlanesGame(num_players=2))
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from pytest import MonkeyPatch
 
 from transit_gym.agents.registry import make_agent
 from transit_gym.agents.search.mcts import MCTSAgent, parse_spec
+from transit_gym.agents.tuned import TUNED_MODULES
 from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import available_games, game_class
 from transit_gym.training.tournament import run_tournament
@@ -107,8 +109,10 @@ def test_tuned_rollouts_guide_the_prior_with_the_tuned_policy():
                            seed=2).search(state, seat)
         assert int(np.flatnonzero(result.visits)[0]) == action, rollout
     assert parse_spec("mcts:9:tuned") == {"simulations": 9, "rollout": "tuned"}
-    with pytest.raises(ConfigError, match="no tuned policy"):
-        MCTSAgent(small_game("planes"), rollout="tuned")
+    with MonkeyPatch.context() as patch:   # planes as a game without a tuned policy
+        patch.delitem(TUNED_MODULES, "planes")
+        with pytest.raises(ConfigError, match="no tuned policy"):
+            MCTSAgent(small_game("planes"), rollout="tuned")
 
 
 def test_tournament_with_search_agents_is_identical_across_worker_counts():
