@@ -109,8 +109,9 @@ def hint_note(spec: str, game: Game, agent: Agent) -> str:
         return "hand-written rules, constants tuned by CMA-ES"
     if is_search_spec(spec):
         config = agent.config
-        used = [*(["rule-based rollouts"] if config.rollout == "rule_based" else []),
-                *(["rule-based prior"] if config.prior > 0 else [])]
+        guide = "tuned" if config.rollout == "tuned" else "rule-based"   # the prior's hint
+        used = [*([f"{guide} rollouts"] if config.rollout != "random" else []),
+                *([f"{guide} prior"] if config.prior > 0 else [])]
         return " and ".join(used) if used else "none (random rollouts)"
     if spec == "ppo" or is_checkpoint_spec(spec):
         hinted = _checkpoint_hint(spec, game)

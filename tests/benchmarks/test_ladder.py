@@ -207,3 +207,19 @@ def test_stored_only_rates_the_games_held_and_plays_none(tmp_path):
     assert "Stored games only" in text
     row = next(line for line in text.splitlines() if line.startswith("| `rule_based` |"))
     assert row.endswith("| not played |")
+
+
+def test_hint_column_names_the_searchs_guide():
+    """A search's hint is its rollout policy and its prior's guide: rule-based in
+    Automobiles, the tuned agent in the season (its default rollouts are tuned), none with
+    random rollouts and no prior (the Loose Caboose! default)."""
+    from transit_gym.agents.search.mcts import MCTSAgent
+
+    automobiles = cached_game("automobiles", 2, ())
+    season = cached_game("automobiles_season", 2, ())
+    caboose = cached_game("loose_caboose", 2, ())
+    assert ladder.hint_note("mcts", automobiles, MCTSAgent(automobiles)) == \
+        "rule-based rollouts and rule-based prior"
+    assert ladder.hint_note("mcts", season, MCTSAgent(season)) == \
+        "tuned rollouts and tuned prior"
+    assert ladder.hint_note("mcts", caboose, MCTSAgent(caboose)) == "none (random rollouts)"

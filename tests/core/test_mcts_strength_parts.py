@@ -100,16 +100,19 @@ def test_truncated_rollouts_are_reproducible_from_the_seed(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_the_prior_expands_the_rule_based_action_first(name):
-    """Progressive bias: with ``prior > 0`` the first simulation expands the rule-based
-    agent's action at the root (the rule-based policy reads only the seat's observation,
-    which determinization leaves unchanged)."""
+def test_the_prior_expands_the_guides_action_first(name):
+    """Progressive bias: with ``prior > 0`` the first simulation expands the guide's action
+    at the root: the rule-based agent's, or the tuned agent's where the game's default
+    rollouts are tuned (the season). The guide reads only the seat's observation, which
+    determinization leaves unchanged."""
     game = small_game(name)
     state = rule_based_position(game, 6, 10)
     seat = game.current_player(state)
-    guide = make_agent("rule_based", game, seed=1)
+    agent = MCTSAgent(game, simulations=1, prior=1.0, seed=4)
+    guide = make_agent("tuned" if agent.config.rollout == "tuned" else "rule_based", game,
+                       seed=1)
     expected = guide.act(game.observe(state, seat), game.legal_mask(state))
-    result = MCTSAgent(game, simulations=1, prior=1.0, seed=4).search(state, seat)
+    result = agent.search(state, seat)
     assert np.flatnonzero(result.visits).tolist() == [expected]
 
 
