@@ -29,7 +29,7 @@ this module under the kernel cache stamp of the Automobile agents (``envs/_numba
 
 from __future__ import annotations
 
-import numpy as np
+from transit_gym.agents.tuned.packing import entry_functions
 
 GAME = "automobile"
 LAYOUT_VERSION = 1
@@ -135,16 +135,5 @@ SPACE_EARLY, SPACE_LATE = INDEX["space.early.mass"], INDEX["space.late.mass"]
                        "exec.close", "exec.close_min_loss"))
 
 
-def names() -> list[str]:
-    """The name of every entry, in vector order."""
-    return list(NAMES)
-
-
-def rule_based_vector() -> np.ndarray:
-    """The vector at which the decision procedure is the rule-based agent (a fresh copy)."""
-    return np.array([value for _, value, _ in ENTRIES], dtype=np.float64)
-
-
-def scales() -> np.ndarray:
-    """One CMA-ES unit per entry: a step that changes play noticeably."""
-    return np.array([step for _, _, step in ENTRIES], dtype=np.float64)
+#: ``names()``, ``rule_based_vector()`` and ``scales()`` of the entry table
+names, rule_based_vector, scales = entry_functions(ENTRIES)

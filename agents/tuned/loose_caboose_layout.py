@@ -21,8 +21,7 @@ cache stamp of the Loose Caboose! agents (``envs/_numba_cache.py``).
 
 from __future__ import annotations
 
-import numpy as np
-
+from transit_gym.agents.tuned.packing import entry_functions
 from transit_gym.envs.loose_caboose.data import MAX_VALUE
 
 GAME = "loose_caboose"
@@ -65,16 +64,5 @@ V_VALUE_BIAS = _INDEX["value_bias.1"]
 V_KEEP = _INDEX["keep.1"]
 
 
-def names() -> list[str]:
-    """Every entry's name, in vector order."""
-    return list(NAMES)
-
-
-def rule_based_vector() -> np.ndarray:
-    """The vector that plays exactly as the rule-based agent (a fresh copy)."""
-    return np.array([value for _, value, _ in _ENTRIES], dtype=np.float64)
-
-
-def scales() -> np.ndarray:
-    """One CMA-ES unit per entry: a step that changes play noticeably."""
-    return np.array([step for _, _, step in _ENTRIES], dtype=np.float64)
+#: ``names()``, ``rule_based_vector()`` and ``scales()`` of the entry table
+names, rule_based_vector, scales = entry_functions(_ENTRIES)

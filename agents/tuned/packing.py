@@ -4,9 +4,14 @@ The jitted whole-game loops hand an agent kernel only the game's int64 parameter
 a tuned seat's vector rides at its end in fixed point: :func:`append_vectors` writes the
 vectors, their count, the vector size and the row's own length after the row, and the
 kernels read vector ``k`` back with :func:`read_vector` (agent code ``TUNED_CODE + k``).
+
+A game's layout built from a table of ``(name, rule-based value, step)`` entries takes its
+``names``, ``rule_based_vector`` and ``scales`` from :func:`entry_functions`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numba as nb
 import numpy as np
@@ -47,3 +52,28 @@ def read_vector(p, slot):
     for i in range(size):
         v[i] = p[start + i] / SCALE
     return v
+
+
+def entry_functions(entries: tuple[tuple[str, float, float], ...]
+                    ) -> tuple[Callable[[], list[str]], Callable[[], np.ndarray],
+                               Callable[[], np.ndarray]]:
+    """A layout's ``names()``, ``rule_based_vector()`` and ``scales()`` from its entry table
+    of ``(name, rule-based value, step)``: the names in vector order, the vector that plays
+    exactly as the rule-based agent and one optimiser unit per entry (each a fresh copy)."""
+    names = [name for name, _, _ in entries]
+    values = np.array([value for _, value, _ in entries], dtype=np.float64)
+    steps = np.array([step for _, _, step in entries], dtype=np.float64)
+
+    def layout_names() -> list[str]:
+        """Every entry's name, in vector order."""
+        return list(names)
+
+    def rule_based_vector() -> np.ndarray:
+        """The vector that plays exactly as the rule-based agent (a fresh copy)."""
+        return values.copy()
+
+    def scales() -> np.ndarray:
+        """One optimiser unit per entry: a step that changes play noticeably."""
+        return steps.copy()
+
+    return layout_names, rule_based_vector, scales

@@ -16,8 +16,7 @@ only the move-changing cards and the choose-one card).
 
 from __future__ import annotations
 
-import numpy as np
-
+from transit_gym.agents.tuned.packing import entry_functions
 from transit_gym.envs.planes.data import ACTION_KINDS
 
 GAME = "planes"
@@ -80,16 +79,5 @@ def index(name: str) -> int:
     return _INDEX[name]
 
 
-def names() -> list[str]:
-    """Every entry's name, in vector order."""
-    return list(NAMES)
-
-
-def rule_based_vector() -> np.ndarray:
-    """The values with which the procedure plays exactly as the rule-based agent (a copy)."""
-    return np.array([value for _, value, _ in ENTRIES], dtype=np.float64)
-
-
-def scales() -> np.ndarray:
-    """One CMA-ES unit per entry: a step that changes play noticeably."""
-    return np.array([unit for _, _, unit in ENTRIES], dtype=np.float64)
+#: ``names()``, ``rule_based_vector()`` and ``scales()`` of the entry table
+names, rule_based_vector, scales = entry_functions(ENTRIES)

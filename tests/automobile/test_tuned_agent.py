@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.core.stepped import play_stepped
 from transit_gym.agents.registry import make_agent, play_specs
 from transit_gym.agents.rule_based.automobile import policy as rule_policy
 from transit_gym.agents.tuned import SHIPPED, TunedAgent, jit_setup, spec_vector
@@ -43,20 +44,6 @@ def _tuned_action(v: np.ndarray, obs: np.ndarray, mask: np.ndarray,
                   game: AutomobileGame | None = None) -> int:
     params = (AutomobileGame(num_players=3) if game is None else game).params
     return int(tk.policy(tk.TUNED_CODE, tk.params_with_vectors(params, [v]), obs, mask, WORDS))
-
-
-def _play(game: AutomobileGame, seeds, choose) -> int:
-    """Play the games of ``seeds`` with ``choose(state, seat, obs, mask)`` at every
-    decision; the number of decisions."""
-    decisions = 0
-    for seed in seeds:
-        state = game.new_state(seed)
-        while (seat := game.current_player(state)) >= 0:
-            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
-            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
-            game.apply(state, choose(state, seat, obs, mask))
-            decisions += 1
-    return decisions
 
 
 def _blank(decision: int) -> tuple[np.ndarray, np.ndarray]:
@@ -94,7 +81,7 @@ def test_rule_based_vector_decides_like_rule_based_at_every_decision(players):
         assert int(tk.policy(tk.TUNED_CODE, params, obs, mask, WORDS)) == expected
         return expected
 
-    assert _play(game, range(100, 104), choose) > 100
+    assert play_stepped(game, range(100, 104), choose) > 100
 
 
 def test_rule_based_agent_plays_its_recorded_games():
@@ -215,7 +202,7 @@ def test_aec_agent_and_jitted_loop_choose_the_same_actions():
         assert agent.act_state(state, seat) == action
         return action
 
-    assert _play(game, range(300, 303), choose) > 100
+    assert play_stepped(game, range(300, 303), choose) > 100
 
 
 @pytest.mark.parametrize("kernel_module", ["rule_based/automobile.py", "tuned/automobile.py"])

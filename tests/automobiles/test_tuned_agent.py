@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.core.stepped import play_stepped
 from transit_gym.agents.registry import make_agent, play_specs, policy_kernel
 from transit_gym.agents.rule_based.automobiles import policy as rule_policy
 from transit_gym.agents.tuned import TunedAgent
@@ -48,18 +49,13 @@ def test_rule_based_vector_decides_like_rule_based_at_every_decision(options):
     game = _game(options)
     params = tk.params_with_vectors(game.params, [tv.rule_based_vector()])
     words = seeded_words(1, 0x5EED)
-    decisions = 0
-    for g in range(6):
-        state = game.new_state(100 + g)
-        while (seat := game.current_player(state)) >= 0:
-            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
-            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
-            expected = int(rule_policy(1, game.params, obs, mask, words))
-            got = int(tk.policy(tk.TUNED_CODE, params, obs, mask, words))
-            assert got == expected, (options, g, decisions)
-            game.apply(state, expected)
-            decisions += 1
-    assert decisions > 100
+
+    def choose(state, seat, obs, mask):
+        expected = int(rule_policy(1, game.params, obs, mask, words))
+        assert int(tk.policy(tk.TUNED_CODE, params, obs, mask, words)) == expected, options
+        return expected
+
+    assert play_stepped(game, range(100, 106), choose) > 100
 
 
 @pytest.mark.parametrize("options", CONFIGS[1:5])

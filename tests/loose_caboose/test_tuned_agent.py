@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.core.stepped import play_stepped
 from transit_gym.agents.registry import make_agent, play_specs
 from transit_gym.agents.rule_based.loose_caboose import policy as rule_policy
 from transit_gym.agents.tuned import SHIPPED, TunedAgent, jit_setup, spec_vector
@@ -177,16 +178,12 @@ def test_aec_and_jitted_paths_choose_the_same_actions():
     assert isinstance(agent, TunedAgent)
     policy, params, codes = jit_setup(game, ["tuned", "rule_based"])
     words = seeded_words(1, 0x5EED)
-    decisions = 0
-    for g in range(20):
-        state = game.new_state(300 + g)
-        while (seat := game.current_player(state)) >= 0:
-            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
-            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
-            action = agent.act(obs, mask)
-            row = params if params.ndim == 1 else params[0]
-            assert action == int(policy(codes["tuned"], row, obs, mask, words))
-            assert action == agent.act_state(state, seat)
-            game.apply(state, action)
-            decisions += 1
-    assert decisions > 200
+    row = params if params.ndim == 1 else params[0]
+
+    def choose(state, seat, obs, mask):
+        action = agent.act(obs, mask)
+        assert action == int(policy(codes["tuned"], row, obs, mask, words))
+        assert action == agent.act_state(state, seat)
+        return action
+
+    assert play_stepped(game, range(300, 320), choose) > 200

@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.core.stepped import play_stepped
 from transit_gym.agents.rule_based.planes import policy as rule_policy
 from transit_gym.agents.tuned import SHIPPED, TunedAgent, jit_setup, packing, spec_vector
 from transit_gym.agents.tuned import planes as tk
@@ -44,19 +45,14 @@ def test_rule_based_vector_decides_like_the_rule_based_agent(options):
     game = PlanesGame(**options)
     vector = layout.rule_based_vector()
     words_a, words_b = seeded_words(1, 0x5EED), seeded_words(1, 0x5EED)
-    decisions = 0
-    for g in range(3):
-        state = game.new_state(100 + g)
-        while (seat := game.current_player(state)) >= 0:
-            obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
-            mask = np.ascontiguousarray(game.legal_mask(state), dtype=np.int8)
-            row = game.param_table[0]
-            expected = int(rule_policy(1, row, obs, mask, words_a))
-            got = int(tk.play(vector, row, obs, mask, words_b))
-            assert got == expected, (options, g, decisions)
-            game.apply(state, expected)
-            decisions += 1
-    assert decisions > 100
+    row = game.param_table[0]
+
+    def choose(state, seat, obs, mask):
+        expected = int(rule_policy(1, row, obs, mask, words_a))
+        assert int(tk.play(vector, row, obs, mask, words_b)) == expected, options
+        return expected
+
+    assert play_stepped(game, range(100, 103), choose) > 100
 
 
 @pytest.mark.parametrize("airport", ["flying_cloud", "zephyr"])
