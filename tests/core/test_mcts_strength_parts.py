@@ -85,12 +85,14 @@ def test_automobiles_evaluation_favours_the_car_ahead():
 @pytest.mark.parametrize("name", GAMES)
 def test_truncated_rollouts_are_reproducible_from_the_seed(name):
     """Same seed, same search, also with rollouts cut short by the leaf evaluation and
-    epsilon-greedy rule-based rollouts; the searched state is left alone."""
+    epsilon-greedy guided rollouts (rule-based, tuned where the game's default is); the
+    searched state is left alone."""
     game = small_game(name)
     state = rule_based_position(game, 5, 15)
     seat = game.current_player(state)
     before = state.data.copy()
-    kwargs = dict(simulations=48, rollout="rule_based", horizon=3, prior=1.0, epsilon=0.2)
+    guide = "tuned" if DEFAULTS[name].rollout == "tuned" else "rule_based"
+    kwargs = dict(simulations=48, rollout=guide, horizon=3, prior=1.0, epsilon=0.2)
     a = MCTSAgent(game, seed=9, **kwargs).search(state, seat)
     b = MCTSAgent(game, seed=9, **kwargs).search(state, seat)
     np.testing.assert_array_equal(state.data, before)
