@@ -141,7 +141,7 @@ def build(seasons: int, seed: int, every: int, num_stages: int = 4) -> tuple[np.
 
 def main(argv: list[str] | None = None) -> np.ndarray:
     parser = ToolParser(description=__doc__.split("\n\n")[0],
-                        example="transit-gym season-leaf-fit --seasons 300 --out /tmp/w.py")
+                        example="transit-gym season-leaf-fit --seasons 300 --out reports/w.py")
     parser.add_argument("--seasons", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--every", type=int, default=4, help="record every Nth decision")
