@@ -16,7 +16,9 @@ draws it from the seed. The search:
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
    market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
-   closest one-number changes;
+   closest one-number changes; a candidate whose screened figures equal today's data's
+   (the same games: it changes nothing the agents play) takes no place in the pool nor
+   among the re-tuned;
 2. re-tunes the market vectors to the changed data for ``--retune`` candidates (the
    closest of each count of numbers, then the closest others)
    (``fixes_measure``: warm start from today's vector, a short CMA-ES run, cached on disk
@@ -244,11 +246,14 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
                    label=f"fix {search.item} ", unit="cand") if progress else None
 
+    today = search.figures((), False, games, seed)
+
     def screen(candidates: list[fd.Candidate]) -> list[dict[str, Any]]:
         out = []
         for candidate in candidates:
-            out.append(point(search, candidate,
-                             search.figures(candidate, False, games, seed), lengths))
+            figures = search.figures(candidate, False, games, seed)
+            out.append({**point(search, candidate, figures, lengths),
+                        "no_op": bool(candidate) and same_games(figures, today)})
             if bar is not None:
                 bar.update(1)
         return out
@@ -256,11 +261,11 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     try:
         baseline = screen([()])[0]
         screened = screen([(c,) for c in singles])
-        pool = [p["changes"][0] for p in sorted(screened, key=_rank)[:PAIR_POOL]]
+        pool = [p["changes"][0] for p in sorted(live(screened), key=_rank)[:PAIR_POOL]]
         for k in range(2, search.numbers + 1):
             screened += screen(fd.combine(pool, k))
         retuned = []
-        for p in to_retune(screened, search.retune):
+        for p in to_retune(live(screened), search.retune):
             candidate = tuple(p["changes"])
             again = point(search, candidate, search.figures(candidate, True, games, seed),
                           lengths)
@@ -277,9 +282,24 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     chosen = reached[0] if reached else min([baseline, *retuned], key=_rank)
     return {"baseline": baseline, "screened": screened, "retuned": retuned,
             "chosen": chosen, "reached": reached,
+            "no_op": [p["text"] for p in screened if p["no_op"]],
             "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
                                         *retuned]),
             "front_without_retune": band.pareto_front([baseline, *screened])}
+
+
+def same_games(figures: dict[str, Any], today: dict[str, Any]) -> bool:
+    """Whether a candidate's screened figures equal today's data's on the same games and
+    seeds, to the last digit (race lengths, seat win rates, the item's power and the cubes
+    bought): the change alters no game the agents play (a rival driver nobody takes, a card
+    nobody buys, a number the card's effect does not read)."""
+    return json.dumps(figures, sort_keys=True) == json.dumps(today, sort_keys=True)
+
+
+def live(screened: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The screened candidates that change some game (:func:`same_games`): only they take
+    places in the pair pool and among the re-tuned."""
+    return [p for p in screened if not p["no_op"]]
 
 
 def to_retune(screened: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -498,6 +518,7 @@ def fix_item(search: Search, progress: bool = True) -> dict[str, Any]:
            "proposed": bool(candidate and verified["in_band"] and verified["games"] >= 1000),
            "status": status(candidate, verified),
            "front": found["front"], "front_without_retune": found["front_without_retune"],
+           "screened": len(found["screened"]), "no_op": found["no_op"],
            "retuned": found["retuned"], "patch": [str(p) for p in patch],
            "setup": {k: v for k, v in search.setup.items() if k not in ("ray",)}}
     (search.out / "fix.json").write_text(json.dumps(fix, indent=1, default=str) + "\n")

@@ -59,7 +59,7 @@ def markdown(fix: dict[str, Any]) -> str:
              f"Search: {setup.get('screen_games')} games a "
              f"market per candidate, the {setup.get('retune')} closest re-tuned; "
              f"verification: {v['games']} games a market on fresh seeds (seed {v['seed']}).",
-             *_market_cards(fix), *_reproduced(fix), "", verdict, "",
+             *_market_cards(fix), *_reproduced(fix), *_no_op(fix), "", verdict, "",
              "## Before and after (verification games, 95% intervals)", "",
              "| data | vectors | figure | race length (rounds) | median | distance | in band |",
              "| --- | --- | --- | --- | ---: | ---: | --- |"]
@@ -113,6 +113,18 @@ def _reproduced(fix: dict[str, Any]) -> list[str]:
                if fix["reproduced"] else "OUTSIDE the flag's interval: the setting differs")
     return ["", f"Flagged at {_figure(kind, flag)}; today's data on the verification games: "
                 f"{_figure(kind, before)}, {verdict}."]
+
+
+def _no_op(fix: dict[str, Any]) -> list[str]:
+    """How many screened candidates changed no game and were dropped from the search."""
+    if "no_op" not in fix:
+        return []
+    dropped = fix["no_op"]
+    names = f": {'; '.join(dropped)}" if dropped else ""
+    return ["", f"Dropped as changing no game: {len(dropped)} of the {fix['screened']} "
+                f"screened candidates (their screened figures equal today's data on the same "
+                f"games, to the last digit), kept out of the pair pool and the re-tuning"
+                f"{names}."]
 
 
 def _length_band(kind: str, setup: dict[str, Any]) -> str:

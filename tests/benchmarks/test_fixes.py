@@ -246,6 +246,62 @@ def test_a_board_is_judged_on_its_track_in_every_market_and_checked_there(tmp_pa
     assert [m["market"] for m in fix["verified"]["other_markets"]] == sorted(names)
 
 
+def test_a_change_that_alters_no_game_takes_no_pool_place_nor_a_retuning(tmp_path,
+                                                                        monkeypatch):
+    """Crate Motor, its value unread by these (fake) games: the three value changes
+    measure exactly as today's data. They tie with today's distance, closer than the
+    count changes, so without the test they would fill the pair pool (4 places after the
+    three cost changes); they are dropped, counted in fix.md, and never re-tuned."""
+    import tomllib
+
+    def rate(options):
+        row = {"cost": 5, "count": 3, "bonus": 1}
+        if "card_data" in options:
+            entry = tomllib.loads(Path(options["card_data"]).read_text())["cards"][0]
+            row.update({k: v for k, v in entry.items() if k in row})
+        return (0.30 + 0.02 * max(0, row["cost"] - 5) - 0.1 * (row["cost"] < 5)
+                - 0.025 * (row["count"] != 3) - 0.1 * (row["bonus"] != 1))
+
+    def fake_measure(backend, card, markets, players, games, seed):
+        r = min(rate(options) for options, _ in markets.values())
+        m = {"rounds": 15.0, "balance": 0.95, "balance_interval": [0.9, 1.0],
+             "seat_win_rate": [0.5, 0.5], "seat_win_interval": [[0.45, 0.55]] * 2}
+        return {"markets": {n: dict(m) for n in markets},
+                **({"power": {"rate": r, "interval": [r - 0.01, r + 0.01], "bought": 3.0}}
+                   if card else {})}
+
+    monkeypatch.setattr(fixes_measure, "measure", fake_measure)
+    monkeypatch.setattr(fixes_measure, "retuned_vector", lambda options, *a, **k: a[1])
+    monkeypatch.setattr(fixes, "PAIR_POOL", 4)
+    names = ("Squeaky Clean", "Well Oiled Machine", "First Game")
+    sets = {n: list(load_cards().sets[n]) for n in names}
+    monkeypatch.setattr(fixes_measure, "today_vectors",
+                        lambda players, sets, base: {n: tmp_path / "v.json" for n in sets})
+    (tmp_path / "v.json").write_text("{}")
+    setup = {"players": 2, "games": 1000, "seed": 0, "options": {}, "sets": sets,
+             "workers": 1, "screen_games": 4, "retune": 3, "numbers": 2, "progress": False}
+    fix = fixes.propose_fixes([{"kind": "card", "item": "Crate Motor", "markets": []}],
+                              setup, tmp_path)[0]
+    assert fix["no_op"] == ["Crate Motor value 1->0", "Crate Motor value 1->2",
+                            "Crate Motor value 1->3"]
+    found = json.loads((tmp_path / "crate-motor" / "fix.json").read_text())["retuned"]
+    assert found and not any(c["field"] == "value" for p in found for c in p["changes"])
+    assert any(p["text"] == "Crate Motor cost 5->8, count 3->2" for p in found)
+    assert fix["changes"] == [change("Crate Motor", "cost", 5, 8)]   # the closest
+    text = fixes_report.markdown(fix)
+    assert f"Dropped as changing no game: 3 of the {fix['screened']} screened" in text
+
+
+def test_only_identical_figures_mark_a_change_as_altering_no_game():
+    today = {"markets": {"m": {"rounds": 7.1, "seat_win_rate": [0.6, 0.4]}},
+             "power": {"rate": 0.015, "interval": [0.01, 0.021], "bought": 5.0}}
+    assert fixes.same_games(json.loads(json.dumps(today)), today)
+    moved = {**today, "markets": {"m": {"rounds": 7.105, "seat_win_rate": [0.6, 0.4]}}}
+    assert not fixes.same_games(moved, today)   # the same power, a race one game longer
+    assert not fixes.same_games({**today, "power": {**today["power"], "bought": 5.01}},
+                                today)
+
+
 # ----- the band and the front -----------------------------------------------------------------
 def test_power_band_is_five_points_around_the_fair_share():
     assert fixes_band.power_distance(0.47, 0.5) == 0.0
