@@ -5,14 +5,14 @@
 
 The numbers a designer may change (``fixes_data``: a card's cost, value and effect
 numbers, each within a documented step of today's value; ``--wide`` adds its every number,
-the supply of its cubes and the other cards of its markets; a driver's numbers over the
-loader's range and the other drivers'; a board's grid allowances; a sponsor's lists of
-three) make candidates, fewest numbers first, then the smallest steps. Each market is
-played by its shipped tuned vector (``tuned:markets``). A driver or sponsor is judged where
-restricted play flagged it (the designer report's ``balance power`` run: its random markets,
-every driver on offer, or its seasons; the shipped generalist ``tuned``, whose driver and
-sponsor entries are tuned); the flag carries that setting, else it is drawn as that run
-draws it from the seed. The search:
+each moved by up to 6, the supply of its cubes and the other cards of its markets; a
+driver's numbers over the loader's range and the other drivers'; a board's grid
+allowances; a sponsor's lists of three) make candidates, fewest numbers first, then the
+smallest steps. Each market is played by its shipped tuned vector (``tuned:markets``). A
+driver or sponsor is judged where restricted play flagged it (the designer report's
+``balance power`` run: its random markets, every driver on offer, or its seasons; the
+shipped generalist ``tuned``, whose driver and sponsor entries are tuned); the flag
+carries that setting, else it is drawn as that run draws it from the seed. The search:
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
    market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
@@ -205,9 +205,12 @@ def fields(kind: str, item: str, sets: dict[str, list[str]], players: int = 2,
     raise ConfigError(f"fix kind must be one of {list(SEARCHED)}, got {kind!r}")
 
 
-def wide(kind: str, item: str) -> set[tuple[str, str]]:
-    """The entries whose numbers take every value the loader accepts (a driver's own)."""
-    return {(fd.DRIVER_FILE, fd.driver_entry(item))} if kind == "driver" else set()
+def wide(kind: str, item: str, broad: bool = False) -> set[tuple[str, str]]:
+    """The entries whose numbers move further than their step: a driver's own (every
+    value the loader accepts); with ``broad`` (``--wide``) a card's own (``WIDE_STEPS``)."""
+    if kind == "driver":
+        return {(fd.DRIVER_FILE, fd.driver_entry(item))}
+    return {(fd.CARD_FILE, item)} if kind == "card" and broad else set()
 
 
 def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
@@ -240,7 +243,7 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     kind = "card+" if search.kind == "card" and search.setup.get("wide") else search.kind
     singles = fd.single_changes(fields(kind, search.item, search.setup["sets"],
                                        search.players, search.markets),
-                                wide(search.kind, search.item))
+                                wide(search.kind, search.item, bool(search.setup.get("wide"))))
     pool_size = min(PAIR_POOL, len(singles))
     combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
     bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
@@ -616,9 +619,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--retune", type=int, default=4,
                         help="closest candidates measured again with re-tuned vectors")
     parser.add_argument("--wide", action="store_true",
-                        help="a card: also every number of its entry the loader takes, the "
-                             "supply of its cubes and the numbers of the other cards of its "
-                             "markets")
+                        help="a card: also every number of its entry the loader takes, each "
+                             "moved by up to 6, the supply of its cubes and the numbers of the "
+                             "other cards of its markets")
     parser.add_argument("--numbers", type=int, default=2,
                         help="most numbers changed together (combinations of the "
                              f"{PAIR_POOL} closest one-number changes)")

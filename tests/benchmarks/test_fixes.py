@@ -51,6 +51,23 @@ def test_the_wide_card_search_adds_every_number_the_supply_and_the_markets_cards
     assert fixes_data.item_name(supply[2]) == fixes_data.SUPPLY
 
 
+def test_the_wide_card_search_moves_the_cards_own_numbers_further():
+    """--wide: Crate Motor's own numbers move by up to 6 (cost 5 -> 0..11, its bonus, the
+    spaces each car behind it moves, 1 -> 0..7), within the loader's bounds (no negative
+    number); the other cards of its markets keep their steps."""
+    sets = {n: list(c) for n, c in load_cards().sets.items()}
+    got = fixes.fields("card+", "Crate Motor", sets, 2, ["Squeaky Clean"])
+    singles = fixes_data.single_changes(got, fixes.wide("card", "Crate Motor", broad=True))
+    own = {f: sorted(c["to"] for c in singles if c["entry"] == "Crate Motor"
+                     and c["field"] == f) for f in ("cost", "bonus")}
+    assert own == {"cost": [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11],
+                   "bonus": [0, 2, 3, 4, 5, 6, 7]}
+    staff = sorted(c["to"] for c in singles if c["entry"] == "Maintenance Staff"
+                   and c["field"] == "value")
+    assert staff == [0, 1, 3, 4]   # value 2 by its steps of 1-2
+    assert fixes.wide("card", "Crate Motor") == set()   # without --wide: the steps
+
+
 def test_single_changes_stay_within_the_steps_and_the_loaders_bounds():
     singles = fixes_data.single_changes(fixes_data.card_fields("Crate Motor"))
     for c in singles:
