@@ -16,7 +16,8 @@ carries that setting, else it is drawn as that run draws it from the seed. The s
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
    market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
-   closest one-number changes; a candidate whose screened figures equal today's data's
+   closest one-number changes (at most ``PER_NUMBER`` values of one number before the
+   other numbers had their turn); a candidate whose screened figures equal today's data's
    (the same games: it changes nothing the agents play) takes no place in the pool nor
    among the re-tuned;
 2. re-tunes the market vectors to the changed data for ``--retune`` candidates (the
@@ -68,6 +69,9 @@ POWER_AGENT = "tuned"
 POWER_GAMES = 200
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
+#: the values of one number the pool takes before every other number had its turn (a
+#: combination changes different numbers: a pool of one number's values makes none)
+PER_NUMBER = 2
 #: the candidates verified at most, smallest first, until one is verified in the band
 VERIFY_TRIES = 3
 
@@ -264,7 +268,7 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     try:
         baseline = screen([()])[0]
         screened = screen([(c,) for c in singles])
-        pool = [p["changes"][0] for p in sorted(live(screened), key=_rank)[:PAIR_POOL]]
+        pool = pair_pool(live(screened))
         for k in range(2, search.numbers + 1):
             screened += screen(fd.combine(pool, k))
         retuned = []
@@ -289,6 +293,22 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
             "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
                                         *retuned]),
             "front_without_retune": band.pareto_front([baseline, *screened])}
+
+
+def pair_pool(singles: list[dict[str, Any]]) -> list[fd.Change]:
+    """The ``PAIR_POOL`` one-number changes whose combinations are tried: the closest
+    ``PER_NUMBER`` values of each number, closest first, then the closest others."""
+    ranked = sorted(singles, key=_rank)
+    taken: dict[tuple, int] = {}
+    first = []
+    for p in ranked:
+        c = p["changes"][0]
+        number = (c["file"], c["entry"], c["field"])
+        if taken.get(number, 0) < PER_NUMBER:
+            taken[number] = taken.get(number, 0) + 1
+            first.append(p)
+    pool = (first + [p for p in ranked if p not in first])[:PAIR_POOL]
+    return [p["changes"][0] for p in sorted(pool, key=_rank)]
 
 
 def same_games(figures: dict[str, Any], today: dict[str, Any]) -> bool:

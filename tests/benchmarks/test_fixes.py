@@ -309,6 +309,26 @@ def test_a_change_that_alters_no_game_takes_no_pool_place_nor_a_retuning(tmp_pat
     assert f"Dropped as changing no game: 3 of the {fix['screened']} screened" in text
 
 
+def test_the_pair_pool_takes_two_values_of_a_number_before_the_other_numbers():
+    """A combination changes different numbers, so a pool filled with the six closest
+    costs would make no pair: each number gives its two closest values first (cost 8,
+    9; count 2, 1; value; bonus), then the closest others (cost 10, 11) fill the pool's
+    8 places; the six closest costs alone would leave out the value and the bonus."""
+    def point(field, old, new, distance):
+        return {"changes": [change("Crate Motor", field, old, new)], "distance": distance}
+
+    costs = [point("cost", 5, to, 0.1 + 0.01 * k) for k, to in enumerate(range(8, 14))]
+    others = [point("count", 3, 2, 0.3), point("count", 3, 1, 0.31),
+              point("count", 3, 4, 0.32), point("value", 1, 0, 0.4),
+              point("bonus", 1, 2, 0.5)]
+    pool = fixes.pair_pool(costs + others)
+    assert [fixes_data.describe((c,)) for c in pool] == [
+        "Crate Motor cost 5->8", "Crate Motor cost 5->9", "Crate Motor cost 5->10",
+        "Crate Motor cost 5->11", "Crate Motor count 3->2", "Crate Motor count 3->1",
+        "Crate Motor value 1->0", "Crate Motor bonus 1->2"]
+    assert len(fixes_data.combine(pool, 3)) > 0   # cost, count, value, bonus: triples
+
+
 def test_only_identical_figures_mark_a_change_as_altering_no_game():
     today = {"markets": {"m": {"rounds": 7.1, "seat_win_rate": [0.6, 0.4]}},
              "power": {"rate": 0.015, "interval": [0.01, 0.021], "bought": 5.0}}
