@@ -25,6 +25,17 @@ def change(entry: str, field: str, old: int, new: int) -> dict:
     return {"file": "data.toml", "entry": entry, "field": field, "from": old, "to": new}
 
 
+def played_by(measure, names: tuple[str, ...], tmp_path: Path, monkeypatch) -> dict:
+    """No game is played: ``measure`` gives every figure, a re-tuned vector is today's and
+    today's vector of every market one empty file. The named sets ``names``."""
+    monkeypatch.setattr(fixes_measure, "measure", measure)
+    monkeypatch.setattr(fixes_measure, "retuned_vector", lambda options, *a, **k: a[1])
+    monkeypatch.setattr(fixes_measure, "today_vectors",
+                        lambda players, sets, base: {n: tmp_path / "v.json" for n in sets})
+    (tmp_path / "v.json").write_text("{}")
+    return {n: list(load_cards().sets[n]) for n in names}
+
+
 # ----- candidates --------------------------------------------------------------------------
 def test_crate_motor_numbers_are_its_price_and_effect_numbers():
     """Crate Motor: cost 5, value 1, count 3, bonus 1 (data.toml); wear 0 is not searched."""
@@ -245,14 +256,9 @@ def test_a_board_is_judged_on_its_track_in_every_market_and_checked_there(tmp_pa
                 **({"power": {"rate": 0.5, "interval": [0.46, 0.54], "bought": None}}
                    if card else {})}
 
-    monkeypatch.setattr(fixes_measure, "measure", fake_measure)
-    monkeypatch.setattr(fixes_measure, "retuned_vector", lambda options, *a, **k: a[1])
     monkeypatch.setattr(fixes.fixes_report, "markdown", lambda fix: "")
     names = ("First Game", "Fine Tuning")
-    sets = {n: list(load_cards().sets[n]) for n in names}
-    monkeypatch.setattr(fixes_measure, "today_vectors",
-                        lambda players, sets, base: {n: tmp_path / "v.json" for n in sets})
-    (tmp_path / "v.json").write_text("{}")
+    sets = played_by(fake_measure, names, tmp_path, monkeypatch)
     setup = {"players": 2, "games": 1000, "seed": 0, "options": {}, "sets": sets,
              "workers": 1, "screen_games": 4, "retune": 1, "numbers": 1, "progress": False}
     fix = fixes.propose_fixes([{"kind": "board", "item": "daytona", "markets": []}], setup,
@@ -287,14 +293,9 @@ def test_a_change_that_alters_no_game_takes_no_pool_place_nor_a_retuning(tmp_pat
                 **({"power": {"rate": r, "interval": [r - 0.01, r + 0.01], "bought": 3.0}}
                    if card else {})}
 
-    monkeypatch.setattr(fixes_measure, "measure", fake_measure)
-    monkeypatch.setattr(fixes_measure, "retuned_vector", lambda options, *a, **k: a[1])
     monkeypatch.setattr(fixes, "PAIR_POOL", 4)
-    names = ("Squeaky Clean", "Well Oiled Machine", "First Game")
-    sets = {n: list(load_cards().sets[n]) for n in names}
-    monkeypatch.setattr(fixes_measure, "today_vectors",
-                        lambda players, sets, base: {n: tmp_path / "v.json" for n in sets})
-    (tmp_path / "v.json").write_text("{}")
+    sets = played_by(fake_measure, ("Squeaky Clean", "Well Oiled Machine", "First Game"),
+                     tmp_path, monkeypatch)
     setup = {"players": 2, "games": 1000, "seed": 0, "options": {}, "sets": sets,
              "workers": 1, "screen_games": 4, "retune": 3, "numbers": 2, "progress": False}
     fix = fixes.propose_fixes([{"kind": "card", "item": "Crate Motor", "markets": []}],
