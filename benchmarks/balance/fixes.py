@@ -5,21 +5,20 @@
 
 The numbers a designer may change (``fixes_data``: a card's cost, value and effect
 numbers, each within a documented step of today's value; ``--wide`` adds its every number,
-each moved by up to 6, the supply of its cubes and the other cards of its markets; a
-driver's numbers over the loader's range and the other drivers'; a board's grid
-allowances; a sponsor's lists of three) make candidates, fewest numbers first, then the
-smallest steps. Each market is played by its shipped tuned vector (``tuned:markets``). A
-driver or sponsor is judged where restricted play flagged it (the designer report's
-``balance power`` run: its random markets, every driver on offer, or its seasons; the
-shipped generalist ``tuned``, whose driver and sponsor entries are tuned); the flag
-carries that setting, else it is drawn as that run draws it from the seed. The search:
+the supply of its cubes and the other cards of its markets; a driver's numbers over the
+loader's range and the other drivers'; a board's grid allowances; a sponsor's lists of
+three) make candidates, fewest numbers first, then the smallest steps. Each market is
+played by its shipped tuned vector (``tuned:markets``). A driver or sponsor is judged where
+restricted play flagged it (the designer report's ``balance power`` run: its random markets,
+every driver on offer, or its seasons; the shipped generalist ``tuned``, whose driver and
+sponsor entries are tuned); the flag carries that setting, else it is drawn as that run
+draws it from the seed. The search:
 
 1. screens every one-number candidate with today's vectors on ``--screen-games`` games a
    market, then the combinations (up to ``--numbers`` changes) of the ``PAIR_POOL``
-   closest one-number changes (at most ``PER_NUMBER`` values of one number before the
-   other numbers had their turn); a candidate whose screened figures equal today's data's
-   (the same games: it changes nothing the agents play) takes no place in the pool nor
-   among the re-tuned;
+   closest one-number changes; a candidate whose screened figures equal today's data's
+   (the same games: it changes nothing the agents play today) is named in the report
+   (``no_op``) and keeps its place (re-tuned agents may play it differently);
 2. re-tunes the market vectors to the changed data for ``--retune`` candidates (the
    closest of each count of numbers, then the closest others)
    (``fixes_measure``: warm start from today's vector, a short CMA-ES run, cached on disk
@@ -69,9 +68,6 @@ POWER_AGENT = "tuned"
 POWER_GAMES = 200
 #: the one-number changes whose pairs are tried
 PAIR_POOL = 8
-#: the values of one number the pool takes before every other number had its turn (a
-#: combination changes different numbers: a pool of one number's values makes none)
-PER_NUMBER = 2
 #: the candidates verified at most, smallest first, until one is verified in the band
 VERIFY_TRIES = 3
 
@@ -209,12 +205,9 @@ def fields(kind: str, item: str, sets: dict[str, list[str]], players: int = 2,
     raise ConfigError(f"fix kind must be one of {list(SEARCHED)}, got {kind!r}")
 
 
-def wide(kind: str, item: str, broad: bool = False) -> set[tuple[str, str]]:
-    """The entries whose numbers move further than their step: a driver's own (every
-    value the loader accepts); with ``broad`` (``--wide``) a card's own (``WIDE_STEPS``)."""
-    if kind == "driver":
-        return {(fd.DRIVER_FILE, fd.driver_entry(item))}
-    return {(fd.CARD_FILE, item)} if kind == "card" and broad else set()
+def wide(kind: str, item: str) -> set[tuple[str, str]]:
+    """The entries whose numbers take every value the loader accepts (a driver's own)."""
+    return {(fd.DRIVER_FILE, fd.driver_entry(item))} if kind == "driver" else set()
 
 
 def point(search: Search, candidate: fd.Candidate, figures: dict[str, Any],
@@ -247,20 +240,22 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     kind = "card+" if search.kind == "card" and search.setup.get("wide") else search.kind
     singles = fd.single_changes(fields(kind, search.item, search.setup["sets"],
                                        search.players, search.markets),
-                                wide(search.kind, search.item, bool(search.setup.get("wide"))))
+                                wide(search.kind, search.item))
     pool_size = min(PAIR_POOL, len(singles))
     combos = [fd.combine(singles[:pool_size], k) for k in range(2, search.numbers + 1)]
     bar = Progress(1 + len(singles) + sum(map(len, combos)) + search.retune,
                    label=f"fix {search.item} ", unit="cand") if progress else None
 
     today = search.figures((), False, games, seed)
+    no_op: list[str] = []   # the candidates that play as today's data
 
     def screen(candidates: list[fd.Candidate]) -> list[dict[str, Any]]:
         out = []
         for candidate in candidates:
             figures = search.figures(candidate, False, games, seed)
-            out.append({**point(search, candidate, figures, lengths),
-                        "no_op": bool(candidate) and same_games(figures, today)})
+            out.append(point(search, candidate, figures, lengths))
+            if candidate and same_games(figures, today):
+                no_op.append(out[-1]["text"])
             if bar is not None:
                 bar.update(1)
         return out
@@ -268,11 +263,11 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     try:
         baseline = screen([()])[0]
         screened = screen([(c,) for c in singles])
-        pool = pair_pool(live(screened))
+        pool = [p["changes"][0] for p in sorted(screened, key=_rank)[:PAIR_POOL]]
         for k in range(2, search.numbers + 1):
             screened += screen(fd.combine(pool, k))
         retuned = []
-        for p in to_retune(live(screened), search.retune):
+        for p in to_retune(screened, search.retune):
             candidate = tuple(p["changes"])
             again = point(search, candidate, search.figures(candidate, True, games, seed),
                           lengths)
@@ -288,41 +283,19 @@ def search_item(search: Search, progress: bool = True) -> dict[str, Any]:
     # none in the band: the closest, today's data when no candidate comes closer
     chosen = reached[0] if reached else min([baseline, *retuned], key=_rank)
     return {"baseline": baseline, "screened": screened, "retuned": retuned,
-            "chosen": chosen, "reached": reached,
-            "no_op": [p["text"] for p in screened if p["no_op"]],
+            "chosen": chosen, "reached": reached, "no_op": no_op,
             "front": band.pareto_front([{**baseline, "without_retune": _brief(baseline)},
                                         *retuned]),
             "front_without_retune": band.pareto_front([baseline, *screened])}
 
 
-def pair_pool(singles: list[dict[str, Any]]) -> list[fd.Change]:
-    """The ``PAIR_POOL`` one-number changes whose combinations are tried: the closest
-    ``PER_NUMBER`` values of each number, closest first, then the closest others."""
-    ranked = sorted(singles, key=_rank)
-    taken: dict[tuple, int] = {}
-    first = []
-    for p in ranked:
-        c = p["changes"][0]
-        number = (c["file"], c["entry"], c["field"])
-        if taken.get(number, 0) < PER_NUMBER:
-            taken[number] = taken.get(number, 0) + 1
-            first.append(p)
-    pool = (first + [p for p in ranked if p not in first])[:PAIR_POOL]
-    return [p["changes"][0] for p in sorted(pool, key=_rank)]
-
-
 def same_games(figures: dict[str, Any], today: dict[str, Any]) -> bool:
     """Whether a candidate's screened figures equal today's data's on the same games and
     seeds, to the last digit (race lengths, seat win rates, the item's power and the cubes
-    bought): the change alters no game the agents play (a rival driver nobody takes, a card
-    nobody buys, a number the card's effect does not read)."""
+    bought): the change alters no game today's vectors play (a rival driver nobody takes,
+    a card nobody buys, a number the card's effect does not read). Such a candidate keeps
+    its place in the search: agents re-tuned to the changed data may play it."""
     return json.dumps(figures, sort_keys=True) == json.dumps(today, sort_keys=True)
-
-
-def live(screened: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The screened candidates that change some game (:func:`same_games`): only they take
-    places in the pair pool and among the re-tuned."""
-    return [p for p in screened if not p["no_op"]]
 
 
 def to_retune(screened: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -639,9 +612,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--retune", type=int, default=4,
                         help="closest candidates measured again with re-tuned vectors")
     parser.add_argument("--wide", action="store_true",
-                        help="a card: also every number of its entry the loader takes, each "
-                             "moved by up to 6, the supply of its cubes and the numbers of the "
-                             "other cards of its markets")
+                        help="a card: also every number of its entry the loader takes, the "
+                             "supply of its cubes and the numbers of the other cards of its "
+                             "markets")
     parser.add_argument("--numbers", type=int, default=2,
                         help="most numbers changed together (combinations of the "
                              f"{PAIR_POOL} closest one-number changes)")

@@ -42,9 +42,6 @@ STEPS: dict[str, tuple[int, ...]] = {
     "supply": (-12, -10, -8, -6, -4, -3, -2, -1, 1, 2, 4),
     "sponsor": (-2, -1, 1, 2),
 }
-#: the changes of a card's own numbers in the wide search (``--wide``): up to 6 either way,
-#: within the loader's bounds (a card priced or working far from today's)
-WIDE_STEPS = tuple(s for s in range(-6, 7) if s)
 SPONSOR_FILE = "sponsors.toml"
 #: the item name of a change to the supply of cubes (every market uses it)
 SUPPLY = "supply"
@@ -145,13 +142,10 @@ def rival_fields(driver: str) -> list[tuple[str, str, str, int]]:
 
 def steps_of(file: str, entry: str, field: str, today: int,
              wide: Collection[tuple[str, str]] = ()) -> list[int]:
-    """The values ``field`` may take: for an entry in ``wide``, every value the loader
-    accepts (a driver's own numbers) or today's plus each of ``WIDE_STEPS`` (a card's own
-    numbers); else today's value plus each of its ``STEPS``."""
+    """The values ``field`` may take: every value the loader accepts for an entry in
+    ``wide`` (a driver's own numbers), else today's value plus each of its ``STEPS``."""
     if (file, entry) in wide and file == DRIVER_FILE:
         return [v for v in DRIVER_RANGES[field] if v != today]
-    if (file, entry) in wide:
-        return [today + step for step in WIDE_STEPS]
     return [today + step for step in STEPS["supply" if entry == "cubes.supply" else field]]
 
 

@@ -116,15 +116,16 @@ def _reproduced(fix: dict[str, Any]) -> list[str]:
 
 
 def _no_op(fix: dict[str, Any]) -> list[str]:
-    """How many screened candidates changed no game and were dropped from the search."""
+    """The screened candidates that play as today's data under today's vectors (they keep
+    their places in the search: re-tuned agents may play them differently)."""
     if "no_op" not in fix:
         return []
-    dropped = fix["no_op"]
-    names = f": {'; '.join(dropped)}" if dropped else ""
-    return ["", f"Dropped as changing no game: {len(dropped)} of the {fix['screened']} "
-                f"screened candidates (their screened figures equal today's data on the same "
-                f"games, to the last digit), kept out of the pair pool and the re-tuning"
-                f"{names}."]
+    same = fix["no_op"]
+    names = f": {'; '.join(same)}" if same else ""
+    return ["", f"Plays as today's data under today's vectors: {len(same)} of the "
+                f"{fix['screened']} screened candidates (their screened figures equal today's "
+                f"data's on the same games, to the last digit; they keep their places in the "
+                f"pair pool and the re-tuning, where re-tuned agents may play them){names}."]
 
 
 def _length_band(kind: str, setup: dict[str, Any]) -> str:

@@ -62,23 +62,6 @@ def test_the_wide_card_search_adds_every_number_the_supply_and_the_markets_cards
     assert fixes_data.item_name(supply[2]) == fixes_data.SUPPLY
 
 
-def test_the_wide_card_search_moves_the_cards_own_numbers_further():
-    """--wide: Crate Motor's own numbers move by up to 6 (cost 5 -> 0..11, its bonus, the
-    spaces each car behind it moves, 1 -> 0..7), within the loader's bounds (no negative
-    number); the other cards of its markets keep their steps."""
-    sets = {n: list(c) for n, c in load_cards().sets.items()}
-    got = fixes.fields("card+", "Crate Motor", sets, 2, ["Squeaky Clean"])
-    singles = fixes_data.single_changes(got, fixes.wide("card", "Crate Motor", broad=True))
-    own = {f: sorted(c["to"] for c in singles if c["entry"] == "Crate Motor"
-                     and c["field"] == f) for f in ("cost", "bonus")}
-    assert own == {"cost": [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11],
-                   "bonus": [0, 2, 3, 4, 5, 6, 7]}
-    staff = sorted(c["to"] for c in singles if c["entry"] == "Maintenance Staff"
-                   and c["field"] == "value")
-    assert staff == [0, 1, 3, 4]   # value 2 by its steps of 1-2
-    assert fixes.wide("card", "Crate Motor") == set()   # without --wide: the steps
-
-
 def test_single_changes_stay_within_the_steps_and_the_loaders_bounds():
     singles = fixes_data.single_changes(fixes_data.card_fields("Crate Motor"))
     for c in singles:
@@ -269,12 +252,14 @@ def test_a_board_is_judged_on_its_track_in_every_market_and_checked_there(tmp_pa
     assert [m["market"] for m in fix["verified"]["other_markets"]] == sorted(names)
 
 
-def test_a_change_that_alters_no_game_takes_no_pool_place_nor_a_retuning(tmp_path,
-                                                                        monkeypatch):
+def test_a_change_that_alters_no_game_is_reported_and_keeps_its_place(tmp_path,
+                                                                       monkeypatch):
     """Crate Motor, its value unread by these (fake) games: the three value changes
-    measure exactly as today's data. They tie with today's distance, closer than the
-    count changes, so without the test they would fill the pair pool (4 places after the
-    three cost changes); they are dropped, counted in fix.md, and never re-tuned."""
+    measure exactly as today's data, so fix.json and fix.md name them; they still take
+    their places as on any other change: value 1->0 ties with today's distance, closer
+    than the count changes, so it is the pair pool's fourth (after costs 8, 7, 6), its
+    pair with cost 8 is the closest pair and is re-tuned (re-tuned agents may play the
+    change where today's do not)."""
     import tomllib
 
     def rate(options):
@@ -302,35 +287,20 @@ def test_a_change_that_alters_no_game_takes_no_pool_place_nor_a_retuning(tmp_pat
                               setup, tmp_path)[0]
     assert fix["no_op"] == ["Crate Motor value 1->0", "Crate Motor value 1->2",
                             "Crate Motor value 1->3"]
-    found = json.loads((tmp_path / "crate-motor" / "fix.json").read_text())["retuned"]
-    assert found and not any(c["field"] == "value" for p in found for c in p["changes"])
-    assert any(p["text"] == "Crate Motor cost 5->8, count 3->2" for p in found)
+    retuned = [p["text"] for p in fix["retuned"]]
+    assert retuned == ["Crate Motor cost 5->7", "Crate Motor cost 5->8",
+                       "Crate Motor cost 5->8, value 1->0"]
     assert fix["changes"] == [change("Crate Motor", "cost", 5, 8)]   # the closest
+    # 16 one-number changes (cost 2-4, 6-8; value 0, 2, 3; count 1, 2, 4, 5; bonus 0, 2,
+    # 3), then the pool's pairs of different numbers: cost 6, 7, 8 with value 1->0
+    assert fix["screened"] == 16 + 3
     text = fixes_report.markdown(fix)
-    assert f"Dropped as changing no game: 3 of the {fix['screened']} screened" in text
+    assert (f"Plays as today's data under today's vectors: 3 of the {fix['screened']} "
+            "screened") in text
+    assert "Crate Motor value 1->0; Crate Motor value 1->2; Crate Motor value 1->3" in text
 
 
-def test_the_pair_pool_takes_two_values_of_a_number_before_the_other_numbers():
-    """A combination changes different numbers, so a pool filled with the six closest
-    costs would make no pair: each number gives its two closest values first (cost 8,
-    9; count 2, 1; value; bonus), then the closest others (cost 10, 11) fill the pool's
-    8 places; the six closest costs alone would leave out the value and the bonus."""
-    def point(field, old, new, distance):
-        return {"changes": [change("Crate Motor", field, old, new)], "distance": distance}
-
-    costs = [point("cost", 5, to, 0.1 + 0.01 * k) for k, to in enumerate(range(8, 14))]
-    others = [point("count", 3, 2, 0.3), point("count", 3, 1, 0.31),
-              point("count", 3, 4, 0.32), point("value", 1, 0, 0.4),
-              point("bonus", 1, 2, 0.5)]
-    pool = fixes.pair_pool(costs + others)
-    assert [fixes_data.describe((c,)) for c in pool] == [
-        "Crate Motor cost 5->8", "Crate Motor cost 5->9", "Crate Motor cost 5->10",
-        "Crate Motor cost 5->11", "Crate Motor count 3->2", "Crate Motor count 3->1",
-        "Crate Motor value 1->0", "Crate Motor bonus 1->2"]
-    assert len(fixes_data.combine(pool, 3)) > 0   # cost, count, value, bonus: triples
-
-
-def test_only_identical_figures_mark_a_change_as_altering_no_game():
+def test_only_identical_figures_mark_a_change_as_playing_as_today():
     today = {"markets": {"m": {"rounds": 7.1, "seat_win_rate": [0.6, 0.4]}},
              "power": {"rate": 0.015, "interval": [0.01, 0.021], "bought": 5.0}}
     assert fixes.same_games(json.loads(json.dumps(today)), today)
