@@ -102,7 +102,7 @@ def collect_chunk(chunk: SeasonChunk) -> Positions:
             diffs.append(diff)
             stages.append(left)
             labels.append(1.0 if rewards[0] > rewards[1] else 0.0)
-    return Positions(chunk.first, chunk.count, np.array(diffs).reshape(len(stages), -1),
+    return Positions(chunk.first, chunk.count, np.array(diffs),   # decision 0 is recorded
                      np.array(stages, dtype=np.int64), np.array(labels))
 
 
