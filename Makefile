@@ -50,8 +50,12 @@ cache: $(STAMP_CORE)
 	NUMBA_CPU_NAME=generic $(TG) warmup --demo --jobs $(JOBS) \
 		--pack $(or $(CACHE),kernels.tar.gz)
 
+# the warm-up first compiles every game's main kernels once, the games spread over $(JOBS)
+# processes; the tests then go to the workers a file at a time (--dist loadfile), so two
+# workers seldom wait on one kernel's compile (a cold cache's cost is mostly compile)
 test: $(STAMP_ALL)
-	$(PY) -m pytest -n $(JOBS) --dist loadgroup
+	$(TG) warmup --jobs $(JOBS)
+	$(PY) -m pytest -n $(JOBS) --dist loadfile
 
 # saved-state fuzzing with every kernel compiled with numba's bounds checks (an index out of
 # range raises instead of reading past an array): about 5 CPU-minutes of compile, so it runs
