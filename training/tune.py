@@ -16,10 +16,12 @@ choices, the scalars, the drivers when they are in play; every card for the gene
 rule-based one. Each generation, every
 candidate plays ``--games`` games (seats alternated, the same deals for every candidate)
 against a field: the rule-based agent for half the games and the last ``--field``
-snapshots of the search's mean for the rest. The tuned vector is the final mean; it is
-then scored against the rule-based agent on ``--eval-games`` fresh games, with a 95%
-Wilson interval. The same seed and settings reproduce the vector (when the run ends by
-its generation count, not by ``--budget`` seconds of wall time; the file says which).
+snapshots of the search's mean for the rest (with ``--opponent`` FILE, that vector joins
+the snapshots for the whole run: a fixed, stronger opponent than the rule-based agent).
+The tuned vector is the final mean; it is then scored against the rule-based agent on
+``--eval-games`` fresh games, with a 95% Wilson interval. The same seed and settings
+reproduce the vector (when the run ends by its generation count, not by ``--budget``
+seconds of wall time; the file says which).
 
 ``--game G`` for another game moves every entry of G's layout
 (``agents/tuned/<game>_layout.py``) by its ``scales()``, over the markets its ``--option``
@@ -99,6 +101,7 @@ class Settings:
     eval_games: int = 200
     budget: float = 300.0     # wall seconds: tuning stops early past this
     start: str = "rule_based"  # the search's first mean: rule_based, generalist or a FILE
+    opponent: str = ""        # a vector (generalist or a FILE) always in the field; "": none
 
 
 # ----- markets -------------------------------------------------------------------------------
@@ -361,7 +364,8 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
 
     space = search_space(game, markets, players)
     dim = space.entries.shape[0]
-    field: list[np.ndarray] = []
+    fixed = [start_vector(settings.opponent, game)] if settings.opponent else []
+    field: list[np.ndarray] = []   # the snapshots of the mean
     backend = make_backend(workers)
 
     def evaluate(gen: int, xs: list) -> tuple[np.ndarray, dict[str, Any], int]:
@@ -370,10 +374,10 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
         tasks = []
         for i, x in enumerate(xs):
             cand = space.to_vector(np.asarray(x))
-            if field:
+            if field or fixed:
                 tasks.append((_evaluate, ((i, 0), cand, [None], markets, players,
                                           settings.games // 2, settings.seed, first, game)))
-                tasks.append((_evaluate, ((i, 1), cand, field, markets, players,
+                tasks.append((_evaluate, ((i, 1), cand, fixed + field, markets, players,
                                           settings.games // 2, settings.seed,
                                           first + 50_000, game)))
             else:
@@ -388,7 +392,7 @@ def tune(markets: list[dict[str, Any]], players: int, settings: Settings, worker
         return (wins.sum(axis=1) / np.maximum(played.sum(axis=1), 1),
                 {"mean_vs_rule_based": round(float(vs_rule.mean()), 4),
                  "best_vs_rule_based": round(float(vs_rule.max()), 4),
-                 "field": len(field)}, int(played.sum()))
+                 "field": len(fixed) + len(field)}, int(played.sum()))
 
     def told(gen: int, es) -> None:
         if (gen + 1) % settings.field_every == 0:
@@ -611,6 +615,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", default=defaults.start,
                         help="the search's start: rule_based (default), generalist (the "
                              "shipped tuned vector) or a vector FILE")
+    parser.add_argument("--opponent", default=defaults.opponent,
+                        help="a vector always in the field besides the snapshots: "
+                             "generalist (the shipped tuned vector) or a vector FILE "
+                             "(default: none)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("reports") / "tune")
     parser.add_argument("--quiet", action="store_true")
@@ -619,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings(args.seed, args.generations, args.popsize, args.games, args.field,
                             args.field_every, args.sigma, args.eval_games, args.budget,
-                            args.start)
+                            args.start, args.opponent)
         for name in ("generations", "games", "field", "field_every", "eval_games"):
             if getattr(settings, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be positive, "
@@ -657,6 +665,10 @@ def main(argv: list[str] | None = None) -> int:
                 for m in markets:
                     cached_game(GAME, args.players, options_key(m))   # options valid?
         start_vector(settings.start, args.game)   # a readable start?
+        if settings.opponent:
+            if args.season:
+                raise ConfigError("--opponent goes with a field, not --season")
+            start_vector(settings.opponent, args.game)   # a readable opponent?
     except ValueError as exc:   # ConfigError: bad arguments
         parser.error(str(exc))
     if args.season:

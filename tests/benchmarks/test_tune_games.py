@@ -89,3 +89,36 @@ def test_option_and_vary_do_not_go_with_the_season(capsys, tmp_path):
         tune.main(["--season", "--option", "laps=2", "--out", str(tmp_path)])
     assert exc.value.code == 2
     assert "--option and --vary go with one market" in capsys.readouterr().err
+
+
+def _tune_automobile(out, *extra):
+    """A two-generation Automobile tuning into ``out``; its vector and its log."""
+    assert tune.main(["--game", "automobile", "--generations", "2", "--games", "6",
+                      "--popsize", "4", "--eval-games", "6", "--field-every", "1",
+                      "--workers", "1", "--quiet", "--out", str(out), *extra]) == 0
+    return tv.load(out / "automobile-3p.json", "automobile"), \
+        json.loads((out / "automobile-3p.log.json").read_text())
+
+
+def test_an_opponent_vector_joins_the_field_from_the_first_generation(tmp_path):
+    lay = tv.layout("automobile")
+    opponent = tv.TunedVector(lay.rule_based_vector() + lay.scales(), game="automobile")
+    path = opponent.save(tmp_path / "opponent.json")
+    _, alone_log = _tune_automobile(tmp_path / "alone")
+    with_opp, opp_log = _tune_automobile(tmp_path / "with", "--opponent", str(path))
+    assert [g["field"] for g in alone_log] == [0, 1]
+    assert [g["field"] for g in opp_log] == [1, 2]
+    assert with_opp.meta["settings"]["opponent"] == str(path)
+    # the candidates' first scores: half of their games are against the opponent
+    assert opp_log[0]["mean"] != alone_log[0]["mean"]
+    assert alone_log[0]["mean"] == alone_log[0]["mean_vs_rule_based"]
+
+
+def test_an_unreadable_opponent_or_one_with_the_season_is_a_usage_error(capsys, tmp_path):
+    for flags, says in ((["--game", "automobile", "--opponent", str(tmp_path / "none.json")],
+                         "none.json"),
+                        (["--season", "--opponent", "generalist"], "--opponent goes with")):
+        with pytest.raises(SystemExit) as exc:
+            tune.main([*flags, "--out", str(tmp_path / "t")])
+        assert exc.value.code == 2
+        assert says in capsys.readouterr().err
