@@ -295,10 +295,7 @@ def board_value(v, p, obs, cnt, n_players, dist):
 @nb.njit(cache=True)
 def _holds_opponent(cnt, sp, n_players):
     """Whether space ``sp`` holds a cube of an opponent (who may pick the space up)."""
-    for r in range(1, n_players):
-        if cnt[sp, r] > 0:
-            return True
-    return False
+    return cnt[sp, 1:n_players].sum() > 0
 
 
 # ----- planning a move -----------------------------------------------------------------------
