@@ -21,7 +21,8 @@ the snapshots for the whole run: a fixed, stronger opponent than the rule-based 
 The tuned vector is the final mean; it is then scored against the rule-based agent on
 ``--eval-games`` fresh games, with a 95% Wilson interval. The same seed and settings
 reproduce the vector (when the run ends by its generation count, not by ``--budget``
-seconds of wall time; the file says which).
+seconds of wall time; the file says which:
+``--budget 0`` sets no wall-time limit).
 
 ``--game G`` for another game moves every entry of G's layout
 (``agents/tuned/<game>_layout.py``) by its ``scales()``, over the markets its ``--option``
@@ -99,7 +100,7 @@ class Settings:
     field_every: int = 5      # generations between snapshots
     sigma: float = 0.5        # CMA's initial step (in scale units)
     eval_games: int = 200
-    budget: float = 300.0     # wall seconds: tuning stops early past this
+    budget: float = 300.0     # wall seconds: tuning stops early past this (0: no limit)
     start: str = "rule_based"  # the search's first mean: rule_based, generalist or a FILE
     opponent: str = ""        # a vector (generalist or a FILE) always in the field; "": none
 
@@ -318,7 +319,8 @@ def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: b
     """The one CMA-ES loop of the tuner: from ``x0`` (step ``settings.sigma``, seeded by
     ``settings.seed + 1``), at most ``settings.generations`` generations within
     ``settings.budget`` seconds counted from the end of the first generation (which
-    compiles the kernels on first use). ``evaluate(gen, xs)`` scores a generation's points:
+    compiles the kernels on first use; a budget of 0 sets no limit, so the run is
+    reproducible). ``evaluate(gen, xs)`` scores a generation's points:
     ``(scores, extra log fields, games)``; ``told(gen, es)`` runs after each update.
     Returns the strategy, the per-generation log, what stopped it and its seconds."""
     import cma
@@ -335,7 +337,7 @@ def cma_search(x0: np.ndarray, settings: Settings, evaluate, label: str, show: b
     stopped_by = "generations"
     try:
         for gen in range(settings.generations):
-            if time.perf_counter() - clock > settings.budget:
+            if settings.budget > 0 and time.perf_counter() - clock > settings.budget:
                 stopped_by = "budget"
                 break
             xs = es.ask()
@@ -611,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--budget", type=float, default=defaults.budget,
                         help="wall seconds of tuning at most, after the first generation "
-                             "(which compiles the kernels; default 300)")
+                             "(which compiles the kernels; default 300); 0: no limit, the "
+                             "run stops on --generations and is reproducible")
     parser.add_argument("--start", default=defaults.start,
                         help="the search's start: rule_based (default), generalist (the "
                              "shipped tuned vector) or a vector FILE")
@@ -632,8 +635,10 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(settings, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be positive, "
                                   f"got {getattr(settings, name)}")
-        if settings.seed < 0 or settings.popsize < 0 or settings.sigma <= 0:
-            raise ConfigError("--seed and --popsize must be non-negative, --sigma positive")
+        if settings.seed < 0 or settings.popsize < 0 or settings.budget < 0 \
+                or settings.sigma <= 0:
+            raise ConfigError("--seed, --popsize and --budget must be non-negative, "
+                              "--sigma positive")
         if args.workers < 1:
             raise ConfigError(f"--workers must be positive, got {args.workers}")
         if args.players is None:

@@ -44,6 +44,7 @@ from transit_gym.agents.tuned.planes_layout import (
     GOAL_LATE,
     LATER_GOAL,
     NEAR_READY,
+    OPP_ANY_READY,
     OPP_BOARD,
     OPP_DISTANCE,
     OPP_READY,
@@ -52,6 +53,7 @@ from transit_gym.agents.tuned.planes_layout import (
     OWN_UNDER_CONE,
     READY,
     READY_LATE,
+    READY_SHARED,
     SECOND_MOVE,
     VECTOR_SIZE,
     rule_based_vector,
@@ -264,12 +266,15 @@ def board_value(v, p, obs, cnt, n_players, dist):
     value = goal_value(v, p, obs, cnt, n_players)
     cap = v[DISTANCE_CAP]
     late = v[READY_LATE] * obs[O_TRACK]
+    opp_ready = False
     for sp in range(p[P_NUM_SPACES]):
         total = cnt[sp, 0] + cnt[sp, 1] + cnt[sp, 2] + cnt[sp, 3] + cnt[sp, 4]
         if cnt[sp, 0] > 0:
             if total == dist[0, sp] + 1:
                 value += v[READY]
                 value += late
+                if v[READY_SHARED] != 0.0 and _holds_opponent(cnt, sp, n_players):
+                    value -= v[READY_SHARED]
             elif total == dist[0, sp]:
                 value += v[NEAR_READY]
             value -= v[DISTANCE] * cnt[sp, 0] * min(dist[0, sp], cap)
@@ -280,8 +285,17 @@ def board_value(v, p, obs, cnt, n_players, dist):
             if cnt[sp, r] > 0:
                 if total == dist[r, sp] + 1:
                     value -= v[OPP_READY]
+                    opp_ready = True
                 value += v[OPP_DISTANCE] * cnt[sp, r] * min(dist[r, sp], cap)
+    if opp_ready:
+        value -= v[OPP_ANY_READY]
     return value
+
+
+@nb.njit(cache=True)
+def _holds_opponent(cnt, sp, n_players):
+    """Whether space ``sp`` holds a cube of an opponent (who may pick the space up)."""
+    return cnt[sp, 1:n_players].sum() > 0
 
 
 # ----- planning a move -----------------------------------------------------------------------

@@ -8,7 +8,8 @@ valuation and of its card decisions). The second block holds terms the rule-base
 lacks, each at a value that leaves its play unchanged: more board features (opponents'
 distance to their gates, spaces one cube short of a boarding move, spread of the own
 party, own cubes stuck under a blockage cone, boarding moves and goals late in the game,
-ending the game sooner while ahead) and
+ending the game sooner while ahead, an own ready space the opponent can pick up, any
+opponent space ready to board) and
 one entry per action kind of the cards (``act_<kind>``): added to the gain of playing such
 a card as an action, and below 0 the kind is never played (the rule-based agent plays
 only the move-changing cards and the choose-one card).
@@ -22,7 +23,7 @@ from transit_gym.envs.planes.data import ACTION_KINDS
 GAME = "planes"
 planes = GAME
 #: bump when the entries change (a file of another version is refused)
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 #: (name, rule-based value, one CMA unit)
 _ENTRIES: tuple[tuple[str, float, float], ...] = (
@@ -50,6 +51,10 @@ _ENTRIES: tuple[tuple[str, float, float], ...] = (
     ("goal_late", 0.0, 0.05),         # share of the best goal added per cube on the track
     ("board_lead", 0.0, 0.1),         # per VP of own lead, added to any boarding (the
                                       # game ends sooner while ahead)
+    ("ready_shared", 0.0, 0.5),       # own ready space also holding an opponent's cube
+                                      # (the opponent can pick it up; subtracted)
+    ("opp_any_ready", 0.0, 0.5),      # any opponent space ready to board (one boarding a
+                                      # turn: the threat, not their number; subtracted)
     # new card valuations (0: off)
     ("draw_card", 0.0, 0.5),          # a card drawn (kept) by a draw action
     ("second_move", 0.0, 0.5),        # share of the plain move's gain a second move adds
@@ -66,8 +71,8 @@ _INDEX = {name: i for i, name in enumerate(NAMES)}
 
 (OWN_BOARD, FREE_BOARD, OPP_BOARD, READY, OPP_READY, DISTANCE, DISTANCE_CAP, GOAL_BEST,
  LATER_GOAL, CARD_COST, ACTION_THRESHOLD, EXTRA_GOAL_VALUE, EXTRA_GOAL_BONUS, OPP_DISTANCE,
- NEAR_READY, OWN_SPACES, OWN_UNDER_CONE, READY_LATE, GOAL_LATE, BOARD_LEAD, DRAW_CARD,
- SECOND_MOVE) = range(len(_ENTRIES))
+ NEAR_READY, OWN_SPACES, OWN_UNDER_CONE, READY_LATE, GOAL_LATE, BOARD_LEAD, READY_SHARED,
+ OPP_ANY_READY, DRAW_CARD, SECOND_MOVE) = range(len(_ENTRIES))
 #: entry of action kind ``k`` (``ACTION_KINDS``): ``ACT_BASE + k``
 ACT_BASE = len(_ENTRIES)
 

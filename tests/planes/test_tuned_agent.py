@@ -213,3 +213,53 @@ def test_tuned_plays_the_same_through_the_env_and_the_jitted_loop():
         game.apply(state, action)
         steps += 1
     assert steps > 50
+
+
+def _ready_board(game):
+    """The first observation's parameters, reads and an empty board with the own gate's
+    distances: ``(row, obs, n_players, dist, a space two spaces from the own gate)``."""
+    state = game.new_state(1)
+    seat = game.current_player(state)
+    obs = np.ascontiguousarray(game.observe(state, seat), dtype=np.float32)
+    row = game.param_table[0]
+    n_players, _, _, _, dist = tk._setup(row, obs)
+    far = [sp for sp in range(int(row[st.P_NUM_SPACES])) if dist[0, sp] == 2
+           and dist[1, sp] >= 4]
+    return row, obs, n_players, dist, far[0]
+
+
+def test_ready_shared_counts_an_own_ready_space_the_opponent_can_pick_up():
+    """Move Phase: a player picks up every cube of a space holding one of their own, so an
+    own space ready to board (as many cubes as the spaces to the gate, plus the boarding
+    one) that holds an opponent's cube can be taken apart by that opponent. The
+    ``ready_shared`` entry is subtracted for such a space only."""
+    game = PlanesGame(num_players=2)
+    row, obs, n_players, dist, sp = _ready_board(game)
+    cnt = np.zeros((dist.shape[1], 5), dtype=np.int64)
+    cnt[sp, 0], cnt[sp, 4] = 1, 2                 # own + 2 neutrals: ready, not shared
+    v = layout.rule_based_vector()
+    on = v.copy()
+    on[layout.READY_SHARED] = 1.5
+    assert tk.board_value(on, row, obs, cnt, n_players, dist) == \
+        tk.board_value(v, row, obs, cnt, n_players, dist)
+    cnt[sp, 4], cnt[sp, 1] = 1, 1                 # a neutral swapped for an opponent's cube
+    assert tk.board_value(on, row, obs, cnt, n_players, dist) == pytest.approx(
+        tk.board_value(v, row, obs, cnt, n_players, dist) - 1.5)
+
+
+def test_opp_any_ready_counts_the_threat_once():
+    """Boarding a Plane: only the last active cube of a move boards, so an opponent boards
+    at most once a turn; ``opp_any_ready`` is subtracted once however many opponent
+    spaces are ready (``opp_ready`` once per space)."""
+    game = PlanesGame(num_players=2)
+    row, obs, n_players, dist, _ = _ready_board(game)
+    cnt = np.zeros((dist.shape[1], 5), dtype=np.int64)
+    ready = [sp for sp in range(int(row[st.P_NUM_SPACES])) if 1 <= dist[1, sp] <= 3][:2]
+    for sp in ready:
+        cnt[sp, 1], cnt[sp, 4] = 1, dist[1, sp]
+    v = layout.rule_based_vector()
+    on = v.copy()
+    on[layout.OPP_ANY_READY] = 2.0
+    assert len(ready) == 2
+    assert tk.board_value(on, row, obs, cnt, n_players, dist) == pytest.approx(
+        tk.board_value(v, row, obs, cnt, n_players, dist) - 2.0)
