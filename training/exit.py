@@ -39,7 +39,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -314,12 +314,27 @@ class Run:
 
     def record(self, iteration: int, net: Network, samples: dict[str, np.ndarray],
                entry: dict[str, Any]) -> None:
+        net = with_recipe(net, self.settings, iteration)
         net.save(self.checkpoint(iteration))
         with self.samples_path(iteration).open("wb") as handle:
             np.savez_compressed(handle, **samples)
         net.save(self.out / "latest.npz")
         self.log.append(entry)
         self._save()
+
+
+#: settings that do not change the weights, left out of the recipe a checkpoint records
+NOT_RECIPE = ("workers", "ray", "eval_games", "eval_opponents", "progress")
+
+
+def with_recipe(net: Network, settings: ExitSettings, iteration: int) -> Network:
+    """``net`` whose record names the run that made it: the ``transit-gym exit`` settings
+    that fix the weights (``extra["exit"]``, the game and its options among them) and the
+    iteration it is the network of (``extra["iteration"]``)."""
+    recipe = {k: v for k, v in asdict(settings).items() if k not in NOT_RECIPE}
+    extra = {**net.record.extra, "exit": json.loads(json.dumps(recipe)),
+             "iteration": iteration}
+    return Network(replace(net.record, extra=extra), net.weights)
 
 
 def train(settings: ExitSettings, out: Path) -> Network:

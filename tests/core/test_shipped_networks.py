@@ -1,7 +1,12 @@
 """The shipped networks: loadable by name, recording what they were
-trained on, refused by another game, and stronger than the rule-based agent they face."""
+trained on (and, for a Makefile recipe, that recipe), playing legal games alone and with
+their search, refused by another game, and stronger than the rule-based agent they face."""
 
 from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,27 +17,75 @@ from transit_gym.envs.core.errors import ConfigError
 from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.generalist import HELD_OUT_SETS, TRAINING_BOARDS, training_options
 
-SHIPPED = ("automobiles", "automobiles_season")
+#: shipped default networks (spec ``net``): game, players
+SHIPPED = (("automobiles", 2), ("automobiles_season", 2), ("loose_caboose", 2))
+#: shipped networks whose file records the Makefile recipe (``EXIT_ARGS_<game>``) made it
+RECIPES = (("loose_caboose", 2),)
+MAKEFILE = Path(__file__).resolve().parents[2] / "Makefile"
 #: shipped networks by name (spec ``net:NAME``): game, players, name
 NAMED = (("automobiles", 2, "generalist"), ("automobiles", 3, "generalist"))
 
 
 def test_every_shipped_network_file_is_listed_here():
     assert sorted(p.stem for p in CHECKPOINTS.glob("*_net.npz")) == sorted(
-        [f"{name}_2p_net" for name in SHIPPED]
+        [f"{name}_{players}p_net" for name, players in SHIPPED]
         + [f"{game}_{players}p_{name}_net" for game, players, name in NAMED])
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_shipped_network_records_its_game_options_and_layout(name):
+@pytest.mark.parametrize(("name", "players"), SHIPPED)
+def test_shipped_network_records_its_game_options_and_layout(name, players):
     """Item 6: the spec ``net`` loads the game's network, which names its game, options and
     observation layout."""
-    game = cached_game(name, 2, ())
+    game = cached_game(name, players, ())
     network = load_network(None, game)
     record = network.record
-    assert record.game == name and record.players == 2
-    assert record.options == {"num_players": 2}
+    assert record.game == name and record.players == players
+    assert record.options == {"num_players": players}
     assert sum(size for _, size in record.obs_fields) == game.obs_size
+
+
+@pytest.mark.parametrize(("name", "players"), SHIPPED)
+@pytest.mark.parametrize("spec", ["net", "net_mcts:8"])
+def test_shipped_network_plays_a_legal_game_alone_and_with_its_search(name, players, spec):
+    """``net`` and ``net_mcts`` resolve to the game's shipped network and play a seeded game
+    to its end, every action legal."""
+    game = cached_game(name, players, ())
+    agent = make_agent(spec, game, seed=3)
+    state = game.new_state(21)
+    moves = 0
+    while (player := game.current_player(state)) >= 0:
+        action = agent.act_state(state, player)
+        assert game.legal_mask(state)[action], (spec, action)
+        game.apply(state, action)
+        moves += 1
+    assert game.is_over(state) and moves > 0
+
+
+def _makefile_recipe(name: str) -> list[str]:
+    """The arguments of ``EXIT_ARGS_<name>`` in the Makefile (continued lines joined)."""
+    text = MAKEFILE.read_text().replace("\\\n", " ")
+    found = re.search(rf"^EXIT_ARGS_{name} := (.*)$", text, flags=re.MULTILINE)
+    assert found, f"no EXIT_ARGS_{name} in the Makefile"
+    return shlex.split(found.group(1))
+
+
+@pytest.mark.parametrize(("name", "players"), RECIPES)
+def test_shipped_network_records_the_makefile_recipe(name, players, tmp_path):
+    """``make train GAME=<name> AGENT=net`` runs ``transit-gym exit`` with the Makefile's
+    ``EXIT_ARGS_<name>``: they parse, and the shipped network records exactly the settings
+    they give (the game, its options and every setting that fixes the weights) and the
+    last iteration of that run."""
+    from transit_gym.training import exit as exit_training
+
+    argv = ["--game", name, "--players", str(players), *_makefile_recipe(name),
+            "--out", str(tmp_path / "run")]
+    settings = exit_training.settings_from_args(exit_training.build_parser().parse_args(argv))
+    record = load_network(None, cached_game(name, players, ())).record
+    expected = exit_training.with_recipe(load_network(None, cached_game(name, players, ())),
+                                         settings, 0).record.extra["exit"]
+    assert record.extra["exit"] == expected
+    last = settings.iterations + (1 + settings.dagger_rounds if settings.teacher else 0) - 1
+    assert record.extra["iteration"] == last
 
 
 def test_a_shipped_network_in_another_game_is_a_usage_error_naming_both():
