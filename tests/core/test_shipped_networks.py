@@ -18,9 +18,10 @@ from transit_gym.envs.registry import cached_game, options_key
 from transit_gym.training.generalist import HELD_OUT_SETS, TRAINING_BOARDS, training_options
 
 #: shipped default networks (spec ``net``): game, players
-SHIPPED = (("automobiles", 2), ("automobiles_season", 2), ("loose_caboose", 2))
+SHIPPED = (("automobiles", 2), ("automobiles_season", 2), ("loose_caboose", 2),
+           ("automobile", 3))
 #: shipped networks whose file records the Makefile recipe (``EXIT_ARGS_<game>``) made it
-RECIPES = (("loose_caboose", 2),)
+RECIPES = (("loose_caboose", 2), ("automobile", 3))
 MAKEFILE = Path(__file__).resolve().parents[2] / "Makefile"
 #: shipped networks by name (spec ``net:NAME``): game, players, name
 NAMED = (("automobiles", 2, "generalist"), ("automobiles", 3, "generalist"))
@@ -61,12 +62,14 @@ def test_shipped_network_plays_a_legal_game_alone_and_with_its_search(name, play
     assert game.is_over(state) and moves > 0
 
 
-def _makefile_recipe(name: str) -> list[str]:
-    """The arguments of ``EXIT_ARGS_<name>`` in the Makefile (continued lines joined)."""
+def _makefile_recipe(name: str) -> tuple[int, list[str]]:
+    """The player count ``make train`` gives ``name`` (``PLAYERS_<name>``, else 2) and the
+    arguments of ``EXIT_ARGS_<name>`` in the Makefile (continued lines joined)."""
     text = MAKEFILE.read_text().replace("\\\n", " ")
     found = re.search(rf"^EXIT_ARGS_{name} := (.*)$", text, flags=re.MULTILINE)
     assert found, f"no EXIT_ARGS_{name} in the Makefile"
-    return shlex.split(found.group(1))
+    players = re.search(rf"^PLAYERS_{name} := (\d+)$", text, flags=re.MULTILINE)
+    return (int(players.group(1)) if players else 2), shlex.split(found.group(1))
 
 
 @pytest.mark.parametrize(("name", "players"), RECIPES)
@@ -77,8 +80,9 @@ def test_shipped_network_records_the_makefile_recipe(name, players, tmp_path):
     last iteration of that run."""
     from transit_gym.training import exit as exit_training
 
-    argv = ["--game", name, "--players", str(players), *_makefile_recipe(name),
-            "--out", str(tmp_path / "run")]
+    make_players, recipe = _makefile_recipe(name)
+    assert make_players == players
+    argv = ["--game", name, "--players", str(players), *recipe, "--out", str(tmp_path / "run")]
     settings = exit_training.settings_from_args(exit_training.build_parser().parse_args(argv))
     record = load_network(None, cached_game(name, players, ())).record
     expected = exit_training.with_recipe(load_network(None, cached_game(name, players, ())),
