@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.core.stepped import play_stepped
 from transit_gym.agents.learned.net_agent import CHECKPOINTS, load_network
 from transit_gym.agents.registry import make_agent
 from transit_gym.envs.core.errors import ConfigError
@@ -52,14 +53,13 @@ def test_shipped_network_plays_a_legal_game_alone_and_with_its_search(name, play
     to its end, every action legal."""
     game = cached_game(name, players, ())
     agent = make_agent(spec, game, seed=3)
-    state = game.new_state(21)
-    moves = 0
-    while (player := game.current_player(state)) >= 0:
-        action = agent.act_state(state, player)
-        assert game.legal_mask(state)[action], (spec, action)
-        game.apply(state, action)
-        moves += 1
-    assert game.is_over(state) and moves > 0
+
+    def choose(state, seat: int, obs: np.ndarray, mask: np.ndarray) -> int:
+        action = agent.act_state(state, seat)
+        assert mask[action], (spec, action)
+        return action
+
+    assert play_stepped(game, [21], choose) > 0
 
 
 def _makefile_recipe(name: str) -> tuple[int, list[str]]:
@@ -105,18 +105,7 @@ def test_shipped_automobiles_network_beats_rule_based_in_seeded_races():
     against the rule-based agent, seats alternated (measured: 200 of 200, docs/learning.md)."""
     game = cached_game("automobiles", 2, ())
     net, rule = make_agent("net", game), make_agent("rule_based", game, seed=1)
-    score = 0.0
-    for g in range(10):
-        seats = (net, rule) if g % 2 == 0 else (rule, net)
-        state = game.new_state(1000 + g)
-        while (player := game.current_player(state)) >= 0:
-            game.apply(state, seats[player].act_state(state, player))
-        rewards = game.rewards(state)
-        mine = g % 2
-        best = rewards.max()
-        if rewards[mine] == best:
-            score += 1.0 / int(np.sum(rewards == best))
-    assert score >= 8
+    assert _score(game, net, rule, range(1000, 1010)) >= 8
 
 
 def _score(game, first, second, seeds) -> float:
