@@ -376,8 +376,7 @@ def train(settings: ExitSettings, out: Path) -> Network:
         games = list(run_with_progress(backend, tasks, count, settings.progress,
                                        size=lambda _: 1))
         # completion order varies with the backend: sort by content so the fit is the same
-        games.sort(key=lambda g: (len(g["value"]), g["obs"].tobytes()[:256],
-                                  g["value"].tobytes()))
+        games.sort(key=content_order)
         samples = {k: np.concatenate([g[k] for g in games]) for k in games[0]}
         play_seconds = time.perf_counter() - started
         # the teacher's fits (its games and the DAgger rounds) take every earlier sample
@@ -398,6 +397,15 @@ def train(settings: ExitSettings, out: Path) -> Network:
     if writer is not None:
         writer.close()
     return net
+
+
+def content_order(game: dict[str, np.ndarray]) -> tuple:
+    """The sort key that puts a round's games in one order whatever order they finished
+    in: length, the first observations and the values, then (only to break a tie, so the
+    order is unchanged where those differ) every observation, mask and target. Two games
+    equal on all of these are the same samples, so their order cannot change the fit."""
+    return (len(game["value"]), game["obs"].tobytes()[:256], game["value"].tobytes(),
+            game["obs"].tobytes(), game["mask"].tobytes(), game["policy"].tobytes())
 
 
 def _with_earlier(new: dict[str, np.ndarray], run: Run, iteration: int, keep: int
