@@ -89,11 +89,18 @@ TRAIN_ARGS ?= $(TRAIN_ARGS_$(GAME))
 # (spec `net`) by expert iteration from a teacher; EXIT_ARGS_<game> is the recipe of
 # docs/learning.md
 AGENT ?= ppo
-PLAYERS ?= 2
+# PLAYERS_<game>: the player count of the game's shipped network when PLAYERS is not given
+PLAYERS_automobile := 3
+PLAYERS ?= $(or $(PLAYERS_$(GAME)),2)
 EXIT_ARGS_automobiles := --teacher tuned:agents/tuned/markets/first-game-daytona-2p-drivers-off.json \
 	--teacher-games 150 --teacher-epochs 30 --iterations 0 --hidden 128,128 \
 	--eval-games 40 --eval-vs random rule_based --workers 1 --seed 1
 EXIT_ARGS_automobiles_season := $(EXIT_ARGS_automobiles)
+EXIT_ARGS_loose_caboose := --teacher tuned --teacher-games 2000 --teacher-epochs 40 \
+	--dagger-rounds 3 --dagger-games 500 --iterations 0 --hidden 128,128 --value-weight 0.1 \
+	--eval-games 0 --workers 2 --seed 1
+EXIT_ARGS_automobile := --teacher tuned --teacher-games 150 --teacher-epochs 30 \
+	--iterations 0 --hidden 128,128 --value-weight 0.1 --eval-games 0 --workers 2 --seed 1
 EXIT_ARGS ?= $(EXIT_ARGS_$(GAME))
 # AGENT=generalist (GAME=automobiles) rebuilds agents/learned/checkpoints/
 # automobiles_$(PLAYERS)p_generalist_net.npz (spec `net:generalist`): the shipped `tuned`

@@ -39,7 +39,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -314,12 +314,27 @@ class Run:
 
     def record(self, iteration: int, net: Network, samples: dict[str, np.ndarray],
                entry: dict[str, Any]) -> None:
+        net = with_recipe(net, self.settings, iteration)
         net.save(self.checkpoint(iteration))
         with self.samples_path(iteration).open("wb") as handle:
             np.savez_compressed(handle, **samples)
         net.save(self.out / "latest.npz")
         self.log.append(entry)
         self._save()
+
+
+#: settings that do not change the weights, left out of the recipe a checkpoint records
+NOT_RECIPE = ("workers", "ray", "eval_games", "eval_opponents", "progress")
+
+
+def with_recipe(net: Network, settings: ExitSettings, iteration: int) -> Network:
+    """``net`` whose record names the run that made it: the ``transit-gym exit`` settings
+    that fix the weights (``extra["exit"]``, the game and its options among them) and the
+    iteration it is the network of (``extra["iteration"]``)."""
+    recipe = {k: v for k, v in asdict(settings).items() if k not in NOT_RECIPE}
+    extra = {**net.record.extra, "exit": json.loads(json.dumps(recipe)),
+             "iteration": iteration}
+    return Network(replace(net.record, extra=extra), net.weights)
 
 
 def train(settings: ExitSettings, out: Path) -> Network:
@@ -361,8 +376,7 @@ def train(settings: ExitSettings, out: Path) -> Network:
         games = list(run_with_progress(backend, tasks, count, settings.progress,
                                        size=lambda _: 1))
         # completion order varies with the backend: sort by content so the fit is the same
-        games.sort(key=lambda g: (len(g["value"]), g["obs"].tobytes()[:256],
-                                  g["value"].tobytes()))
+        games.sort(key=content_order)
         samples = {k: np.concatenate([g[k] for g in games]) for k in games[0]}
         play_seconds = time.perf_counter() - started
         # the teacher's fits (its games and the DAgger rounds) take every earlier sample
@@ -383,6 +397,15 @@ def train(settings: ExitSettings, out: Path) -> Network:
     if writer is not None:
         writer.close()
     return net
+
+
+def content_order(game: dict[str, np.ndarray]) -> tuple:
+    """The sort key that puts a round's games in one order whatever order they finished
+    in: length, the first observations and the values, then (only to break a tie, so the
+    order is unchanged where those differ) every observation, mask and target. Two games
+    equal on all of these are the same samples, so their order cannot change the fit."""
+    return (len(game["value"]), game["obs"].tobytes()[:256], game["value"].tobytes(),
+            game["obs"].tobytes(), game["mask"].tobytes(), game["policy"].tobytes())
 
 
 def _with_earlier(new: dict[str, np.ndarray], run: Run, iteration: int, keep: int

@@ -29,6 +29,9 @@ def test_same_seed_same_network_on_one_worker_and_a_pool(tmp_path):
     assert _run(tmp_path / "a", 2, "--workers", "1") == 0
     assert _run(tmp_path / "b", 2, "--workers", "2") == 0
     assert np.array_equal(_weights(tmp_path / "a", 1), _weights(tmp_path / "b", 1))
+    # the files too, bit for bit: the recipe they record leaves out the worker count
+    assert (tmp_path / "a" / "latest.npz").read_bytes() == (
+        tmp_path / "b" / "latest.npz").read_bytes()
     log = json.loads((tmp_path / "a" / "run.json").read_text())["log"]
     assert [entry["iteration"] for entry in log] == [0, 1]
     assert all(entry["samples"] > 0 and "net_vs_random" in entry for entry in log)
@@ -129,3 +132,33 @@ def test_teacher_only_run_is_the_first_iteration_of_a_longer_one(tmp_path):
     log = json.loads((tmp_path / "only" / "run.json").read_text())["log"]
     assert [e["iteration"] for e in log] == [0]
     assert np.array_equal(_weights(tmp_path / "only", 0), _weights(tmp_path / "longer", 0))
+
+
+def test_a_checkpoint_records_the_recipe_that_made_it(tmp_path):
+    """Each checkpoint names its run: the settings that fix the weights (game, options,
+    teacher, sizes, seed...) and its iteration; not the worker count or the evaluation."""
+    out = tmp_path / "r"
+    assert _run(out, 0, "--workers", "1", "--teacher", "rule_based", "--teacher-games", "2",
+                "--teacher-epochs", "1") == 0
+    record = Network.load(out / "latest.npz").record
+    recipe = record.extra["exit"]
+    assert record.extra["iteration"] == 0
+    assert (recipe["game"], recipe["teacher"], recipe["teacher_games"]) == (
+        "loose_caboose", "rule_based", 2)
+    assert recipe["hidden"] == [8] and recipe["seed"] == 4 and recipe["options"] == {}
+    assert not {"workers", "eval_games", "eval_opponents", "progress"} & set(recipe)
+
+
+def test_games_are_ordered_by_content_even_when_they_begin_alike():
+    """Two games of one length whose first observations and values agree still sort into
+    one order from either completion order, so the fit does not depend on the backend."""
+    def game(last: float) -> dict[str, np.ndarray]:
+        obs = np.zeros((3, 100), dtype=np.float32)
+        obs[2, 99] = last
+        return {"obs": obs, "mask": np.ones((3, 4), dtype=np.int8),
+                "policy": np.full((3, 4), 0.25), "value": np.array([1.0, -1.0, 1.0])}
+
+    first, second = game(0.0), game(1.0)
+    one = sorted([first, second], key=exit_training.content_order)
+    other = sorted([second, first], key=exit_training.content_order)
+    assert [g["obs"][2, 99] for g in one] == [g["obs"][2, 99] for g in other] == [0.0, 1.0]
