@@ -154,12 +154,12 @@ curves: $(STAMP_ALL)
 # agents, seats alternated, on one core and niced; the games stay in ladders/$(GAME)/, so a
 # rerun with larger counts plays only the missing games (delete the folder after retraining
 # an agent: a changed checkpoint is refused there)
-LADDER_loose_caboose := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo \
+LADDER_loose_caboose := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
 	--games 200 --games-for mcts=100 mcts:1000=100
-LADDER_planes := --players 2 --agents random rule_based mcts mcts:1000 \
-	--games 200 --games-for mcts=100 mcts:1000=6
-LADDER_automobile := --players 3 --agents random rule_based mcts mcts:1000 ppo \
-	--games 200 --games-for mcts=50 mcts:1000=6
+LADDER_planes := --players 2 --agents random rule_based tuned mcts \
+	--games 200 --games-for mcts=100
+LADDER_automobile := --players 3 --agents random rule_based tuned mcts ppo net \
+	--games 200 --games-for mcts=50
 LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
 	net_mcts --games 200 --games-for mcts=20 net_mcts=8 mcts:1000=4
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
