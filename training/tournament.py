@@ -38,7 +38,7 @@ from transit_gym.training.runs.backends import (
 )
 from transit_gym.training.runs.errors import tool_errors
 from transit_gym.training.runs.folder import CsvSink, check_settings, data_file_settings, load_csv
-from transit_gym.training.runs.options import add_run_arguments, check_counts
+from transit_gym.training.runs.options import add_run_arguments, check_counts, parse_options
 from transit_gym.training.runs.seating import play_seated
 from transit_gym.training.runs.specs import agent_fingerprints, check_agents, load_agent
 from transit_gym.training.runs.tasks import TaskGame
@@ -198,7 +198,7 @@ def run_tournament(game: str, players: int, specs: list[str], games: int, seed: 
         counts[b, a] += 1
     order = list(np.argsort(-ratings.elo))
     return {
-        "game": game, "players": players, "games_per_pair": games,
+        "game": game, "players": players, "options": options, "games_per_pair": games,
         "games_for": dict(games_for or {}), "seed": seed,
         "agents": specs, "games_played": total,
         "elo": {specs[i]: {"elo": float(ratings.elo[i]), "low": float(ratings.low[i]),
@@ -223,10 +223,18 @@ def _games_for_text(report: dict[str, Any]) -> str:
     return f" ({', '.join(f'{k}: {v}' for k, v in extra.items())})" if extra else ""
 
 
+def _options_text(report: dict[str, Any]) -> str:
+    """``options airport="zephyr"; `` for a tournament played with env options, else
+    empty."""
+    options = report.get("options") or {}
+    return ("options " + ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+            + "; ") if options else ""
+
+
 def markdown(report: dict[str, Any]) -> str:
     lines = [f"# Tournament: {report['game']}, {report['players']} players",
              "", f"{report['games_per_pair']} games per pair{_games_for_text(report)}, "
-             f"seed {report['seed']}; "
+             f"seed {report['seed']}; {_options_text(report)}"
              "Bradley-Terry Elo (mean 1500) with 95% bootstrap intervals.", "",
              "| rank | agent | Elo | 95% interval |", "| ---: | --- | ---: | --- |"]
     for rank, (name, r) in enumerate(report["elo"].items(), 1):
@@ -242,9 +250,11 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def check_arguments(game: str, players: int | None, specs: list[str], games: int, seed: int,
-                    games_for_items: list[str] | None) -> tuple[int, dict[str, int]]:
+                    games_for_items: list[str] | None, options: dict[str, Any] | None = None
+                    ) -> tuple[int, dict[str, int]]:
     """The player count and ``--games-for`` of a command line's tournament, after checking
-    the game, counts, seed and agents (``ConfigError`` naming what is wrong)."""
+    the game, counts, seed, env options and agents (``ConfigError`` naming what is
+    wrong)."""
     cls, players = game_for_cli(game, players)
     check_counts(seed, games=games)
     games_for = parse_games_for(games_for_items)
@@ -252,7 +262,7 @@ def check_arguments(game: str, players: int | None, specs: list[str], games: int
     if unknown:
         raise ConfigError(f"--games-for names {unknown}, which are not among the agents "
                           f"{specs}")
-    check_agents(specs, cls(num_players=players))
+    check_agents(specs, cls(num_players=players, **(options or {})))
     return players, games_for
 
 
@@ -282,18 +292,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "games per pair", "fewer (or more) games for every pair holding agent SPEC, e.g. "
                           "mcts:1000=40 (the smallest applies when both agents have one)")
     add_run_arguments(parser, out_help="folder for settings.json, games.csv (resumable) "
-                                       "and report.md/json")
+                                       "and report.md/json", options=True)
     args = parser.parse_args(argv)
     with tool_errors(parser):  # ConfigError, DataFileError: bad arguments or files
+        options = parse_options(args.option)
         players, games_for = check_arguments(args.game, args.players, args.agents, args.games,
-                                             args.seed, args.games_for)
+                                             args.seed, args.games_for, options)
         check_backend(args.workers, args.ray)
         if args.out is not None:
             check_out(args.out)   # before the games, not after them
     # too few or repeated agents, other settings in --out, Ray
     with tool_errors(parser, ConfigError):
         report = run_tournament(args.game, players, args.agents, args.games, args.seed,
-                                workers=args.workers, ray_address=args.ray,
+                                options=options, workers=args.workers, ray_address=args.ray,
                                 progress=not args.quiet, out=args.out, games_for=games_for)
     text = markdown(report)
     print(text)

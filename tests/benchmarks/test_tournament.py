@@ -48,9 +48,29 @@ def test_checkpoint_agents_play_through_the_python_path(tmp_path):
         (["--game", "loose_caboose", "--agents", "random", "wizard"], "unknown agent"),
         (["--game", "loose_caboose", "--agents", "random"], "at least two agents"),
         (["--game", "loose_caboose", "--agents", "random", "random"], "distinct"),
+        (["--game", "planes", "--option", "airport=nowhere"], "'nowhere' does not exist"),
+        (["--game", "planes", "--option", "airport"], "--option takes key=value"),
     ],
 )
 def test_bad_arguments_give_clear_errors(argv, message, capsys):
     with pytest.raises(SystemExit):
         tournament.main([*argv, "--quiet"])
     assert message in capsys.readouterr().err
+
+
+def test_env_options_reach_the_games_and_the_report(tmp_path, capsys):
+    """``--option KEY=VALUE`` plays the tournament's games with that env option (Planes'
+    second airport, Zephyr): the command's report is the one ``run_tournament`` gives
+    with the option, which is stored in the folder's settings and named in the report."""
+    argv = ["--game", "planes", "--agents", "random", "rule_based", "--games", "8",
+            "--workers", "1", "--quiet"]
+    zephyr = tournament.main([*argv, "--option", "airport=zephyr", "--out",
+                              str(tmp_path / "z")])
+    plain = run_tournament("planes", 2, ["random", "rule_based"], 8, seed=0, workers=1,
+                           progress=False)
+    direct = run_tournament("planes", 2, ["random", "rule_based"], 8, seed=0,
+                            options={"airport": "zephyr"}, workers=1, progress=False)
+    assert zephyr == direct and zephyr["options"] == {"airport": "zephyr"}
+    assert plain["options"] == {}
+    assert 'options airport="zephyr"' in (tmp_path / "z" / "report.md").read_text()
+    assert '"airport": "zephyr"' in (tmp_path / "z" / "settings.json").read_text()
