@@ -160,10 +160,10 @@ LADDER_planes := --players 2 --agents random rule_based tuned mcts \
 	--games 200 --games-for mcts=100
 LADDER_automobile := --players 3 --agents random rule_based tuned mcts ppo net \
 	--games 200 --games-for mcts=50
-LADDER_automobiles := --players 2 --agents random rule_based tuned mcts mcts:1000 ppo net \
-	net_mcts --games 200 --games-for mcts=20 net_mcts=8 mcts:1000=4
+LADDER_automobiles := --players 2 --agents random rule_based tuned mcts ppo net net_mcts \
+	--games 200 --games-for mcts=100 net_mcts=40
 LADDER_automobiles_season := --players 2 --agents random rule_based tuned mcts net net_mcts \
-	--games 200 --games-for mcts=20 net_mcts=8
+	--games 200 --games-for mcts=60 net_mcts=40
 ladder: $(STAMP_ALL)
 	nice -n 15 $(TG) ladder --game $(GAME) $(LADDER_$(GAME)) \
 		--seed 0 --workers 1 --games-dir ladders/$(GAME) --out docs/ladders/$(GAME).md
