@@ -10,6 +10,7 @@ import pytest
 
 from transit_gym.agents.tuned import TunedAgent, spec_vector
 from transit_gym.agents.tuned import planes as tuned_planes
+from transit_gym.agents.tuned.packing import read_vector
 from transit_gym.envs.planes import state as st
 from transit_gym.envs.planes.encode import O_DECISION
 from transit_gym.envs.registry import cached_game
@@ -25,8 +26,8 @@ def test_planes_tuned_labels_are_its_choice_from_the_recorded_observation_and_ma
     the agent has. The observation is the deciding seat's (its decision slot, not the
     "not deciding" one) and only decisions with a choice are recorded."""
     game = cached_game("planes", 2, ())
-    vector = spec_vector("tuned", "planes")
-    row = tuned_planes.params_with_vectors(game.param_table, [vector])[0]
+    row = tuned_planes.params_with_vectors(game.param_table, [spec_vector("tuned", "planes")])[0]
+    vector = read_vector(row, 0)   # as the seat reads it (within the fixed-point step)
     other_seed = TunedAgent(game, "tuned", seed=12345)
     for seed in (3, 4):
         data = exit_training.teacher_game(exit_training.TeacherTask("planes", 2, (), "tuned",
