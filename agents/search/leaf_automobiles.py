@@ -2,9 +2,9 @@
 
 A seat's strength is how far its car is past the start line in laps, counting the farthest
 cube placed this turn for the seat on turn (where its car goes in the Car Phase):
-``envs.automobiles.potential.strengths``, also the reward-shaping measure. The leader wins
-with a probability that grows with its lead and with how little of the race is left:
-``softmax(strength / temperature)``, the temperature shrinking linearly from
+``envs.automobiles.potential.laps_driven`` (the reward-shaping strength is it less a share
+of wear). The leader wins with a probability that grows with its lead and with how little
+of the race is left: ``softmax(strength / temperature)``, the temperature shrinking linearly from
 ``TEMPERATURE_START`` (laps, at the start) to ``TEMPERATURE_END`` (at the finish). The two
 numbers were fitted to rule-based self-play (docs/search.md).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 
 from transit_gym.agents.search.leaf import leaf_evaluation
-from transit_gym.envs.automobiles.potential import strengths as laps_driven
+from transit_gym.envs.automobiles.potential import laps_driven
 from transit_gym.envs.automobiles.state import P_LAPS, P_NUM_PLAYERS
 
 #: win-probability temperature in laps at the start and at the end of the race

@@ -4,7 +4,7 @@ race the points of each player's current place weighted by how far the race has 
 During a race a player's strength is its season points plus ``f * points(place)``, where
 ``place`` is its car's race position now (``rank``), ``points`` the points chart's entry for
 that place in this race, and ``f`` (0..1) the leader's laps driven over the race's laps
-(``envs.automobiles.potential.strengths``). At the start of a race ``f`` is 0; when the race
+(``envs.automobiles.potential.laps_driven``). At the start of a race ``f`` is 0; when the race
 ends the same places are scored into the season points, so the strength moves little there.
 """
 
@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from transit_gym.envs.automobiles.board import rank
-from transit_gym.envs.automobiles.potential import strengths as race_strengths
+from transit_gym.envs.automobiles.potential import laps_driven as race_strengths
 from transit_gym.envs.automobiles.racing_season.sponsors import place_kind
 from transit_gym.envs.automobiles.state import P_LAPS
 from transit_gym.envs.automobiles_season.kernels import _points

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from transit_gym.envs.core.errors import ConfigError
+from transit_gym.envs.core.shaping import Shaping
 from transit_gym.envs.registry import available_games, game_class
 from transit_gym.training.vec_env import SelfPlayBatch, SelfPlayVecEnv, SelfPlayVectorEnv
+from transit_gym.training.vec_shaping import LearnerPotentials
 
 B = 4
 
@@ -76,17 +78,18 @@ def test_shaped_rewards_sum_to_terminal_minus_first_potential(name):
     assert early > 0   # rewards before the end: the shaping was on
 
 
-def test_rewards_between_decisions_are_the_potential_change():
-    """Each step's shaped reward is the learner's potential now minus at its last decision
-    (the other seats' moves in between included), at a coefficient other than 1."""
-    game = _game("loose_caboose")
+@pytest.mark.parametrize("name", available_games())
+def test_rewards_between_decisions_are_the_potential_change(name):
+    """Every game: each step's shaped reward is the learner's potential now minus at its last
+    decision (the other seats' moves in between included), at a coefficient other than 1."""
+    game = _game(name)
     coefficient = 2.5
     batch = SelfPlayBatch(game, B, seed=4, reward_shaping=coefficient)
     rng = np.random.default_rng(4)
     before = [_potential(game, batch.states[b], int(batch.seats[b]), coefficient)
               for b in range(B)]
     changed = 0
-    for _ in range(40):
+    for _ in range(200):
         batch.step(_random_actions(batch.masks, rng))
         for b in range(B):
             now = _potential(game, batch.states[b], int(batch.seats[b]), coefficient)
@@ -98,6 +101,30 @@ def test_rewards_between_decisions_are_the_potential_change():
             assert batch.rewards[b] == pytest.approx(expected, abs=1e-5)
             before[b] = now
     assert changed > 0   # the potential moved during games, so the check saw shaping
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_learner_potentials_are_the_aec_envs_for_the_learners_seat(name):
+    """Every game: the batched env's potential of seat ``seats[b]`` in game ``b`` is the AEC
+    env's potential of that seat in the same state (``envs.core.shaping.Shaping``), at every
+    seat, during random games."""
+    game = _game(name)
+    coefficient = 0.75
+    aec = Shaping(game, coefficient)
+    batched = LearnerPotentials(game, coefficient)
+    batch = SelfPlayBatch(game, B, seed=6)
+    rng = np.random.default_rng(6)
+    moved = False
+    for _ in range(200):
+        for seat in range(game.num_players):
+            seats = np.full(B, seat, dtype=np.int64)
+            got = batched(batch.states, seats)
+            want = [aec.potentials(batch.states[b], game.params_of(batch.states[b]))[seat]
+                    for b in range(B)]
+            np.testing.assert_allclose(got, want, atol=1e-12)
+            moved |= bool(np.any(got != 0.0))
+        batch.step(_random_actions(batch.masks, rng))
+    assert moved   # the potentials compared were not all zero
 
 
 def test_off_is_terminal_only_and_shaping_changes_no_game():
