@@ -150,8 +150,8 @@ CURVE_automobiles_long := --game automobiles --shaping on --steps 400000 --point
 CURVE_planes := --game planes --steps 1000000 --points 5 --eval-games 200
 CURVE_automobile := --game automobile --players 3 --steps 1000000 --points 5 --eval-games 200
 CURVE_automobiles_season := --game automobiles_season --steps 300000 --points 5 --eval-games 100
-CURVE_automobiles_season_long := --game automobiles_season --shaping on --steps 500000 \
-	--points 4 --eval-games 100 $(CURVE_LARGE)
+CURVE_automobiles_season_long := --game automobiles_season --steps 500000 --points 4 \
+	--eval-games 100 $(CURVE_LARGE)
 curves: $(STAMP_ALL)
 	$(foreach curve,$(CURVES),nice -n 15 $(TG) learning-curve $(CURVE_$(curve)) --seed 0 \
 		--out docs/reports/curves/$(curve) &&) true
