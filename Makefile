@@ -137,7 +137,8 @@ endif
 # its recipe in docs/training.md's "Learning from scratch"; CURVES=automobiles rebuilds one.
 # Finished runs in a folder are kept (a rerun only redraws): delete it to train again.
 # Not run in CI.
-CURVES ?= loose_caboose loose_caboose_long automobiles automobiles_long
+CURVES ?= loose_caboose loose_caboose_long automobiles automobiles_long planes automobile \
+	automobiles_season automobiles_season_long
 CURVE_LARGE := --envs 128 --n-steps 128 --batch-size 2048 --epochs 6 --net 128,128 \
 	--ent-coef 0.005
 CURVE_loose_caboose := --game loose_caboose --steps 500000 --points 5 --eval-games 200
@@ -145,6 +146,11 @@ CURVE_loose_caboose_long := --game loose_caboose --steps 1200000 --points 6 --ev
 	$(CURVE_LARGE)
 CURVE_automobiles := --game automobiles --steps 300000 --points 6 --eval-games 100
 CURVE_automobiles_long := --game automobiles --shaping on --steps 400000 --points 4 \
+	--eval-games 100 $(CURVE_LARGE)
+CURVE_planes := --game planes --steps 1000000 --points 5 --eval-games 200
+CURVE_automobile := --game automobile --players 3 --steps 1000000 --points 5 --eval-games 200
+CURVE_automobiles_season := --game automobiles_season --steps 300000 --points 5 --eval-games 100
+CURVE_automobiles_season_long := --game automobiles_season --steps 500000 --points 4 \
 	--eval-games 100 $(CURVE_LARGE)
 curves: $(STAMP_ALL)
 	$(foreach curve,$(CURVES),nice -n 15 $(TG) learning-curve $(CURVE_$(curve)) --seed 0 \

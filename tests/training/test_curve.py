@@ -91,8 +91,9 @@ def test_bad_input_is_refused_before_training(tmp_path, capsys, flags, message):
 
 
 def test_the_docs_table_is_the_shipped_curves():
-    """docs/training.md's "Learning from scratch" table: each row's last point is the one
-    in that folder's curve.json (steps, training seconds, score and interval)."""
+    """docs/training.md's "Learning from scratch" table has a row for every shipped curve,
+    and each row's last point is the one in that folder's curve.json (players, steps,
+    training seconds, score and interval)."""
     import re
     from pathlib import Path
 
@@ -101,13 +102,20 @@ def test_the_docs_table_is_the_shipped_curves():
     folders = {("Loose Caboose!", "small"): "loose_caboose",
                ("Loose Caboose!", "large"): "loose_caboose_long",
                ("Automobiles", "small"): "automobiles",
-               ("Automobiles", "large"): "automobiles_long"}
-    rows = re.findall(r"^\| (Loose Caboose!|Automobiles) \| (small|large) \| (off|on) \| "
+               ("Automobiles", "large"): "automobiles_long",
+               ("Planes", "small"): "planes",
+               ("Automobile (3 players)", "small"): "automobile",
+               ("Racing Season", "small"): "automobiles_season",
+               ("Racing Season", "large"): "automobiles_season_long"}
+    games = "|".join(sorted({re.escape(game) for game, _ in folders}))
+    rows = re.findall(rf"^\| ({games}) \| (small|large) \| (off|on) \| "
                       r"([\d,]+) \| (\d+) \| (.+?) \| (.+?) \|$", text, flags=re.M)
-    assert len(rows) >= 5
+    assert {(game, recipe) for game, recipe, *_ in rows} == set(folders)
     for game, recipe, name, steps, seconds, *scores in rows:
         curve = json.loads((root / "docs" / "reports" / "curves" / folders[game, recipe]
                             / "curve.json").read_text())
+        players = re.search(r"\((\d) players\)", game)
+        assert curve["players"] == (int(players.group(1)) if players else 2), game
         last = curve["runs"][name]["points"][-1]
         assert int(steps.replace(",", "")) == last["steps"]
         assert int(seconds) == round(last["train_seconds"])
