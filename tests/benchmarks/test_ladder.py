@@ -210,15 +210,18 @@ def test_stored_only_rates_the_games_held_and_plays_none(tmp_path):
 
 
 def test_hint_column_names_the_searchs_guide():
-    """A search's hint is its rollout policy and its prior's guide: rule-based in
-    Automobiles, the tuned agent in the season (its default rollouts are tuned), none with
-    random rollouts and no prior (the Loose Caboose! default)."""
+    """A search's hint is its rollout policy and its prior's guide: rule-based in Planes,
+    the tuned agent in Automobiles and the season (their default rollouts are tuned), none
+    with random rollouts and no prior (the Loose Caboose! default)."""
     from transit_gym.agents.search.mcts import MCTSAgent
 
     automobiles = cached_game("automobiles", 2, ())
+    planes = cached_game("planes", 2, ())
     season = cached_game("automobiles_season", 2, ())
     caboose = cached_game("loose_caboose", 2, ())
     assert ladder.hint_note("mcts", automobiles, MCTSAgent(automobiles)) == \
+        "tuned rollouts and tuned prior"
+    assert ladder.hint_note("mcts", planes, MCTSAgent(planes)) == \
         "rule-based rollouts and rule-based prior"
     assert ladder.hint_note("mcts", season, MCTSAgent(season)) == \
         "tuned rollouts and tuned prior"
